@@ -1,0 +1,121 @@
+"""cc_compile_fail_test: proves that a source file does NOT compile.
+
+The test passes only if compiling `src` against `deps` (with the same toolchain,
+flags and include paths a cc_library would use) fails AND the compiler output
+matches `expected_error_regex` (an extended regular expression). It fails if the
+source compiles, or if it fails for another reason. The compiler runs at build
+time (so results are cached); the test checks the recorded outcome and prints
+the compiler output, and how many lines of it there were, when it fails.
+
+    cc_compile_fail_test(
+        name = "write_undeclared_component_test",
+        src = "write_undeclared_component.cc",
+        deps = [":context"],
+        expected_error_regex = "system .* writes a component it did not declare",
+    )
+"""
+
+load("@bazel_tools//tools/cpp:toolchain_utils.bzl", "find_cpp_toolchain")
+load("@bazel_tools//tools/build_defs/cc:action_names.bzl", "CPP_COMPILE_ACTION_NAME")
+
+def _cc_compile_fail_test_impl(ctx):
+    cc_toolchain = find_cpp_toolchain(ctx)
+    feature_configuration = cc_common.configure_features(
+        ctx = ctx,
+        cc_toolchain = cc_toolchain,
+        requested_features = ctx.features,
+        unsupported_features = ctx.disabled_features,
+    )
+    compilation_context = cc_common.merge_cc_infos(
+        cc_infos = [dep[CcInfo] for dep in ctx.attr.deps],
+    ).compilation_context
+
+    src = ctx.file.src
+    log = ctx.actions.declare_file(ctx.label.name + ".compiler_output.txt")
+    status = ctx.actions.declare_file(ctx.label.name + ".compiler_status.txt")
+
+    variables = cc_common.create_compile_variables(
+        feature_configuration = feature_configuration,
+        cc_toolchain = cc_toolchain,
+        user_compile_flags = ctx.fragments.cpp.copts + ctx.fragments.cpp.cxxopts + ctx.attr.copts + ["-fsyntax-only"],
+        source_file = src.path,
+        include_directories = depset(transitive = [compilation_context.includes]),
+        quote_include_directories = depset(
+            [".", ctx.genfiles_dir.path, ctx.bin_dir.path],
+            transitive = [compilation_context.quote_includes],
+        ),
+        system_include_directories = compilation_context.system_includes,
+        preprocessor_defines = compilation_context.defines,
+    )
+    compiler = cc_common.get_tool_for_action(
+        feature_configuration = feature_configuration,
+        action_name = CPP_COMPILE_ACTION_NAME,
+    )
+    arguments = cc_common.get_memory_inefficient_command_line(
+        feature_configuration = feature_configuration,
+        action_name = CPP_COMPILE_ACTION_NAME,
+        variables = variables,
+    )
+    environment = cc_common.get_environment_variables(
+        feature_configuration = feature_configuration,
+        action_name = CPP_COMPILE_ACTION_NAME,
+        variables = variables,
+    )
+
+    args = ctx.actions.args()
+    args.add(log)
+    args.add(status)
+    args.add(compiler)
+    args.add_all(arguments)
+    ctx.actions.run(
+        executable = ctx.executable._run_compiler,
+        arguments = [args],
+        inputs = depset([src], transitive = [compilation_context.headers, cc_toolchain.all_files]),
+        outputs = [log, status],
+        env = environment,
+        mnemonic = "CompileFailCheck",
+        progress_message = "Compiling %s, expecting a failure" % src.short_path,
+    )
+
+    test_script = ctx.actions.declare_file(ctx.label.name + ".sh")
+    ctx.actions.write(
+        output = test_script,
+        is_executable = True,
+        content = "#!/usr/bin/env bash\nexec {check} {status} {log} {regex} {src}\n".format(
+            check = ctx.executable._check.short_path,
+            status = status.short_path,
+            log = log.short_path,
+            regex = _shell_quote(ctx.attr.expected_error_regex),
+            src = src.short_path,
+        ),
+    )
+    runfiles = ctx.runfiles(files = [status, log, ctx.executable._check])
+    return [DefaultInfo(executable = test_script, runfiles = runfiles)]
+
+def _shell_quote(text):
+    return "'" + text.replace("'", "'\\''") + "'"
+
+cc_compile_fail_test = rule(
+    implementation = _cc_compile_fail_test_impl,
+    test = True,
+    attrs = {
+        "src": attr.label(mandatory = True, allow_single_file = [".cc", ".cpp"]),
+        "deps": attr.label_list(providers = [CcInfo]),
+        "copts": attr.string_list(),
+        "expected_error_regex": attr.string(mandatory = True),
+        "_run_compiler": attr.label(
+            default = "//tools/compile_fail:run_compiler",
+            executable = True,
+            cfg = "exec",
+        ),
+        "_check": attr.label(
+            default = "//tools/compile_fail:check_compile_failure",
+            executable = True,
+            cfg = "target",
+        ),
+        "_cc_toolchain": attr.label(default = "@bazel_tools//tools/cpp:current_cc_toolchain"),
+    },
+    toolchains = ["@bazel_tools//tools/cpp:toolchain_type"],
+    fragments = ["cpp"],
+    incompatible_use_toolchain_transition = True,
+)

@@ -1,0 +1,3 @@
+#include "tools/compile_fail/testdata/static_check_fixture.h"
+
+int fine() { return twice(21); }
