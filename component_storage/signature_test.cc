@@ -1,0 +1,99 @@
+#include "component_storage/signature.h"
+
+#include <array>
+#include <type_traits>
+
+#include "gtest/gtest.h"
+
+namespace {
+
+struct position {
+  float x, y;
+};
+struct velocity {
+  float x, y;
+};
+struct color {
+  int rgba;
+};
+struct circle {
+  float radius;
+};
+struct health {
+  int hp;
+};
+struct name {
+  const char* text;
+};
+
+namespace ct {
+inline constexpr auto position = strata::tag<::position>;
+inline constexpr auto velocity = strata::tag<::velocity>;
+inline constexpr auto color = strata::tag<::color>;
+inline constexpr auto circle = strata::tag<::circle>;
+inline constexpr auto health = strata::tag<::health>;
+inline constexpr auto name = strata::tag<::name>;
+}  // namespace ct
+
+struct my_selector {
+  template <typename Limit, typename... Components>
+  using chunk = void;
+};
+
+constexpr auto components = strata::component_signatures(
+    strata::cs::make(ct::position, ct::velocity),
+    strata::cs::make(ct::color, ct::circle).aos(),
+    strata::cs::make(ct::health).sparse(),
+    strata::cs::make(ct::name).storage(my_selector{}));
+
+using list = std::remove_const_t<decltype(components)>;
+
+static_assert(list::count == 6);
+static_assert(list::signature_count == 4);
+static_assert(list::id(ct::position) == 0);
+static_assert(list::id(ct::velocity) == 1);
+static_assert(list::id(ct::health) == 4);
+static_assert(list::stores<::circle>);
+static_assert(!list::stores<int>);
+static_assert(list::signature_index_of<::circle>() == 1);
+static_assert(list::signature_index_of<::name>() == 3);
+static_assert(list::ids(strata::type_list<::health, ::position>{}) ==
+              std::array<std::size_t, 2>{4, 0});
+
+using first = std::tuple_element_t<0, decltype(list::signatures)>;
+using second = std::tuple_element_t<1, decltype(list::signatures)>;
+using third = std::tuple_element_t<2, decltype(list::signatures)>;
+using fourth = std::tuple_element_t<3, decltype(list::signatures)>;
+static_assert(
+    std::is_same_v<first::storage_type, strata::storage::contiguous_buffer>);
+static_assert(!first::is_aos);
+static_assert(second::is_aos);
+static_assert(std::is_same_v<third::storage_type, strata::storage::sparse>);
+static_assert(std::is_same_v<fourth::storage_type, my_selector>);
+static_assert(std::is_same_v<first::component_types,
+                             strata::type_list<::position, ::velocity>>);
+
+TEST(ComponentSignatureTest, IdsAreUsableAtRunTime) {
+  EXPECT_EQ(list::id(ct::circle), 3u);
+  EXPECT_EQ(list::id_of<::name>(), 5u);
+}
+
+TEST(ComponentSignatureTest, LargeListHasDenseIds) {
+  // 64 components in 16 signatures of 4.
+  constexpr auto big = []<std::size_t... G>(std::index_sequence<G...>) {
+    return strata::component_signatures(
+        []<std::size_t g>(std::integral_constant<std::size_t, g>) {
+          return strata::cs::make(strata::tag<std::array<char, 4 * g + 1>>,
+                                  strata::tag<std::array<char, 4 * g + 2>>,
+                                  strata::tag<std::array<char, 4 * g + 3>>,
+                                  strata::tag<std::array<char, 4 * g + 4>>);
+        }(std::integral_constant<std::size_t, G>{})...);
+  }
+  (std::make_index_sequence<16>{});
+  using big_list = std::remove_const_t<decltype(big)>;
+  static_assert(big_list::count == 64);
+  static_assert(big_list::id_of<std::array<char, 64>>() == 63);
+  EXPECT_EQ((big_list::id_of<std::array<char, 30>>()), 29u);
+}
+
+}  // namespace

@@ -1,0 +1,18 @@
+#include "scheduler/dag.h"
+
+struct position {};
+struct velocity {};
+struct a {};
+struct b {};
+struct c {};
+using strata::ss::make;
+using strata::tag;
+
+#include "component_storage/signature.h"
+struct unstored {};
+constexpr auto components = strata::component_signatures(
+    strata::cs::make(tag<position>, tag<velocity>));
+constexpr auto systems = strata::system_signatures(
+    make(tag<a>).read(tag<velocity>).write(tag<position>),
+    make(tag<b>).read(tag<unstored>));
+constexpr bool checked = (strata::check_components_stored(components, systems), true);

@@ -1,0 +1,13 @@
+#include "scheduler/dag.h"
+
+struct position {};
+struct velocity {};
+struct a {};
+struct b {};
+struct c {};
+using strata::ss::make;
+using strata::tag;
+
+constexpr auto systems = strata::system_signatures(
+    make(tag<a>).dependencies(tag<c>), make(tag<b>).dependencies(tag<a>),
+    make(tag<c>).dependencies(tag<b>));
