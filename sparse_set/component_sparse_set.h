@@ -1,0 +1,444 @@
+// A sparse set of entity ids carrying one or more component arrays.
+//
+//   strata::component_sparse_set<Id, T...>
+//
+// A versioned_sparse_set<Id> (dense ids + paginated, versioned sparse array)
+// plus one std::vector<T> per component type, all kept in lockstep: the
+// components of the id at dense position p are at position p of every array
+// (seed 001). Erase is swap-and-pop on every array; sort permutes every array
+// in place through the sparse array (seed 002).
+//
+// Requirements on T: move-constructible and move-assignable without throwing
+// (checked at compile time), so that erase and sort can never leave the arrays
+// out of step. T need not be default-constructible or copyable.
+//
+// Contract:
+//   * emplace(id, ...): constructs the components in place. A null id, a
+//     tombstone id, or an id whose index already has components in this set
+//     (any version) is a STRATA_CHECK failure; nothing is constructed then.
+//     If a constructor throws, the set is unchanged.
+//   * erase(id): no-op returning false unless contains(id).
+//   * get(id): STRATA_CHECK failure unless contains(id) (a stale id never
+//     reaches another entity's data); try_get(id) returns nullptr instead.
+//
+// Complexity: as versioned_sparse_set; emplace/erase also move one element
+// per array. each(): O(size), touching only dense arrays. sort(): O(n log n)
+// compares plus at most n swaps per array. for_each_in_all(): O(size of the
+// smallest set) membership tests.
+//
+// Iterators, pointers and references: emplace invalidates every pointer and
+// reference into the set (vectors may reallocate). erase(id) invalidates
+// references to id's components and to the last element's (it is moved into
+// id's place). sort/sort_as/clear invalidate all references to components.
+// Inside each() and for_each_in_all() the callback must not emplace or erase
+// in any set being iterated.
+//
+// Thread-safety: not thread-safe for writes; concurrent const calls on one
+// set are safe. Mutating different components of different entities through
+// get() from several threads is safe (distinct objects).
+#ifndef STRATA_SPARSE_SET_COMPONENT_SPARSE_SET_H_
+#define STRATA_SPARSE_SET_COMPONENT_SPARSE_SET_H_
+
+#include <algorithm>
+#include <concepts>
+#include <cstddef>
+#include <functional>
+#include <limits>
+#include <span>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "base/check.h"
+#include "entity/entity_id.h"
+#include "sparse_set/versioned_sparse_set.h"
+
+namespace strata {
+
+namespace sparse_set_internal {
+
+template <typename U, typename... T>
+inline constexpr std::size_t count_of =
+    (static_cast<std::size_t>(std::is_same_v<U, T>) + ... + 0);
+
+template <typename U, typename... T>
+constexpr std::size_t index_of_type() {
+  std::size_t index = 0;
+  const bool found = ((std::is_same_v<U, T> ? true : (++index, false)) || ...);
+  return found ? index : static_cast<std::size_t>(-1);
+}
+
+}  // namespace sparse_set_internal
+
+template <typename Id, typename... T>
+class component_sparse_set {
+  static_assert(sizeof...(T) > 0,
+                "component_sparse_set needs at least one component type");
+  static_assert((std::is_object_v<T> && ...) && (!std::is_const_v<T> && ...),
+                "component_sparse_set: components must be non-const objects");
+  static_assert((std::is_nothrow_move_constructible_v<T> && ...),
+                "component_sparse_set: components must be nothrow "
+                "move-constructible (erase and sort move them)");
+  static_assert((std::is_nothrow_move_assignable_v<T> && ...),
+                "component_sparse_set: components must be nothrow "
+                "move-assignable (erase and sort move them)");
+
+  template <std::size_t I>
+  using nth = std::tuple_element_t<I, std::tuple<T...>>;
+
+ public:
+  using id_type = Id;
+  using id_set_type = versioned_sparse_set<Id>;
+  using size_type = std::size_t;
+  static constexpr std::size_t component_count = sizeof...(T);
+
+  component_sparse_set() = default;
+
+  // Single component: constructs T from `args` in place.
+  template <typename... Args>
+  requires(sizeof...(T) == 1 && std::constructible_from<nth<0>, Args...>) nth<0>
+  &emplace(Id id, Args&&... args) {
+    check_new(id);
+    auto& values = std::get<0>(data_);
+    values.emplace_back(std::forward<Args>(args)...);
+    commit_or_rollback(id, 1);
+    return values.back();
+  }
+
+  // Several components: constructs each T from the matching value.
+  template <typename... U>
+  requires(sizeof...(T) > 1 && sizeof...(U) == sizeof...(T) &&
+           (std::constructible_from<T, U> &&
+            ...)) std::tuple<T&...> emplace(Id id, U&&... values) {
+    return emplace(id, std::piecewise_construct,
+                   std::forward_as_tuple(std::forward<U>(values))...);
+  }
+
+  // Constructs component I from the elements of the I-th tuple, in place.
+  template <typename... Tuples>
+  requires(sizeof...(Tuples) == sizeof...(T)) std::tuple<T&...> emplace(
+      Id id, std::piecewise_construct_t, Tuples&&... args) {
+    check_new(id);
+    std::size_t constructed = 0;
+    try {
+      emplace_piecewise(std::index_sequence_for<T...>{}, constructed,
+                        std::forward<Tuples>(args)...);
+    } catch (...) {
+      pop_back_first(constructed);
+      throw;
+    }
+    commit_or_rollback(id, sizeof...(T));
+    const size_type last = size() - 1;
+    return std::apply(
+        [last](auto&... values) { return std::tuple<T&...>(values[last]...); },
+        data_);
+  }
+
+  // Swap-and-pop on the ids and every array; false (no-op) unless contains(id).
+  bool erase(Id id) noexcept {
+    const size_type position = ids_.find(id);
+    if (position == id_set_type::npos) return false;
+    const size_type last = size() - 1;
+    std::apply(
+        [position, last](auto&... values) {
+          if (position != last)
+            ((values[position] = std::move(values[last])), ...);
+          (values.pop_back(), ...);
+        },
+        data_);
+    ids_.erase(id);
+    return true;
+  }
+
+  bool contains(Id id) const noexcept { return ids_.contains(id); }
+  size_type find(Id id) const noexcept { return ids_.find(id); }
+  size_type index_of(Id id) const { return ids_.index_of(id); }
+
+  // The single component of `id`; STRATA_CHECK failure unless contains(id).
+  nth<0>& get(Id id) requires(sizeof...(T) == 1) {
+    return std::get<0>(data_)[checked_position(id)];
+  }
+  const nth<0>& get(Id id) const requires(sizeof...(T) == 1) {
+    return std::get<0>(data_)[checked_position(id)];
+  }
+  // Component I (by position in T...) of `id`.
+  template <std::size_t I>
+  nth<I>& get(Id id) {
+    return std::get<I>(data_)[checked_position(id)];
+  }
+  template <std::size_t I>
+  const nth<I>& get(Id id) const {
+    return std::get<I>(data_)[checked_position(id)];
+  }
+  // Component of type U of `id`; U must appear exactly once in T...
+  template <typename U>
+  requires(sparse_set_internal::count_of<U, T...> == 1) U& get(Id id) {
+    return get<sparse_set_internal::index_of_type<U, T...>()>(id);
+  }
+  template <typename U>
+  requires(sparse_set_internal::count_of<U, T...> ==
+           1) const U& get(Id id) const {
+    return get<sparse_set_internal::index_of_type<U, T...>()>(id);
+  }
+  // All components of `id`.
+  std::tuple<T&...> get_all(Id id) {
+    return components_at(checked_position(id));
+  }
+  std::tuple<const T&...> get_all(Id id) const {
+    return components_at(checked_position(id));
+  }
+
+  // Pointer to component I of `id`, or nullptr unless contains(id).
+  template <std::size_t I = 0>
+  nth<I>* try_get(Id id) noexcept {
+    const size_type position = ids_.find(id);
+    return position == id_set_type::npos ? nullptr
+                                         : &std::get<I>(data_)[position];
+  }
+  template <std::size_t I = 0>
+  const nth<I>* try_get(Id id) const noexcept {
+    const size_type position = ids_.find(id);
+    return position == id_set_type::npos ? nullptr
+                                         : &std::get<I>(data_)[position];
+  }
+
+  // Calls f(id, T&...) for every element, in dense order.
+  template <typename F>
+  void each(F&& f) {
+    each_impl(*this, f, std::index_sequence_for<T...>{});
+  }
+  // Calls f(id, const T&...) for every element, in dense order.
+  template <typename F>
+  void each(F&& f) const {
+    each_impl(*this, f, std::index_sequence_for<T...>{});
+  }
+
+  // References to the components at a dense position (< size()).
+  std::tuple<T&...> components_at(size_type position) noexcept {
+    return std::apply(
+        [position](auto&... values) {
+          return std::tuple<T&...>(values[position]...);
+        },
+        data_);
+  }
+  std::tuple<const T&...> components_at(size_type position) const noexcept {
+    return std::apply(
+        [position](const auto&... values) {
+          return std::tuple<const T&...>(values[position]...);
+        },
+        data_);
+  }
+
+  // Destroys every component; keeps capacity and pages.
+  void clear() noexcept {
+    std::apply([](auto&... values) { (values.clear(), ...); }, data_);
+    ids_.clear();
+  }
+
+  void reserve(size_type n) {
+    ids_.reserve(n);
+    std::apply([n](auto&... values) { (values.reserve(n), ...); }, data_);
+  }
+
+  void shrink_to_fit() {
+    ids_.shrink_to_fit();
+    std::apply([](auto&... values) { (values.shrink_to_fit(), ...); }, data_);
+  }
+
+  // Sorts by `compare`, a strict weak order on ids; components follow.
+  template <typename Compare = std::less<Id>>
+  void sort(Compare compare = Compare{}) {
+    ids_.sort(std::move(compare), data_swapper());
+  }
+
+  // Sorts by component I: `compare(const nth<I>&, const nth<I>&)`.
+  template <std::size_t I = 0, typename Compare = std::less<nth<I>>>
+  void sort_by_data(Compare compare = Compare{}) {
+    const auto& values = std::get<I>(data_);
+    ids_.sort_by_position(
+        [&values, &compare](size_type a, size_type b) {
+          return compare(std::as_const(values[a]), std::as_const(values[b]));
+        },
+        data_swapper());
+  }
+
+  // Gives this set the order of `other` (a sparse set, or any range of Id);
+  // ids absent from `other` come after the rest. Components follow their ids.
+  template <typename Other>
+  void sort_as(const Other& other) {
+    if constexpr (requires { other.ids(); }) {
+      ids_.sort_as(other.ids(), data_swapper());
+    } else {
+      ids_.sort_as(other, data_swapper());
+    }
+  }
+
+  size_type size() const noexcept { return ids_.size(); }
+  bool empty() const noexcept { return ids_.empty(); }
+
+  const id_set_type& id_set() const noexcept { return ids_; }
+  std::span<const Id> ids() const noexcept { return ids_.ids(); }
+  template <std::size_t I = 0>
+  std::span<nth<I>> data() noexcept {
+    return std::get<I>(data_);
+  }
+  template <std::size_t I = 0>
+  std::span<const nth<I>> data() const noexcept {
+    return std::get<I>(data_);
+  }
+
+ private:
+  void check_new(Id id) const {
+    STRATA_CHECK(!id.is_null(), "cannot add components to the null id");
+    STRATA_CHECK(!id.has_tombstone_version(),
+                 "cannot add components to an id with the tombstone version");
+    STRATA_CHECK(
+        !ids_.contains_index(id.index()),
+        "emplace: this entity index already has components in this set");
+  }
+
+  size_type checked_position(Id id) const {
+    const size_type position = ids_.find(id);
+    STRATA_CHECK(position != id_set_type::npos,
+                 "get: id not in this component set (stale or never added)");
+    return position;
+  }
+
+  template <std::size_t... I, typename... Tuples>
+  void emplace_piecewise(std::index_sequence<I...>, std::size_t& constructed,
+                         Tuples&&... args) {
+    (
+        [&] {
+          std::apply(
+              [this](auto&&... a) {
+                std::get<I>(data_).emplace_back(
+                    std::forward<decltype(a)>(a)...);
+              },
+              std::forward<Tuples>(args));
+          ++constructed;
+        }(),
+        ...);
+  }
+
+  // Pops the last element of the first `count` arrays.
+  void pop_back_first(std::size_t count) noexcept {
+    std::apply(
+        [count](auto&... values) {
+          std::size_t i = 0;
+          ((i++ < count ? values.pop_back() : void()), ...);
+        },
+        data_);
+  }
+
+  // Every array has grown by one; insert the id, or undo on failure.
+  void commit_or_rollback(Id id, std::size_t constructed) {
+    try {
+      ids_.insert(id);
+    } catch (...) {
+      pop_back_first(constructed);
+      throw;
+    }
+  }
+
+  auto data_swapper() noexcept {
+    return [this](size_type a, size_type b) {
+      std::apply(
+          [a, b](auto&... values) {
+            using std::swap;
+            (swap(values[a], values[b]), ...);
+          },
+          data_);
+    };
+  }
+
+  template <typename Self, typename F, std::size_t... I>
+  static void each_impl(Self& self, F& f, std::index_sequence<I...>) {
+    const Id* const ids = self.ids_.data();
+    const size_type n = self.ids_.size();
+    for (size_type pos = 0; pos < n; ++pos) {
+      f(ids[pos], std::get<I>(self.data_)[pos]...);
+    }
+  }
+
+  id_set_type ids_;
+  std::tuple<std::vector<T>...> data_;
+};
+
+namespace sparse_set_internal {
+
+template <typename Id, std::size_t P>
+const versioned_sparse_set<Id, P>& ids_of(
+    const versioned_sparse_set<Id, P>& set) noexcept {
+  return set;
+}
+template <typename Id, typename... T>
+const versioned_sparse_set<Id>& ids_of(
+    const component_sparse_set<Id, T...>& set) noexcept {
+  return set.id_set();
+}
+
+// A plain id set contributes no arguments; a component set its components.
+template <typename Id, std::size_t P>
+std::tuple<> refs_at(const versioned_sparse_set<Id, P>&, std::size_t) noexcept {
+  return {};
+}
+template <typename Id, typename... T>
+std::tuple<T&...> refs_at(component_sparse_set<Id, T...>& set,
+                          std::size_t position) noexcept {
+  return set.components_at(position);
+}
+template <typename Id, typename... T>
+std::tuple<const T&...> refs_at(const component_sparse_set<Id, T...>& set,
+                                std::size_t position) noexcept {
+  return set.components_at(position);
+}
+
+template <std::size_t Driver, typename F, typename... Sets, std::size_t... I>
+void drive_from(F& f, std::index_sequence<I...>, Sets&... sets) {
+  const auto& driver = ids_of(std::get<Driver>(std::tie(sets...)));
+  // Reverse order: keeps positions of unvisited elements stable if f only
+  // reads, and matches the erase-safe direction of the sets.
+  for (std::size_t pos = driver.size(); pos-- > 0;) {
+    const auto id = driver[pos];
+    std::size_t positions[sizeof...(Sets)];
+    const bool in_all =
+        ((I == Driver
+              ? (positions[I] = pos, true)
+              : (positions[I] = ids_of(sets).find(id)) !=
+                    std::remove_cvref_t<decltype(ids_of(sets))>::npos) &&
+         ...);
+    if (!in_all) continue;
+    std::apply(
+        f, std::tuple_cat(std::make_tuple(id), refs_at(sets, positions[I])...));
+  }
+}
+
+}  // namespace sparse_set_internal
+
+// Calls f(id, components of sets[0]..., components of sets[1]..., ...) for
+// every id contained in all `sets` (component_sparse_set or
+// versioned_sparse_set of the same Id; an id set is a filter and adds no
+// argument). Iteration is driven by the set with the fewest elements and
+// tests the others (seed 001), so it costs O(min size) lookups. The order is
+// the reverse dense order of the driving set. `f` must not emplace or erase
+// in any of the sets.
+template <typename F, typename First, typename... Rest>
+void for_each_in_all(F&& f, First& first, Rest&... rest) {
+  constexpr std::size_t n = 1 + sizeof...(Rest);
+  const std::size_t sizes[n] = {sparse_set_internal::ids_of(first).size(),
+                                sparse_set_internal::ids_of(rest).size()...};
+  const std::size_t driver =
+      static_cast<std::size_t>(std::min_element(sizes, sizes + n) - sizes);
+  [&]<std::size_t... D>(std::index_sequence<D...>) {
+    ((driver == D ? sparse_set_internal::drive_from<D>(
+                        f, std::make_index_sequence<n>{}, first, rest...)
+                  : void()),
+     ...);
+  }
+  (std::make_index_sequence<n>{});
+}
+
+}  // namespace strata
+
+#endif  // STRATA_SPARSE_SET_COMPONENT_SPARSE_SET_H_
