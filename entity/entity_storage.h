@@ -1,0 +1,434 @@
+// Entity storage: hands out versioned entity ids, recycles them, and answers
+// whether an id still names a live entity.
+//
+//   strata::basic_entity_storage<strata::fixed_limit<1000>> s;  // std::array
+//   strata::basic_entity_storage<strata::dynamic_limit> d(4096);  // grows
+//   strata::entity_id e = s.create();
+//   s.alive(e);    // true
+//   s.reclaim(e);  // true: e's slot gets a new version
+//   s.alive(e);    // false, and stays false after the index is reused
+//
+// The limit policy is a compile-time choice (static dispatch, seed 000
+// appendix): `fixed_limit<N>` keeps every per-entity array in a std::array of
+// N slots inside the object and never allocates; `dynamic_limit` keeps them in
+// std::vectors that grow on demand (optionally reserved up front).
+//
+// Layout. One id-sized slot per index ever handed out:
+//   * live slot i holds the entity's id, combine(i, version);
+//   * free slot i holds combine(next_free, version_to_hand_out_next): the
+//     version is bumped (next_version, skipping the tombstone) when the entity
+//     is reclaimed, and the index part links the free list (seed 004's implicit
+//     list), ending in the null index.
+// Since a free slot's index part is never its own index, `alive(id)` is one
+// bounds check and one compare: slots[id.index()] == id. Null ids (index out of
+// range), tombstone ids (that version is never stored) and stale ids (older
+// version) all fail it; no separate "alive" flag is needed.
+//
+// Recycling order: FIFO. A reclaimed index goes to the back of the free list
+// and is reused only after every index freed before it. Versions have finitely
+// many values (1023 with 32-bit ids) and wrap; FIFO spreads reuse over all free
+// indices, so a stale id or handle can only alias a new entity after its index
+// went through tombstone_version full create/reclaim cycles, which under LIFO a
+// create/kill loop reaches in ~2000 operations. LIFO would reuse the most
+// recently touched (cache-warm) slot; Strata trades that locality for the
+// longer quarantine. Fresh indices are taken, in increasing order, only when
+// no index is free.
+//
+// Exhaustion. A fixed storage holds at most N live entities; a dynamic one at
+// most Traits::max_entities distinct indices (e.g. 15 for
+// entity_traits<std::uint16_t, 4>). When full, `try_create()` returns
+// absl::ResourceExhaustedError naming the limit and `create()` STRATA_CHECK-
+// fails with the same message; neither modifies the storage, so every existing
+// entity stays alive and unchanged.
+//
+// Metadata. With a non-void `Metadata` (normally entity_metadata<N, Extra>) the
+// storage keeps one default-constructed Metadata per index under the same
+// limit policy and resets it to Metadata{} on reclaim, so a reused index never
+// inherits the previous entity's components. `metadata(id)` and `bits(id)`
+// check that `id` is alive.
+//
+// Complexity: create, reclaim, alive, valid, access, metadata: O(1) (dynamic
+// create is amortized O(1): a vector push_back when a fresh index is taken).
+// for_each_alive and clear: O(slot_count()).
+// Memory: sizeof(id) + sizeof(Metadata) per index ever used (dynamic) or per
+// N (fixed, inline in the object: put a large fixed storage on the heap).
+// Invalidation: reclaim() and clear() make the affected ids and handles stale
+// for good (until the version wraps, see above). References returned by
+// metadata()/bits() are invalidated by any create() on a dynamic storage (the
+// vector may grow) and point at reset data after that entity's reclaim().
+// Thread-safety: not thread-safe for writes (create, reclaim, clear, reserve,
+// mutable metadata). All const members (alive, valid, access, id_of, size,
+// for_each_alive, const metadata/bits) are safe to call concurrently with each
+// other, never concurrently with a write.
+#ifndef STRATA_ENTITY_ENTITY_STORAGE_H_
+#define STRATA_ENTITY_ENTITY_STORAGE_H_
+
+#include <array>
+#include <concepts>
+#include <cstddef>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+#include "base/check.h"
+#include "entity/entity_handle.h"
+#include "entity/entity_id.h"
+#include "entity/entity_metadata.h"
+
+namespace strata {
+
+// At most N entities alive at once; storage is inline std::arrays.
+template <std::size_t N>
+struct fixed_limit {
+  static_assert(N > 0, "fixed_limit: the entity limit must be positive");
+  static constexpr bool is_fixed = true;
+  static constexpr std::size_t limit = N;
+};
+
+// Grows on demand up to the id type's max_entities.
+struct dynamic_limit {
+  static constexpr bool is_fixed = false;
+};
+
+namespace entity_internal {
+
+template <typename T>
+struct is_fixed_limit : std::false_type {};
+template <std::size_t N>
+struct is_fixed_limit<fixed_limit<N>> : std::true_type {};
+
+// The per-index container chosen by the limit policy.
+template <typename Limit, typename T>
+struct limit_container;
+template <std::size_t N, typename T>
+struct limit_container<fixed_limit<N>, T> {
+  using type = std::array<T, N>;
+};
+template <typename T>
+struct limit_container<dynamic_limit, T> {
+  using type = std::vector<T>;
+};
+
+template <typename Limit, typename Metadata>
+struct metadata_column {
+  typename limit_container<Limit, Metadata>::type data{};
+};
+template <typename Limit>
+struct metadata_column<Limit, void> {};
+
+template <typename M>
+concept has_component_bits = requires(M& m) {
+  m.components;
+};
+
+}  // namespace entity_internal
+
+template <typename T>
+concept entity_limit_policy =
+    std::same_as<T, dynamic_limit> || entity_internal::is_fixed_limit<T>::value;
+
+template <entity_limit_policy LimitPolicy, typename Traits = entity_traits32,
+          typename Metadata = void>
+class basic_entity_storage {
+ public:
+  using limit_policy = LimitPolicy;
+  using traits = Traits;
+  using id_type = basic_entity_id<Traits>;
+  using handle_type = basic_entity_handle<Traits>;
+  using value_type = typename Traits::value_type;
+  using metadata_type = Metadata;
+  // Metadata& / const Metadata& (void when there is no metadata).
+  using metadata_reference = std::add_lvalue_reference_t<Metadata>;
+  using const_metadata_reference = std::add_lvalue_reference_t<const Metadata>;
+  using size_type = std::size_t;
+
+  static constexpr bool is_fixed = LimitPolicy::is_fixed;
+  static constexpr bool has_metadata = !std::is_void_v<Metadata>;
+  // Reclaiming resets the metadata with Metadata{}; only that could throw.
+  static constexpr bool nothrow_reclaim =
+      !has_metadata || std::is_nothrow_assignable_v<
+                           std::add_lvalue_reference_t<Metadata>,
+                           std::conditional_t<has_metadata, Metadata, int>>;
+
+  // Most entities that can be alive at once.
+  static constexpr size_type max_size() noexcept {
+    if constexpr (is_fixed) {
+      return LimitPolicy::limit;
+    } else {
+      return Traits::max_entities;
+    }
+  }
+
+  static_assert(max_size() <= Traits::max_entities,
+                "fixed_limit<N>: N exceeds the number of indices the entity id "
+                "type can represent (Traits::max_entities)");
+  static_assert(Traits::version_bits >= 2,
+                "entity storage needs at least 2 version bits: with one, a "
+                "recycled index would get its old version back and stale ids "
+                "would be alive again");
+
+  // Fixed: all N slots are inline and start as the null id, which no live id
+  // ever equals.
+  basic_entity_storage() noexcept {
+    if constexpr (is_fixed) slots_.fill(id_type::null().value());
+  }
+  // Dynamic only: reserves room for `initial_reserve` indices up front.
+  explicit basic_entity_storage(size_type initial_reserve) requires(!is_fixed) {
+    reserve(initial_reserve);
+  }
+
+  void reserve(size_type n) requires(!is_fixed) {
+    STRATA_CHECK(n <= max_size(),
+                 "entity storage: reserve() beyond the id type's max_entities");
+    slots_.reserve(n);
+    if constexpr (has_metadata) meta_.data.reserve(n);
+  }
+
+  // A new live entity, or ResourceExhaustedError when the limit is reached
+  // (the storage is then unchanged).
+  absl::StatusOr<id_type> try_create() {
+    const id_type id = create_or_null();
+    if (id.is_null()) return absl::ResourceExhaustedError(full_message());
+    return id;
+  }
+
+  // A new live entity; STRATA_CHECK-fails with the try_create() message when
+  // the limit is reached.
+  id_type create() {
+    const id_type id = create_or_null();
+    STRATA_CHECK(!id.is_null(), full_message());
+    return id;
+  }
+
+  // Kills `id`: its slot's version is bumped so every copy of `id` (and every
+  // handle to it) is stale from now on, and its metadata is reset. Returns
+  // false and does nothing when `id` is not alive (already reclaimed, stale,
+  // null, tombstone or out of range).
+  bool reclaim(id_type id) noexcept(nothrow_reclaim) {
+    if (!alive(id)) return false;
+    const value_type index = id.index();
+    set_slot(index,
+             id_type::combine(Traits::null_index, id.next_version().version()));
+    if (free_tail_ == Traits::null_index) {
+      free_head_ = index;
+    } else {
+      set_slot(free_tail_, id_type::combine(index, slot(free_tail_).version()));
+    }
+    free_tail_ = index;
+    --size_;
+    if constexpr (has_metadata) meta_.data[index] = Metadata{};
+    return true;
+  }
+
+  // Whether `id` names a live entity: O(1), one load and one compare.
+  bool alive(id_type id) const noexcept {
+    const value_type index = id.index();
+    return index < slot_count() && slots_[index] == id.value();
+  }
+
+  // Live entities.
+  size_type size() const noexcept { return size_; }
+  bool empty() const noexcept { return size_ == 0; }
+  // Every live index is below it: N (fixed), or the number of indices ever
+  // handed out (dynamic). Per-index arrays kept elsewhere (component storage)
+  // need this many entries.
+  size_type slot_count() const noexcept {
+    if constexpr (is_fixed) {
+      return LimitPolicy::limit;  // untouched slots hold null: never alive
+    } else {
+      return slots_.size();
+    }
+  }
+  // Indices the storage holds without allocating: N (fixed), or the vector's
+  // capacity (dynamic).
+  size_type capacity() const noexcept {
+    if constexpr (is_fixed) {
+      return LimitPolicy::limit;
+    } else {
+      return slots_.capacity();
+    }
+  }
+
+  // The live entity at `index`, or the null id.
+  id_type id_at(size_type index) const noexcept {
+    if (index >= slot_count()) return id_type::null();
+    const id_type id = slot(index);
+    return id.index() == index ? id : id_type::null();
+  }
+
+  // Calls f(id) for every live entity in increasing index order. `f` may
+  // reclaim any entity (a reclaimed one not yet visited is skipped); entities
+  // created during the walk may or may not be visited.
+  template <typename F>
+  void for_each_alive(F&& f) const {
+    const size_type end = used_;
+    for (size_type i = 0; i < end; ++i) {
+      const id_type id = slot(i);
+      if (id.index() == i) f(id);
+    }
+  }
+
+  // Reclaims every live entity (all their ids and handles become stale).
+  // Indices stay allocated and are reused, in increasing order, before fresh
+  // ones.
+  void clear() noexcept(nothrow_reclaim) {
+    for (size_type i = 0; i < used_; ++i) {
+      const id_type id = slot(i);
+      if (id.index() == i) reclaim(id);
+    }
+  }
+
+  // Handles.
+
+  // A handle to live entity `id`; check-fails if `id` is not alive, since a
+  // handle made from a dead id could never be valid.
+  handle_type make_handle(id_type id) const {
+    STRATA_CHECK(alive(id),
+                 absl::StrCat("entity storage: make_handle(", to_string(id),
+                              ") on an entity that is not alive"));
+    return handle_type(id);
+  }
+  // False once the handle's entity was reclaimed, even if its index now holds
+  // another entity (that entity's version differs from the handle's counter).
+  bool valid(handle_type handle) const noexcept {
+    return alive(handle.unchecked_id());
+  }
+  // The handle's entity, or FailedPreconditionError for a stale or null
+  // handle: never another entity's id.
+  absl::StatusOr<id_type> access(handle_type handle) const {
+    if (valid(handle)) return handle.unchecked_id();
+    return absl::FailedPreconditionError(stale_message(handle));
+  }
+  // The handle's entity; STRATA_CHECK-fails on a stale or null handle.
+  id_type id_of(handle_type handle) const {
+    STRATA_CHECK(valid(handle), stale_message(handle));
+    return handle.unchecked_id();
+  }
+
+  // Metadata (only with a non-void Metadata).
+
+  metadata_reference metadata(id_type id) requires has_metadata {
+    check_alive_for_metadata(id);
+    return meta_.data[id.index()];
+  }
+  const_metadata_reference metadata(id_type id) const requires has_metadata {
+    check_alive_for_metadata(id);
+    return meta_.data[id.index()];
+  }
+  // By index, without the liveness check: for loops over ids already known to
+  // be alive (e.g. a system's subscribed set). Checked only in debug builds.
+  metadata_reference metadata_at(size_type index) noexcept requires
+      has_metadata {
+    STRATA_DCHECK(index < slot_count(), "entity storage: index out of range");
+    return meta_.data[index];
+  }
+  const_metadata_reference metadata_at(size_type index) const noexcept requires
+      has_metadata {
+    STRATA_DCHECK(index < slot_count(), "entity storage: index out of range");
+    return meta_.data[index];
+  }
+
+  // The component bitset of live entity `id` (check-fails if not alive).
+  auto& bits(id_type id) requires
+      entity_internal::has_component_bits<Metadata> {
+    return metadata(id).components;
+  }
+  const auto& bits(id_type id) const requires
+      entity_internal::has_component_bits<Metadata> {
+    return metadata(id).components;
+  }
+
+ private:
+  // The null id signals "full" (a real id never has the null index).
+  id_type create_or_null() {
+    if (free_head_ != Traits::null_index) {
+      const value_type index = free_head_;
+      const id_type free_slot = slot(index);
+      free_head_ = free_slot.index();
+      if (free_head_ == Traits::null_index) free_tail_ = Traits::null_index;
+      const id_type id = id_type::combine(index, free_slot.version());
+      set_slot(index, id);
+      ++size_;
+      return id;
+    }
+    if (used_ == max_size()) return id_type::null();
+    const id_type id = id_type::combine(static_cast<value_type>(used_), 0);
+    if constexpr (is_fixed) {
+      set_slot(used_, id);
+    } else {
+      slots_.push_back(id.value());
+      if constexpr (has_metadata) meta_.data.emplace_back();
+    }
+    ++used_;
+    ++size_;
+    return id;
+  }
+
+  // Error paths stay out of line so the hot paths inline small.
+  [[gnu::cold, gnu::noinline]] static std::string full_message() {
+    if constexpr (is_fixed) {
+      return absl::StrCat("entity storage is full: fixed entity limit of ",
+                          LimitPolicy::limit,
+                          " reached; existing entities are unchanged");
+    } else {
+      return absl::StrCat(
+          "entity storage is full: the entity id type can index at most ",
+          Traits::max_entities, " entities (", Traits::index_bits,
+          " index bits); existing entities are unchanged");
+    }
+  }
+
+  [[gnu::cold, gnu::noinline]] std::string stale_message(
+      handle_type handle) const {
+    if (handle.is_null()) return "entity storage: access through a null handle";
+    const id_type now = id_at(handle.index());
+    return absl::StrCat(
+        "entity storage: stale handle ", to_string(handle.unchecked_id()),
+        ": its entity was reclaimed (index ", handle.index(),
+        now.is_null() ? std::string(" is free")
+                      : absl::StrCat(" now holds ", to_string(now)),
+        ")");
+  }
+
+  void check_alive_for_metadata(id_type id) const {
+    STRATA_CHECK(alive(id),
+                 absl::StrCat("entity storage: metadata of ", to_string(id),
+                              ", which is not alive (stale or "
+                              "reclaimed id)"));
+  }
+
+  id_type slot(size_type index) const noexcept {
+    return id_type::from_value(slots_[index]);
+  }
+  void set_slot(size_type index, id_type id) noexcept {
+    slots_[index] = id.value();
+  }
+
+  // Raw values rather than ids: a trivial element type lets std::vector
+  // relocate with memmove when it grows (measurably faster create()).
+  typename entity_internal::limit_container<LimitPolicy, value_type>::type
+      slots_;
+  [[no_unique_address]] entity_internal::metadata_column<LimitPolicy, Metadata>
+      meta_;
+  // Front and back of the FIFO free list (null_index when empty).
+  value_type free_head_ = Traits::null_index;
+  value_type free_tail_ = Traits::null_index;
+  size_type used_ = 0;  // indices ever handed out
+  size_type size_ = 0;  // live entities
+};
+
+template <std::size_t N, typename Traits = entity_traits32,
+          typename Metadata = void>
+using fixed_entity_storage =
+    basic_entity_storage<fixed_limit<N>, Traits, Metadata>;
+template <typename Traits = entity_traits32, typename Metadata = void>
+using dynamic_entity_storage =
+    basic_entity_storage<dynamic_limit, Traits, Metadata>;
+
+}  // namespace strata
+
+#endif  // STRATA_ENTITY_ENTITY_STORAGE_H_
