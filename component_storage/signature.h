@@ -200,6 +200,12 @@ struct component_signature_list {
   }
 };
 
+template <typename T>
+inline constexpr bool is_component_signature_list_v = false;
+template <typename... S>
+inline constexpr bool
+    is_component_signature_list_v<component_signature_list<S...>> = true;
+
 template <typename... Signatures>
 constexpr auto component_signatures(Signatures... signatures) {
   static_assert((is_component_signature_v<Signatures> && ...),

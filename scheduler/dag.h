@@ -73,7 +73,7 @@ struct data_race {
 };
 
 template <typename System, typename Component>
-struct component_not_stored {
+struct system_component_not_stored {
   static_assert(always_false<System, Component>,
                 "a system signature uses a component that no component "
                 "signature stores; add it to component_signatures(...) "
@@ -431,7 +431,7 @@ constexpr void check_components_stored(
   }();
   if constexpr (missing[0] < list::count) {
     using culprit = typename list::template signature_at<missing[0]>;
-    diagnostic::report<diagnostic::component_not_stored<
+    diagnostic::report<diagnostic::system_component_not_stored<
         typename culprit::system_type,
         type_at_t<missing[1], typename culprit::accessed_types>>>();
   }

@@ -1,0 +1,452 @@
+// The aggregate component storage: one chunk per component signature.
+//
+//   constexpr auto components = strata::component_signatures(
+//       strata::cs::make(ct::position, ct::velocity),   // contiguous, SoA
+//       strata::cs::make(ct::health).sparse());
+//   strata::component_storage<decltype(components),
+//                             strata::fixed_capacity<100'000>> storage;
+//   storage.add(ct::position, e, bits, 1.f, 2.f);  // sets bits[id(position)]
+//   storage.get(ct::position, e).x += 1;
+//   storage.remove_all(e, bits);                    // e was killed
+//
+// Each signature's storage selector picks its chunk at compile time:
+//   storage::contiguous_buffer -> contiguous_buffer_chunk (SoA) or
+//                                 aos_contiguous_buffer_chunk (.aos()); or
+//                                 empty_chunk when every component is empty
+//                                 and trivially destructible;
+//   storage::sparse            -> sparse_chunk;
+//   storage::hash_map          -> hash_map_chunk;
+//   a user selector S          -> S::chunk<Capacity, Components...>, checked
+//                                 against the component_chunk concept
+//                                 (chunk.h) with a readable error.
+// Every access (`get`, `add`, `remove`) is dispatched to its chunk at compile
+// time: no run-time branching, no virtual calls. Using a component type that
+// no signature stores is a compile error naming the type.
+//
+// Which entity has which component is recorded in the caller's per-entity
+// component bitset (`Bitset`: any type with test(i), set(i), reset(i), such
+// as std::bitset or strata::component_bitset); bit i is component id i of the
+// signature list (`id_of<T>()`). `add` and `remove` keep the bit and the
+// chunk in step; `remove_all` empties an entity before its index is recycled.
+//
+// Run-time results:
+//   * add<T> when the bit is already set REPLACES the component: the old one
+//     is destroyed, then the new one constructed from args (args must not
+//     refer to the old component). If the constructor throws, the entity is
+//     left without T (bit reset) and nothing leaks.
+//   * remove<T> when the bit is not set is a no-op.
+//   * get<T> requires the bit to be set (checked by STRATA_DCHECK in chunks
+//     that can tell).
+//
+// Complexity and memory are those of the chunks; remove_all is O(number of
+// component types). Reference invalidation: as documented by each chunk
+// (e.g. a dynamic contiguous buffer invalidates all its references when it
+// grows, a fixed one never).
+//
+// Thread-safety: as the chunks. In short: get() on distinct entities (or
+// distinct components) may run concurrently with writes through the returned
+// references, for every built-in chunk; add/remove/remove_all are critical
+// operations to run sequentially (a fixed contiguous buffer additionally
+// tolerates concurrent add/remove on distinct entities, but the caller's
+// bitsets must then be distinct objects too).
+#ifndef STRATA_COMPONENT_STORAGE_COMPONENT_STORAGE_H_
+#define STRATA_COMPONENT_STORAGE_COMPONENT_STORAGE_H_
+
+#include <cstddef>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
+#include "component_storage/capacity.h"
+#include "component_storage/chunk.h"
+#include "component_storage/contiguous_buffer_chunk.h"
+#include "component_storage/empty_chunk.h"
+#include "component_storage/hash_map_chunk.h"
+#include "component_storage/signature.h"
+#include "component_storage/sparse_chunk.h"
+#include "entity/entity_id.h"
+#include "settings/diagnostic.h"
+#include "settings/tag.h"
+#include "settings/type_list.h"
+
+namespace strata {
+
+namespace diagnostic {
+
+template <typename Component>
+struct component_not_stored {
+  static_assert(always_false<Component>,
+                "component_storage: this component type is not stored by "
+                "any component signature of this storage; add it to "
+                "strata::component_signatures(...) (the type is named above)");
+};
+
+template <typename Selector>
+struct storage_selector_without_chunk {
+  static_assert(always_false<Selector>,
+                "this storage selector (named above) is neither a built-in "
+                "one (strata::storage::contiguous_buffer, sparse, hash_map) "
+                "nor a type with a nested `template <typename Capacity, "
+                "typename... Components> using chunk = ...;`");
+};
+
+}  // namespace diagnostic
+
+namespace component_storage_internal {
+
+// Stands in for a selector without a chunk template, so that naming
+// `S::template chunk<...>` stays well-formed while the error is reported.
+struct no_chunk_selector {
+  template <typename...>
+  using chunk = void;
+};
+
+template <typename Selector, typename Capacity, typename... Ts>
+concept has_chunk_template = requires {
+  typename Selector::template chunk<Capacity, Ts...>;
+};
+
+// Stands in for a chunk that failed its checks, so that a misuse produces
+// one diagnostic and not a cascade. Never defined: never runs.
+template <typename... Ts>
+struct invalid_chunk {
+  template <typename T, typename... Args>
+  T& create(entity_id, Args&&...);
+  template <typename T>
+  T& get(entity_id);
+  template <typename T>
+  const T& get(entity_id) const;
+  template <typename T>
+  void remove(entity_id);
+  void clear();
+};
+
+// The chunk of a user selector, or invalid_chunk if it has none or it fails
+// the concept (check_selector reports why).
+template <typename Selector, typename Layout, typename Capacity,
+          typename Components>
+struct chunk_of;
+template <typename Selector, typename Layout, typename Capacity, typename... Ts>
+struct chunk_of<Selector, Layout, Capacity, type_list<Ts...>> {
+  static constexpr bool has_template =
+      has_chunk_template<Selector, Capacity, Ts...>;
+  using candidate =
+      typename std::conditional_t<has_template, Selector, no_chunk_selector>::
+          template chunk<Capacity, Ts...>;
+  static constexpr bool valid = [] {
+    if constexpr (has_template) {
+      return (component_chunk<candidate, Ts> && ...);
+    } else {
+      return false;
+    }
+  }();
+  using type = std::conditional_t<valid, candidate, invalid_chunk<Ts...>>;
+
+  static consteval bool check() {
+    if constexpr (!has_template) {
+      diagnostic::report<
+          diagnostic::storage_selector_without_chunk<Selector>>();
+      return false;
+    } else {
+      return check_component_chunk<candidate, Ts...>();
+    }
+  }
+};
+template <typename Layout, typename Capacity, typename... Ts>
+struct chunk_of<storage::contiguous_buffer, Layout, Capacity,
+                type_list<Ts...>> {
+  using type = std::conditional_t<
+      (is_stateless_component_v<Ts> && ...), empty_chunk<Ts...>,
+      basic_contiguous_buffer_chunk<Layout, Capacity, Ts...>>;
+  static consteval bool check() { return true; }
+};
+template <typename Layout, typename Capacity, typename... Ts>
+struct chunk_of<storage::sparse, Layout, Capacity, type_list<Ts...>> {
+  using type = sparse_chunk<Capacity, Ts...>;
+  static consteval bool check() { return true; }
+};
+template <typename Layout, typename Capacity, typename... Ts>
+struct chunk_of<storage::hash_map, Layout, Capacity, type_list<Ts...>> {
+  using type = hash_map_chunk<Capacity, Ts...>;
+  static consteval bool check() { return true; }
+};
+
+}  // namespace component_storage_internal
+
+namespace component_storage_internal {
+
+template <typename Signature, typename Capacity>
+using signature_chunk_of =
+    chunk_of<typename Signature::storage_type, typename Signature::layout_type,
+             Capacity, typename Signature::component_types>;
+
+template <typename Signature, typename Capacity>
+using signature_chunk_t =
+    typename signature_chunk_of<Signature, Capacity>::type;
+
+template <typename Capacity, typename Signatures>
+struct chunk_list;
+template <typename Capacity, typename... Signatures>
+struct chunk_list<Capacity, type_list<Signatures...>> {
+  using type = type_list<signature_chunk_t<Signatures, Capacity>...>;
+  // Reports each broken signature (one diagnostic each). `auto`, so that
+  // naming its type instantiates the checks without evaluating them (an
+  // evaluation that fires a static_assert adds a second error under Clang).
+  static consteval auto check() {
+    (signature_chunk_of<Signatures, Capacity>::check(), ...);
+    return true;
+  }
+};
+
+template <typename Chunk>
+using metadata_list_of =
+    std::conditional_t<std::is_void_v<chunk_entity_metadata_t<Chunk>>,
+                       type_list<>, type_list<chunk_entity_metadata_t<Chunk>>>;
+
+template <typename Chunks>
+struct metadata_list;
+template <typename... Chunks>
+struct metadata_list<type_list<Chunks...>> {
+  using type = concat_t<metadata_list_of<Chunks>...>;
+};
+
+template <typename T>
+inline constexpr bool is_signature_list = false;
+template <typename... S>
+inline constexpr bool is_signature_list<component_signature_list<S...>> = true;
+
+// Declared only: the branch that uses it has already failed a static_assert.
+template <typename T>
+T& unreachable_component() noexcept;
+
+}  // namespace component_storage_internal
+
+template <typename ComponentList, typename Capacity>
+class component_storage {
+ public:
+  using component_list = std::remove_cvref_t<ComponentList>;
+  using capacity_type = Capacity;
+  using component_types = typename component_list::component_types;
+  using size_type = std::size_t;
+
+ private:
+  static_assert(
+      component_storage_internal::is_signature_list<component_list>,
+      "component_storage<ComponentList, Capacity>: ComponentList must be the "
+      "type of strata::component_signatures(...), e.g. "
+      "decltype(components)");
+  static_assert(capacity_policy<Capacity>,
+                "component_storage: Capacity must be fixed_capacity<N> or "
+                "dynamic_capacity");
+  using chunk_list_impl = component_storage_internal::chunk_list<
+      Capacity, typename component_list::signature_types>;
+  using checked_ = decltype(chunk_list_impl::check());
+
+ public:
+  // One chunk type per signature, in signature order.
+  using chunk_types = typename chunk_list_impl::type;
+  // The non-void `entity_metadata` hooks of the chunks (chunk.h).
+  using entity_metadata_types =
+      typename component_storage_internal::metadata_list<chunk_types>::type;
+
+  static constexpr size_type component_count = component_list::count;
+
+  template <typename T>
+  static constexpr bool stores = component_list::template stores<T>;
+
+  // T's bit in the entity's component bitset.
+  template <typename T>
+  static constexpr size_type id_of() {
+    if constexpr (!stores<T>) {
+      diagnostic::report<diagnostic::component_not_stored<T>>();
+      return 0;
+    } else {
+      return index_of_v<T, component_types>;
+    }
+  }
+
+  // The chunk type that stores T.
+  template <typename T>
+  using chunk_type =
+      type_at_t<component_list::template signature_index_of<T>(), chunk_types>;
+
+  component_storage() = default;
+  // Reserves room for `initial_capacity` entities in chunks that can reserve
+  // (dynamic capacity; ignored by fixed contiguous buffers).
+  explicit component_storage(size_type initial_capacity) {
+    reserve(initial_capacity);
+  }
+
+  component_storage(component_storage&&) = default;
+  component_storage& operator=(component_storage&&) = default;
+  component_storage(const component_storage&) = delete;
+  component_storage& operator=(const component_storage&) = delete;
+
+  // Precondition: the entity has T (its bit is set).
+  template <typename T>
+  T& get(entity_id id) {
+    if constexpr (!stores<T>) {
+      diagnostic::report<diagnostic::component_not_stored<T>>();
+      return component_storage_internal::unreachable_component<T>();
+    } else {
+      return chunk_for<T>().template get<T>(id);
+    }
+  }
+  template <typename T>
+  const T& get(entity_id id) const {
+    if constexpr (!stores<T>) {
+      diagnostic::report<diagnostic::component_not_stored<T>>();
+      return component_storage_internal::unreachable_component<T>();
+    } else {
+      return chunk_for<T>().template get<T>(id);
+    }
+  }
+  template <tag_value Tag>
+  tag_type<Tag>& get(Tag, entity_id id) {
+    return get<tag_type<Tag>>(id);
+  }
+  template <tag_value Tag>
+  const tag_type<Tag>& get(Tag, entity_id id) const {
+    return get<tag_type<Tag>>(id);
+  }
+
+  // Pointer to id's T, or nullptr if its bit is not set.
+  template <typename T, typename Bitset>
+  T* try_get(entity_id id, const Bitset& bits) {
+    return bits.test(id_of<T>()) ? &get<T>(id) : nullptr;
+  }
+  template <typename T, typename Bitset>
+  const T* try_get(entity_id id, const Bitset& bits) const {
+    return bits.test(id_of<T>()) ? &get<T>(id) : nullptr;
+  }
+
+  // Constructs id's T from args and sets its bit; replaces (destroys, then
+  // constructs) a T the entity already has.
+  template <typename T, typename Bitset, typename... Args>
+  T& add(entity_id id, Bitset& bits, Args&&... args) {
+    if constexpr (!stores<T>) {
+      diagnostic::report<diagnostic::component_not_stored<T>>();
+      return component_storage_internal::unreachable_component<T>();
+    } else {
+      constexpr size_type bit = id_of<T>();
+      auto& chunk = chunk_for<T>();
+      if (bits.test(bit)) {
+        chunk.template remove<T>(id);
+        bits.reset(bit);
+      }
+      T& component = chunk.template create<T>(id, std::forward<Args>(args)...);
+      bits.set(bit);
+      return component;
+    }
+  }
+  template <tag_value Tag, typename Bitset, typename... Args>
+  tag_type<Tag>& add(Tag, entity_id id, Bitset& bits, Args&&... args) {
+    return add<tag_type<Tag>>(id, bits, std::forward<Args>(args)...);
+  }
+
+  // Destroys id's T and resets its bit; a no-op if the bit is not set.
+  template <typename T, typename Bitset>
+  void remove(entity_id id, Bitset& bits) {
+    if constexpr (!stores<T>) {
+      diagnostic::report<diagnostic::component_not_stored<T>>();
+    } else {
+      constexpr size_type bit = id_of<T>();
+      if (!bits.test(bit)) return;
+      chunk_for<T>().template remove<T>(id);
+      bits.reset(bit);
+    }
+  }
+  template <tag_value Tag, typename Bitset>
+  void remove(Tag, entity_id id, Bitset& bits) {
+    remove<tag_type<Tag>>(id, bits);
+  }
+
+  template <typename T, typename Bitset>
+  static bool has(const Bitset& bits) {
+    return bits.test(id_of<T>());
+  }
+  template <tag_value Tag, typename Bitset>
+  static bool has(Tag, const Bitset& bits) {
+    return has<tag_type<Tag>>(bits);
+  }
+
+  // Destroys every component whose bit is set and clears those bits: call it
+  // for a killed entity before its index is reused.
+  template <typename Bitset>
+  void remove_all(entity_id id, Bitset& bits) {
+    for_each_type(component_types{}, [&](auto component) {
+      using T = typename decltype(component)::type;
+      constexpr size_type bit = id_of<T>();
+      if (bits.test(bit)) {
+        chunk_for<T>().template remove<T>(id);
+        bits.reset(bit);
+      }
+    });
+  }
+
+  // Destroys every component of every entity. The caller must reset every
+  // entity's bits (the context resets all entity metadata).
+  void clear() noexcept {
+    std::apply([](auto&... chunks) { (chunks.clear(), ...); }, chunks_);
+  }
+
+  // Forwards to every chunk that can reserve (chunk_has_reserve).
+  void reserve(size_type n) {
+    std::apply(
+        [n](auto&... chunks) {
+          (
+              [&](auto& chunk) {
+                if constexpr (chunk_has_reserve<
+                                  std::remove_cvref_t<decltype(chunk)>>) {
+                  chunk.reserve(n);
+                }
+              }(chunks),
+              ...);
+        },
+        chunks_);
+  }
+
+  // The chunk storing T, for iteration-heavy code (e.g. a contiguous
+  // buffer's data<T>() span, a sparse chunk's set_for<T>()).
+  template <typename T>
+  auto& chunk_for() noexcept {
+    if constexpr (!stores<T>) {
+      diagnostic::report<diagnostic::component_not_stored<T>>();
+      return std::get<0>(chunks_);
+    } else {
+      return std::get<component_list::template signature_index_of<T>()>(
+          chunks_);
+    }
+  }
+  template <typename T>
+  const auto& chunk_for() const noexcept {
+    if constexpr (!stores<T>) {
+      diagnostic::report<diagnostic::component_not_stored<T>>();
+      return std::get<0>(chunks_);
+    } else {
+      return std::get<component_list::template signature_index_of<T>()>(
+          chunks_);
+    }
+  }
+  template <tag_value Tag>
+  auto& chunk_for(Tag) noexcept {
+    return chunk_for<tag_type<Tag>>();
+  }
+  template <tag_value Tag>
+  const auto& chunk_for(Tag) const noexcept {
+    return chunk_for<tag_type<Tag>>();
+  }
+
+  // Every chunk, in signature order.
+  apply_t<std::tuple, chunk_types>& chunks() noexcept { return chunks_; }
+  const apply_t<std::tuple, chunk_types>& chunks() const noexcept {
+    return chunks_;
+  }
+
+ private:
+  apply_t<std::tuple, chunk_types> chunks_;
+};
+
+}  // namespace strata
+
+#endif  // STRATA_COMPONENT_STORAGE_COMPONENT_STORAGE_H_

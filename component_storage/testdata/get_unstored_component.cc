@@ -1,0 +1,19 @@
+// Must not compile: `get` of a component type no signature stores.
+#include <bitset>
+
+#include "component_storage/component_storage.h"
+
+struct position {
+  float x, y;
+};
+struct velocity {
+  float x, y;
+};
+
+constexpr auto components =
+    strata::component_signatures(strata::cs::make(strata::tag<position>));
+
+void f(strata::component_storage<decltype(components),
+                                 strata::dynamic_capacity>& storage) {
+  storage.get(strata::tag<velocity>, strata::entity_id::combine(0, 0)).x = 1;
+}

@@ -1,0 +1,13 @@
+// Must not compile: a storage selector with no nested chunk template.
+#include "component_storage/component_storage.h"
+
+struct position {
+  float x, y;
+};
+struct not_a_selector {};
+
+constexpr auto components = strata::component_signatures(
+    strata::cs::make(strata::tag<position>).storage(not_a_selector{}));
+
+strata::component_storage<decltype(components), strata::fixed_capacity<8>>
+    storage;

@@ -1,0 +1,24 @@
+// Must not compile: a user storage whose chunk lacks remove<T>() and clear().
+#include "component_storage/component_storage.h"
+
+struct position {
+  float x, y;
+};
+
+struct half_done_storage {
+  template <typename Capacity, typename... Components>
+  struct chunk {
+    template <typename T, typename... Args>
+    T& create(strata::entity_id, Args&&...);
+    template <typename T>
+    T& get(strata::entity_id);
+    template <typename T>
+    const T& get(strata::entity_id) const;
+  };
+};
+
+constexpr auto components = strata::component_signatures(
+    strata::cs::make(strata::tag<position>).storage(half_done_storage{}));
+
+strata::component_storage<decltype(components), strata::dynamic_capacity>
+    storage;

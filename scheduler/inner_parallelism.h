@@ -1,0 +1,131 @@
+// Inner parallelism: how one system's subscribed entities split into
+// subtasks.
+//
+// A strategy answers one question: into how many subtasks should a system
+// with `entities` subscribed entities split when `threads` threads can run
+// them? Any type with
+//     std::size_t subtasks(std::size_t entities, std::size_t threads) const;
+// is a strategy (`inner_parallelism_strategy` concept), so users can write
+// their own. The context clamps the answer to [1, max(entities, 1)], so a
+// system always runs at least one subtask (systems that only read outputs
+// still run) and never gets an empty slice; there is no cap on the count.
+// Slices are contiguous, in the order of the subscribed set, and differ in
+// size by at most one (`slice_bounds`).
+//
+// Built-in strategies (`strata::ips`): none(), split_evenly(n),
+// split_evenly_per_core(), split_every_n(n). Composers (`strata::ipc`):
+// fixed_threshold(t, above, below) uses `above` from t entities up and `below`
+// under it; none_below_threshold(t, s) is fixed_threshold(t, s, none()).
+//
+// A zero count (split_evenly(0), split_every_n(0)) is a compile error in a
+// constant expression and a STRATA_CHECK failure at run time.
+//
+// Strategies are small literal values, usable in constexpr signatures;
+// subtasks() is O(1) and thread-safe.
+#ifndef STRATA_SCHEDULER_INNER_PARALLELISM_H_
+#define STRATA_SCHEDULER_INNER_PARALLELISM_H_
+
+#include <algorithm>
+#include <concepts>
+#include <cstddef>
+#include <utility>
+
+#include "base/check.h"
+
+namespace strata {
+
+template <typename S>
+concept inner_parallelism_strategy =
+    requires(const S& s, std::size_t entities, std::size_t threads) {
+      { s.subtasks(entities, threads) } -> std::convertible_to<std::size_t>;
+    };
+
+namespace ips {
+
+struct none_t {
+  constexpr std::size_t subtasks(std::size_t, std::size_t) const { return 1; }
+};
+
+struct split_evenly_t {
+  std::size_t count;
+  constexpr std::size_t subtasks(std::size_t, std::size_t) const { return count; }
+};
+
+struct split_evenly_per_core_t {
+  constexpr std::size_t subtasks(std::size_t, std::size_t threads) const {
+    return threads;
+  }
+};
+
+struct split_every_n_t {
+  std::size_t per_subtask;
+  constexpr std::size_t subtasks(std::size_t entities, std::size_t) const {
+    return (entities + per_subtask - 1) / per_subtask;
+  }
+};
+
+constexpr none_t none() { return {}; }
+
+// Exactly `count` subtasks (fewer when there are fewer entities).
+constexpr split_evenly_t split_evenly(std::size_t count) {
+  STRATA_CHECK(count > 0, "ips::split_evenly(n): n must be at least 1");
+  return {count};
+}
+
+// One subtask per thread of the context (the caller included).
+constexpr split_evenly_per_core_t split_evenly_per_core() { return {}; }
+
+// Subtasks of at most `per_subtask` entities each.
+constexpr split_every_n_t split_every_n(std::size_t per_subtask) {
+  STRATA_CHECK(per_subtask > 0, "ips::split_every_n(n): n must be at least 1");
+  return {per_subtask};
+}
+
+}  // namespace ips
+
+namespace ipc {
+
+template <inner_parallelism_strategy Above, inner_parallelism_strategy Below>
+struct fixed_threshold_t {
+  std::size_t threshold;
+  Above above;
+  Below below;
+  constexpr std::size_t subtasks(std::size_t entities, std::size_t threads) const {
+    return entities >= threshold ? above.subtasks(entities, threads)
+                                 : below.subtasks(entities, threads);
+  }
+};
+
+template <inner_parallelism_strategy Above, inner_parallelism_strategy Below>
+constexpr fixed_threshold_t<Above, Below> fixed_threshold(std::size_t threshold,
+                                                          Above above,
+                                                          Below below) {
+  return {threshold, above, below};
+}
+
+template <inner_parallelism_strategy Strategy>
+constexpr auto none_below_threshold(std::size_t threshold, Strategy strategy) {
+  return fixed_threshold(threshold, strategy, ips::none());
+}
+
+}  // namespace ipc
+
+// The subtask count a context uses: the strategy's answer clamped to
+// [1, max(entities, 1)].
+template <inner_parallelism_strategy Strategy>
+constexpr std::size_t subtask_count(const Strategy& strategy,
+                                    std::size_t entities, std::size_t threads) {
+  const std::size_t requested = strategy.subtasks(entities, threads);
+  return std::clamp<std::size_t>(requested, 1, std::max<std::size_t>(entities, 1));
+}
+
+// [begin, end) of slice `index` of `count` over `entities` elements.
+constexpr std::pair<std::size_t, std::size_t> slice_bounds(std::size_t index,
+                                                           std::size_t count,
+                                                           std::size_t entities) {
+  return {index * entities / count, (index + 1) * entities / count};
+}
+
+}  // namespace strata
+
+#endif  // STRATA_SCHEDULER_INNER_PARALLELISM_H_

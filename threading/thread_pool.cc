@@ -1,0 +1,188 @@
+#include "threading/thread_pool.h"
+
+#include <cstdio>
+#include <exception>
+#include <utility>
+
+#include "base/check.h"
+
+namespace strata {
+
+// Per-worker state. The tokens make the worker's own enqueues and dequeues
+// use moodycamel's faster explicit-producer / consumer-token paths.
+//
+// Shutdown uses empty tasks as exit tokens, one per worker. A worker leaves
+// its loop after consuming one. A worker that is helping inside a nested
+// task_group::wait() may consume a token there; it then finishes its current
+// task first, and hands back any extra tokens when it leaves, so each worker
+// ends up consuming exactly one and no token is left in the queue.
+struct thread_pool::worker_context {
+  thread_pool* pool;
+  moodycamel::ProducerToken producer;
+  moodycamel::ConsumerToken consumer;
+  std::size_t exit_tokens = 0;
+};
+
+thread_local thread_pool::worker_context* thread_pool::current_worker_ =
+    nullptr;
+
+namespace {
+
+// Runs t and releases its captures right away (they may own resources the
+// poster waits for, and a worker may otherwise sit on them until its next
+// task).
+void run_task(thread_pool::task& t) noexcept {
+  try {
+    t();
+  } catch (const std::exception& e) {
+    std::fprintf(stderr,
+                 "strata::thread_pool: a task passed to post() threw: %s "
+                 "(use task_group to propagate exceptions); terminating\n",
+                 e.what());
+    std::terminate();
+  } catch (...) {
+    std::fprintf(stderr,
+                 "strata::thread_pool: a task passed to post() threw a "
+                 "non-std::exception (use task_group to propagate "
+                 "exceptions); terminating\n");
+    std::terminate();
+  }
+  t = nullptr;
+}
+
+}  // namespace
+
+std::size_t thread_pool::default_worker_count() noexcept {
+  return std::thread::hardware_concurrency();
+}
+
+thread_pool::thread_pool(std::size_t workers) : worker_count_(workers) {
+  workers_.reserve(workers);
+  try {
+    for (std::size_t i = 0; i < workers; ++i) {
+      workers_.emplace_back([this] { worker_main(); });
+    }
+  } catch (...) {
+    // The destructor will not run; stop the workers that did start.
+    stop_and_join_workers();
+    throw;
+  }
+}
+
+thread_pool::~thread_pool() {
+  STRATA_CHECK(!on_worker_thread(),
+               "a thread_pool must not be destroyed by one of its own tasks");
+  stop_and_join_workers();
+  // What the workers did not take before their exit tokens (FIFO holds per
+  // posting thread only) and whatever running tasks posted afterwards. Tasks
+  // run here may post or wait on groups; both end up in this same loop.
+  queued_task t;
+  while (queue_.try_dequeue(t)) {
+    if (t.fn) run_task(t.fn);
+  }
+}
+
+void thread_pool::stop_and_join_workers() noexcept {
+  for (std::size_t i = 0; i < workers_.size(); ++i) enqueue(task());
+  for (std::thread& worker : workers_) worker.join();
+  workers_.clear();
+}
+
+bool thread_pool::on_worker_thread() const noexcept {
+  return current_worker_ != nullptr && current_worker_->pool == this;
+}
+
+void thread_pool::worker_main() {
+  worker_context self{this, moodycamel::ProducerToken(queue_),
+                      moodycamel::ConsumerToken(queue_)};
+  current_worker_ = &self;
+  queued_task t;
+  while (self.exit_tokens == 0) {
+    queue_.wait_dequeue(self.consumer, t);
+    if (t.fn) {
+      run_task(t.fn);
+    } else {
+      ++self.exit_tokens;
+    }
+  }
+  for (; self.exit_tokens > 1; --self.exit_tokens) enqueue(task());
+  current_worker_ = nullptr;
+}
+
+void thread_pool::enqueue(task t) {
+  worker_context* self = current_worker_;
+  const bool queued =
+      self != nullptr && self->pool == this
+          ? queue_.enqueue(self->producer, queued_task(std::move(t)))
+          : queue_.enqueue(queued_task(std::move(t)));
+  STRATA_CHECK(queued, "thread_pool: out of memory while queueing a task");
+}
+
+bool thread_pool::dequeue(queued_task& t) {
+  worker_context* self = current_worker_;
+  return self != nullptr && self->pool == this
+             ? queue_.try_dequeue(self->consumer, t)
+             : queue_.try_dequeue(t);
+}
+
+void thread_pool::post(task t) {
+  STRATA_CHECK(t != nullptr, "thread_pool::post needs a non-empty task");
+  enqueue(std::move(t));
+  wake_helpers();
+}
+
+bool thread_pool::try_run_one() {
+  queued_task t;
+  while (dequeue(t)) {
+    if (t.fn) {
+      run_task(t.fn);
+      return true;
+    }
+    worker_context* self = current_worker_;
+    if (self != nullptr && self->pool == this) {
+      // An exit token met while helping: keep it, leave after the current
+      // task returns to the worker loop.
+      ++self->exit_tokens;
+      continue;
+    }
+    // Only workers may consume exit tokens. Reaching here means another
+    // thread is using the pool while it is being destroyed (a contract
+    // violation); put the token back so a worker still gets it.
+    enqueue(task());
+    return false;
+  }
+  return false;
+}
+
+void thread_pool::wake_helpers() {
+  // A read-modify-write rather than a load: together with the one by which a
+  // helper registers, it totally orders "publish, then look for sleepers"
+  // against "register, then look for work", so one of the two sides sees the
+  // other. (A seq_cst fence would do the same, but ThreadSanitizer cannot
+  // model fences and GCC rejects them under -fsanitize=thread.)
+  if (sleeping_helpers_.fetch_add(0, std::memory_order_acq_rel) == 0) return;
+  // A registered helper holds the mutex from registering until it sleeps, so
+  // taking it here guarantees the helper is asleep (or already gone) before
+  // the notification.
+  { std::lock_guard<std::mutex> lock(helper_mutex_); }
+  helper_cv_.notify_all();
+}
+
+void thread_pool::help_until_zero(const std::atomic<std::size_t>& pending) {
+  while (pending.load(std::memory_order_acquire) != 0) {
+    if (try_run_one()) continue;
+    std::unique_lock<std::mutex> lock(helper_mutex_);
+    sleeping_helpers_.fetch_add(1, std::memory_order_acq_rel);
+    // Woken by wake_helpers() when a task is posted or a group finishes. A
+    // task handed straight to a blocked worker does not count as queued
+    // (size_approx() stays 0), so helpers keep sleeping while workers take
+    // the work; they never spin on an empty queue.
+    helper_cv_.wait(lock, [&] {
+      return pending.load(std::memory_order_acquire) == 0 ||
+             queue_.size_approx() != 0;
+    });
+    sleeping_helpers_.fetch_sub(1, std::memory_order_relaxed);
+  }
+}
+
+}  // namespace strata

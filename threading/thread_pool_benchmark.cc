@@ -1,0 +1,229 @@
+// Benchmarks for //threading, each beside the baselines a user would reach
+// for without a pool: std::async (std::launch::async) and one std::thread per
+// task.
+//
+// Fork-join baselines mirror parallel_for: n - 1 tasks are spawned and one
+// runs on the caller. Spawning a thread per task is far too slow for a
+// million tasks, so the throughput baselines run 10'000 tasks per iteration;
+// compare the per-task time (the "per_task" counter, in seconds) rather than
+// the time per iteration.
+//
+// allocs_per_task counts global operator new calls inside the timed loop,
+// divided by the number of tasks posted there.
+#include <atomic>
+#include <cstddef>
+#include <future>
+#include <thread>
+#include <vector>
+
+#include "benchmark/benchmark.h"
+#include "threading/allocation_counter.h"
+#include "threading/task_group.h"
+#include "threading/thread_pool.h"
+
+namespace strata {
+namespace {
+
+using ::strata::testing::allocation_count;
+
+constexpr std::size_t kManyTasks = 1'000'000;
+constexpr std::size_t kManyTasksBaseline = 10'000;
+
+void report(benchmark::State& state, std::size_t tasks_per_iteration,
+            std::size_t allocations) {
+  const double tasks =
+      static_cast<double>(state.iterations()) * tasks_per_iteration;
+  state.SetItemsProcessed(static_cast<std::int64_t>(tasks));
+  state.counters["per_task"] =
+      benchmark::Counter(static_cast<double>(tasks_per_iteration),
+                         benchmark::Counter::kIsIterationInvariantRate |
+                             benchmark::Counter::kInvert);
+  state.counters["allocs_per_task"] =
+      tasks == 0 ? 0.0 : static_cast<double>(allocations) / tasks;
+}
+
+// --- Post one empty task and wait for it. ----------------------------------
+
+void BM_PostAndWait_Pool(benchmark::State& state) {
+  thread_pool pool;
+  for (int i = 0; i < 1000; ++i) {  // Warm up the queue's blocks.
+    task_group group(pool);
+    group.run([] {});
+    group.wait();
+  }
+  const std::size_t before = allocation_count();
+  for (auto _ : state) {
+    task_group group(pool);
+    group.run([] {});
+    group.wait();
+  }
+  report(state, 1, allocation_count() - before);
+}
+BENCHMARK(BM_PostAndWait_Pool)->UseRealTime();
+
+void BM_PostAndWait_StdAsync(benchmark::State& state) {
+  const std::size_t before = allocation_count();
+  for (auto _ : state) {
+    std::async(std::launch::async, [] {}).get();
+  }
+  report(state, 1, allocation_count() - before);
+}
+BENCHMARK(BM_PostAndWait_StdAsync)->UseRealTime();
+
+void BM_PostAndWait_StdThread(benchmark::State& state) {
+  const std::size_t before = allocation_count();
+  for (auto _ : state) {
+    std::thread([] {}).join();
+  }
+  report(state, 1, allocation_count() - before);
+}
+BENCHMARK(BM_PostAndWait_StdThread)->UseRealTime();
+
+// --- Fork-join of n empty subtasks. -----------------------------------------
+
+void BM_ForkJoin_Pool(benchmark::State& state) {
+  const auto n = static_cast<std::size_t>(state.range(0));
+  thread_pool pool;
+  auto body = [](std::size_t i) { benchmark::DoNotOptimize(i); };
+  for (int i = 0; i < 1000; ++i) parallel_for(pool, n, body);
+  const std::size_t before = allocation_count();
+  for (auto _ : state) parallel_for(pool, n, body);
+  report(state, n, allocation_count() - before);
+}
+BENCHMARK(BM_ForkJoin_Pool)->Arg(2)->Arg(8)->Arg(64)->UseRealTime();
+
+// The same with task_group::run per subtask instead of parallel_for.
+void BM_ForkJoin_TaskGroup(benchmark::State& state) {
+  const auto n = static_cast<std::size_t>(state.range(0));
+  thread_pool pool;
+  std::atomic<int> sink{0};
+  auto fork_join = [&] {
+    task_group group(pool);
+    for (std::size_t i = 0; i < n; ++i) {
+      group.run([s = &sink] { s->fetch_add(1, std::memory_order_relaxed); });
+    }
+    group.wait();
+  };
+  for (int i = 0; i < 1000; ++i) fork_join();
+  const std::size_t before = allocation_count();
+  for (auto _ : state) fork_join();
+  report(state, n, allocation_count() - before);
+}
+BENCHMARK(BM_ForkJoin_TaskGroup)->Arg(2)->Arg(8)->Arg(64)->UseRealTime();
+
+void BM_ForkJoin_StdAsync(benchmark::State& state) {
+  const auto n = static_cast<std::size_t>(state.range(0));
+  std::vector<std::future<void>> futures;
+  futures.reserve(n);
+  const std::size_t before = allocation_count();
+  for (auto _ : state) {
+    for (std::size_t i = 1; i < n; ++i) {
+      futures.push_back(
+          std::async(std::launch::async, [i] { benchmark::DoNotOptimize(i); }));
+    }
+    std::size_t zero = 0;
+    benchmark::DoNotOptimize(zero);
+    for (std::future<void>& f : futures) f.get();
+    futures.clear();
+  }
+  report(state, n, allocation_count() - before);
+}
+BENCHMARK(BM_ForkJoin_StdAsync)->Arg(2)->Arg(8)->Arg(64)->UseRealTime();
+
+void BM_ForkJoin_StdThread(benchmark::State& state) {
+  const auto n = static_cast<std::size_t>(state.range(0));
+  std::vector<std::thread> threads;
+  threads.reserve(n);
+  const std::size_t before = allocation_count();
+  for (auto _ : state) {
+    for (std::size_t i = 1; i < n; ++i) {
+      threads.emplace_back([i] { benchmark::DoNotOptimize(i); });
+    }
+    std::size_t zero = 0;
+    benchmark::DoNotOptimize(zero);
+    for (std::thread& t : threads) t.join();
+    threads.clear();
+  }
+  report(state, n, allocation_count() - before);
+}
+BENCHMARK(BM_ForkJoin_StdThread)->Arg(2)->Arg(8)->Arg(64)->UseRealTime();
+
+// --- Throughput of many tiny tasks (one relaxed increment each). -------------
+
+void BM_ManyTinyTasks_Pool(benchmark::State& state) {
+  thread_pool pool;
+  std::atomic<std::size_t> counter{0};
+  auto post_all = [&] {
+    task_group group(pool);
+    for (std::size_t i = 0; i < kManyTasks; ++i) {
+      group.run([c = &counter] { c->fetch_add(1, std::memory_order_relaxed); });
+    }
+    group.wait();
+  };
+  post_all();  // Warm up: the queue keeps its blocks afterwards.
+  const std::size_t before = allocation_count();
+  for (auto _ : state) post_all();
+  report(state, kManyTasks, allocation_count() - before);
+  if (counter.load() != kManyTasks * (state.iterations() + 1)) {
+    state.SkipWithError("lost tasks");
+  }
+}
+BENCHMARK(BM_ManyTinyTasks_Pool)->UseRealTime()->Unit(benchmark::kMillisecond);
+
+// The same through parallel_for (one task per index).
+void BM_ManyTinyTasks_ParallelFor(benchmark::State& state) {
+  thread_pool pool;
+  std::atomic<std::size_t> counter{0};
+  auto body = [&](std::size_t) {
+    counter.fetch_add(1, std::memory_order_relaxed);
+  };
+  parallel_for(pool, kManyTasks, body);
+  const std::size_t before = allocation_count();
+  for (auto _ : state) parallel_for(pool, kManyTasks, body);
+  report(state, kManyTasks, allocation_count() - before);
+}
+BENCHMARK(BM_ManyTinyTasks_ParallelFor)
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond);
+
+void BM_ManyTinyTasks_StdAsync(benchmark::State& state) {
+  std::atomic<std::size_t> counter{0};
+  std::vector<std::future<void>> futures;
+  futures.reserve(kManyTasksBaseline);
+  const std::size_t before = allocation_count();
+  for (auto _ : state) {
+    for (std::size_t i = 0; i < kManyTasksBaseline; ++i) {
+      futures.push_back(std::async(std::launch::async, [c = &counter] {
+        c->fetch_add(1, std::memory_order_relaxed);
+      }));
+    }
+    for (std::future<void>& f : futures) f.get();
+    futures.clear();
+  }
+  report(state, kManyTasksBaseline, allocation_count() - before);
+}
+BENCHMARK(BM_ManyTinyTasks_StdAsync)
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond);
+
+void BM_ManyTinyTasks_StdThread(benchmark::State& state) {
+  std::atomic<std::size_t> counter{0};
+  std::vector<std::thread> threads;
+  threads.reserve(kManyTasksBaseline);
+  const std::size_t before = allocation_count();
+  for (auto _ : state) {
+    // Join as we go: 10'000 live threads would hit process limits.
+    for (std::size_t i = 0; i < kManyTasksBaseline; ++i) {
+      std::thread([c = &counter] {
+        c->fetch_add(1, std::memory_order_relaxed);
+      }).join();
+    }
+  }
+  report(state, kManyTasksBaseline, allocation_count() - before);
+}
+BENCHMARK(BM_ManyTinyTasks_StdThread)
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond);
+
+}  // namespace
+}  // namespace strata
