@@ -240,7 +240,7 @@ struct system_signature_list {
 
   static constexpr dependency_graph<count> graph = [] {
     dependency_graph<count> g;
-    std::size_t i = 0;
+    [[maybe_unused]] std::size_t i = 0;
     (
         [&]<typename... Deps>(type_list<Deps...>) {
           // Unknown dependencies are reported by system_signatures(); skip
@@ -329,7 +329,7 @@ constexpr void check_dependencies_known() {
   // (system index, dependency index within its list) of the first unknown.
   constexpr auto unknown = [] {
     std::array<std::size_t, 2> found{List::count, 0};
-    std::size_t i = 0;
+    [[maybe_unused]] std::size_t i = 0;
     (
         [&]<typename... Deps>(type_list<Deps...>) {
           constexpr bool known[] = {contains_v<Deps, systems>..., true};
@@ -356,7 +356,7 @@ constexpr void check_races() {
   constexpr std::size_t c = size_v<universe>;
   constexpr auto found = [] {
     std::array<std::array<bool, c>, n> writes{}, accesses{};
-    std::size_t i = 0;
+    [[maybe_unused]] std::size_t i = 0;
     ((mark<universe>(typename Signatures::write_types{}, writes[i]),
       mark<universe>(typename Signatures::accessed_types{}, accesses[i]), ++i),
      ...);
@@ -417,7 +417,7 @@ constexpr void check_components_stored(
   using list = system_signature_list<Signatures...>;
   constexpr auto missing = [] {
     std::array<std::size_t, 2> found{list::count, 0};
-    std::size_t i = 0;
+    [[maybe_unused]] std::size_t i = 0;
     (
         [&]<typename... Cs>(type_list<Cs...>) {
           constexpr bool stored[] = {Components::template stores<Cs>..., true};

@@ -35,10 +35,10 @@
 namespace strata {
 
 template <typename S>
-concept inner_parallelism_strategy =
-    requires(const S& s, std::size_t entities, std::size_t threads) {
-      { s.subtasks(entities, threads) } -> std::convertible_to<std::size_t>;
-    };
+concept inner_parallelism_strategy = requires(const S& s, std::size_t entities,
+                                              std::size_t threads) {
+  { s.subtasks(entities, threads) } -> std::convertible_to<std::size_t>;
+};
 
 namespace ips {
 
@@ -48,7 +48,9 @@ struct none_t {
 
 struct split_evenly_t {
   std::size_t count;
-  constexpr std::size_t subtasks(std::size_t, std::size_t) const { return count; }
+  constexpr std::size_t subtasks(std::size_t, std::size_t) const {
+    return count;
+  }
 };
 
 struct split_evenly_per_core_t {
@@ -90,7 +92,8 @@ struct fixed_threshold_t {
   std::size_t threshold;
   Above above;
   Below below;
-  constexpr std::size_t subtasks(std::size_t entities, std::size_t threads) const {
+  constexpr std::size_t subtasks(std::size_t entities,
+                                 std::size_t threads) const {
     return entities >= threshold ? above.subtasks(entities, threads)
                                  : below.subtasks(entities, threads);
   }
@@ -116,13 +119,13 @@ template <inner_parallelism_strategy Strategy>
 constexpr std::size_t subtask_count(const Strategy& strategy,
                                     std::size_t entities, std::size_t threads) {
   const std::size_t requested = strategy.subtasks(entities, threads);
-  return std::clamp<std::size_t>(requested, 1, std::max<std::size_t>(entities, 1));
+  return std::clamp<std::size_t>(requested, 1,
+                                 std::max<std::size_t>(entities, 1));
 }
 
 // [begin, end) of slice `index` of `count` over `entities` elements.
-constexpr std::pair<std::size_t, std::size_t> slice_bounds(std::size_t index,
-                                                           std::size_t count,
-                                                           std::size_t entities) {
+constexpr std::pair<std::size_t, std::size_t> slice_bounds(
+    std::size_t index, std::size_t count, std::size_t entities) {
   return {index * entities / count, (index + 1) * entities / count};
 }
 

@@ -16,18 +16,21 @@
 #ifndef STRATA_SETTINGS_DIAGNOSTIC_H_
 #define STRATA_SETTINGS_DIAGNOSTIC_H_
 
+#include <cstddef>
+
 namespace strata::diagnostic {
 
 // False, but only once the template is instantiated.
 template <typename...>
 inline constexpr bool always_false = false;
 
-// Instantiating `report<Rule>()` fires Rule's static_assert; it is a function
-// so a check reads `if constexpr (broken) diagnostic::report<rule<...>>();`.
-template <typename Rule>
-constexpr void report() {
-  [[maybe_unused]] Rule fire{};
-}
+// Calling `report<Rule>()` fires Rule's static_assert at the call site: the
+// default argument needs sizeof(Rule), which instantiates Rule right away
+// (a function body would be instantiated only at the end of the file, after
+// any error the misuse causes downstream). A check reads
+// `if constexpr (broken) diagnostic::report<rule<...>>();`.
+template <typename Rule, std::size_t = sizeof(Rule)>
+constexpr void report() {}
 
 }  // namespace strata::diagnostic
 

@@ -1,0 +1,295 @@
+// Randomized model test: thousands of steps of random create / kill / add /
+// remove / system runs, compared after every step with a reference ECS that
+// is written the obvious way (maps of components, linear scans).
+#include <cstddef>
+#include <map>
+#include <optional>
+#include <random>
+#include <set>
+#include <vector>
+
+#include "context/context.h"
+#include "gtest/gtest.h"
+
+namespace {
+
+struct position {
+  float x = 0, y = 0;
+  friend bool operator==(const position&, const position&) = default;
+};
+struct velocity {
+  float x = 0, y = 0;
+  friend bool operator==(const velocity&, const velocity&) = default;
+};
+struct health {
+  int hp = 0;
+};
+
+namespace ct {
+inline constexpr auto position = strata::tag<::position>;
+inline constexpr auto velocity = strata::tag<::velocity>;
+inline constexpr auto health = strata::tag<::health>;
+}  // namespace ct
+
+constexpr float kDt = 0.25f;
+
+struct movement {
+  template <typename Data>
+  void process(Data& data) {
+    data.for_entities([&](strata::entity_id e) {
+      auto& p = data.get(ct::position, e);
+      const auto& v = data.get(ct::velocity, e);
+      p.x += v.x * kDt;
+      p.y += v.y * kDt;
+    });
+  }
+};
+struct damage {
+  template <typename Data>
+  void process(Data& data) {
+    data.for_entities([&](strata::entity_id e) {
+      if (--data.get(ct::health, e).hp <= 0) data.kill_entity(e);
+    });
+  }
+};
+struct census {
+  template <typename Data>
+  void process(Data& data) {
+    data.for_entities([&](strata::entity_id) { ++data.output(); });
+  }
+};
+
+namespace st {
+inline constexpr auto movement = strata::tag<::movement>;
+inline constexpr auto damage = strata::tag<::damage>;
+inline constexpr auto census = strata::tag<::census>;
+}  // namespace st
+
+constexpr auto components =
+    strata::component_signatures(strata::cs::make(ct::position, ct::velocity),
+                                 strata::cs::make(ct::health).sparse());
+constexpr auto systems = strata::system_signatures(
+    strata::ss::make(st::movement).read(ct::velocity).write(ct::position),
+    strata::ss::make(st::damage)
+        .write(ct::health)
+        .parallelism(strata::ips::split_evenly(3)),
+    strata::ss::make(st::census)
+        .read(ct::position)
+        .dependencies(st::movement)
+        .output<int>()
+        .parallelism(strata::ips::split_every_n(7)));
+
+// The reference ECS.
+struct reference {
+  struct entity {
+    std::optional<position> pos;
+    std::optional<velocity> vel;
+    std::optional<health> hp;
+  };
+  std::map<strata::entity_id, entity> alive;
+  std::set<strata::entity_id> pending_kill;
+  // Kills marked through the step proxy (systems' kills are gathered only at
+  // the refresh, so the proxy does not see them).
+  std::set<strata::entity_id> proxy_kills;
+  std::set<strata::entity_id> pending_match;
+  std::set<strata::entity_id> in_movement, in_damage, in_census;
+
+  static bool wants_movement(const entity& e) { return e.pos && e.vel; }
+  static bool wants_damage(const entity& e) { return e.hp.has_value(); }
+  static bool wants_census(const entity& e) { return e.pos.has_value(); }
+
+  void unsubscribe_all(strata::entity_id id) {
+    in_movement.erase(id);
+    in_damage.erase(id);
+    in_census.erase(id);
+  }
+  void refresh() {
+    for (auto id : pending_kill) {
+      unsubscribe_all(id);
+      alive.erase(id);
+    }
+    pending_kill.clear();
+    proxy_kills.clear();
+    for (auto id : pending_match) {
+      auto it = alive.find(id);
+      if (it == alive.end()) continue;
+      auto update = [&](std::set<strata::entity_id>& set, bool wants) {
+        if (wants) {
+          set.insert(id);
+        } else {
+          set.erase(id);
+        }
+      };
+      update(in_movement, wants_movement(it->second));
+      update(in_damage, wants_damage(it->second));
+      update(in_census, wants_census(it->second));
+    }
+    pending_match.clear();
+  }
+  int run_systems() {
+    for (auto id : in_movement) {
+      auto& e = alive.at(id);
+      e.pos->x += e.vel->x * kDt;
+      e.pos->y += e.vel->y * kDt;
+    }
+    for (auto id : in_damage) {
+      if (--alive.at(id).hp->hp <= 0) pending_kill.insert(id);
+    }
+    return static_cast<int>(in_census.size());
+  }
+};
+
+template <typename Settings>
+void run_model(const Settings& settings, unsigned seed, int steps) {
+  auto ctx = strata::make_context(settings);
+  reference ref;
+  std::mt19937 rng(seed);
+  auto pick_alive = [&]() -> std::optional<strata::entity_id> {
+    if (ref.alive.empty()) return std::nullopt;
+    auto it = ref.alive.begin();
+    std::advance(it, std::uniform_int_distribution<std::size_t>(
+                         0, ref.alive.size() - 1)(rng));
+    return it->first;
+  };
+  auto small = [&] {
+    return static_cast<float>(std::uniform_int_distribution<int>(-8, 8)(rng));
+  };
+
+  for (int step = 0; step < steps; ++step) {
+    ctx.step([&](auto& proxy) {
+      const int ops = std::uniform_int_distribution<int>(1, 12)(rng);
+      for (int op = 0; op < ops; ++op) {
+        const int kind = std::uniform_int_distribution<int>(0, 9)(rng);
+        if (kind <= 2) {
+          auto id = proxy.create_entity();
+          ASSERT_FALSE(ref.alive.count(id)) << "id handed out twice: " << id;
+          ref.alive[id];
+          ref.pending_match.insert(id);
+        } else if (kind == 3) {
+          if (auto id = pick_alive()) {
+            const bool expected = !ref.proxy_kills.count(*id);
+            EXPECT_EQ(proxy.kill_entity(*id), expected);
+            ref.proxy_kills.insert(*id);
+            ref.pending_kill.insert(*id);
+          }
+        } else if (kind <= 7) {
+          if (auto id = pick_alive()) {
+            auto& e = ref.alive[*id];
+            const int which = std::uniform_int_distribution<int>(0, 2)(rng);
+            if (which == 0) {
+              position p{small(), small()};
+              proxy.add_component(ct::position, *id, p);
+              e.pos = p;
+            } else if (which == 1) {
+              velocity v{small(), small()};
+              proxy.add_component(ct::velocity, *id, v);
+              e.vel = v;
+            } else {
+              health h{std::uniform_int_distribution<int>(1, 6)(rng)};
+              proxy.add_component(ct::health, *id, h);
+              e.hp = h;
+            }
+            ref.pending_match.insert(*id);
+          }
+        } else if (kind == 8) {
+          if (auto id = pick_alive()) {
+            auto& e = ref.alive[*id];
+            const int which = std::uniform_int_distribution<int>(0, 2)(rng);
+            bool had = false;
+            if (which == 0) {
+              had = e.pos.has_value();
+              EXPECT_EQ(proxy.remove_component(ct::position, *id), had);
+              e.pos.reset();
+              if (had) {
+                ref.in_movement.erase(*id);
+                ref.in_census.erase(*id);
+              }
+            } else if (which == 1) {
+              had = e.vel.has_value();
+              EXPECT_EQ(proxy.remove_component(ct::velocity, *id), had);
+              e.vel.reset();
+              if (had) ref.in_movement.erase(*id);
+            } else {
+              had = e.hp.has_value();
+              EXPECT_EQ(proxy.remove_component(ct::health, *id), had);
+              e.hp.reset();
+              if (had) ref.in_damage.erase(*id);
+            }
+            if (had) ref.pending_match.insert(*id);
+          }
+        } else {
+          proxy.execute_systems()(strata::sea::all().for_subtasks(
+              [](auto& system, auto& data) { system.process(data); }));
+          const int expected_census = ref.run_systems();
+          int census_total = 0;
+          proxy.for_system_outputs(st::census,
+                                   [&](auto&, int& n) { census_total += n; });
+          EXPECT_EQ(census_total, expected_census);
+        }
+      }
+    });
+    ref.refresh();
+
+    // Compare everything.
+    ASSERT_EQ(ctx.entity_count(), ref.alive.size()) << "step " << step;
+    ctx.step([&](auto& proxy) {
+      for (const auto& [id, e] : ref.alive) {
+        ASSERT_TRUE(proxy.alive(id)) << id;
+        ASSERT_EQ(proxy.has_component(ct::position, id), e.pos.has_value());
+        ASSERT_EQ(proxy.has_component(ct::velocity, id), e.vel.has_value());
+        ASSERT_EQ(proxy.has_component(ct::health, id), e.hp.has_value());
+        if (e.pos) {
+          ASSERT_EQ(proxy.get_component(ct::position, id), *e.pos);
+        }
+        if (e.vel) {
+          ASSERT_EQ(proxy.get_component(ct::velocity, id), *e.vel);
+        }
+        if (e.hp) {
+          ASSERT_EQ(proxy.get_component(ct::health, id).hp, e.hp->hp);
+        }
+        ASSERT_EQ(proxy.is_in_system(st::movement, id),
+                  ref.in_movement.count(id) == 1);
+        ASSERT_EQ(proxy.is_in_system(st::damage, id),
+                  ref.in_damage.count(id) == 1);
+        ASSERT_EQ(proxy.is_in_system(st::census, id),
+                  ref.in_census.count(id) == 1);
+      }
+      ASSERT_EQ(proxy.count_entities_in(st::movement), ref.in_movement.size());
+      ASSERT_EQ(proxy.count_entities_in(st::damage), ref.in_damage.size());
+      ASSERT_EQ(proxy.count_entities_in(st::census), ref.in_census.size());
+    });
+    if (testing::Test::HasFatalFailure()) return;
+  }
+}
+
+TEST(ContextModelTest, DynamicLimitSequentialRefresh) {
+  run_model(strata::settings()
+                .dynamic_entity_limit()
+                .allow_inner_parallelism()
+                .component_signatures(components)
+                .system_signatures(systems)
+                .threads(1),
+            1, 3000);
+}
+
+TEST(ContextModelTest, FixedLimitParallelRefresh) {
+  run_model(strata::settings()
+                .fixed_entity_limit<4096>()
+                .allow_inner_parallelism()
+                .component_signatures(components)
+                .system_signatures(systems)
+                .refresh_parallelism(true)
+                .threads(3),
+            2, 3000);
+}
+
+TEST(ContextModelTest, NoInnerParallelism) {
+  run_model(strata::settings()
+                .disallow_inner_parallelism()
+                .component_signatures(components)
+                .system_signatures(systems)
+                .threads(2),
+            3, 2000);
+}
+
+}  // namespace

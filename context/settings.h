@@ -1,0 +1,163 @@
+// Context settings: everything a context is made from, as one constexpr value.
+//
+//   constexpr auto settings = strata::settings()
+//       .fixed_entity_limit<100'000>()        // or .dynamic_entity_limit(4096)
+//       .allow_inner_parallelism()             // or .disallow_... (default)
+//       .component_signatures(components)
+//       .system_signatures(systems)
+//       .scheduler(strata::scheduler::atomic_counter)  // default: sequential
+//       .threads(4)                            // default: hardware threads
+//       .refresh_parallelism(true);            // default: true
+//
+// Each option may be set once: a second call is a compile error naming it.
+// What shapes types (limit kind and size, signatures, scheduler, inner
+// parallelism) is carried in the settings' type; run-time numbers (threads,
+// the dynamic limit's initial capacity, strategy parameters) in its value.
+// `make_context(settings)` checks the signatures against each other (every
+// component a system uses is stored) and builds the context.
+#ifndef STRATA_CONTEXT_SETTINGS_H_
+#define STRATA_CONTEXT_SETTINGS_H_
+
+#include <cstddef>
+#include <type_traits>
+
+#include "component_storage/signature.h"
+#include "scheduler/dag.h"
+#include "scheduler/sequential.h"
+#include "settings/diagnostic.h"
+#include "settings/option_map.h"
+
+namespace strata {
+
+// The entity limit of a context, as stored in its settings.
+template <std::size_t N>
+struct fixed_entity_limit_t {
+  static constexpr bool is_fixed = true;
+  static constexpr std::size_t limit = N;
+};
+struct dynamic_entity_limit_t {
+  static constexpr bool is_fixed = false;
+  std::size_t initial_capacity = 0;
+};
+
+namespace diagnostic {
+
+template <typename Option>
+struct context_option_set_twice {
+  static_assert(always_false<Option>,
+                "context settings: an option is set twice in the settings "
+                "chain (its key is named above); set each option once");
+};
+
+template <typename Given>
+struct not_component_signatures {
+  static_assert(always_false<Given>,
+                "settings().component_signatures(x): x must come from "
+                "strata::component_signatures(...)");
+};
+
+template <typename Given>
+struct not_system_signatures {
+  static_assert(always_false<Given>,
+                "settings().system_signatures(x): x must come from "
+                "strata::system_signatures(...)");
+};
+
+}  // namespace diagnostic
+
+namespace context_keys {
+struct entity_limit {};
+struct inner_parallelism {};
+struct components {};
+struct systems {};
+struct scheduler {};
+struct threads {};
+struct refresh_parallelism {};
+}  // namespace context_keys
+
+template <typename Map>
+struct context_settings : fluent_settings<context_settings, Map> {
+  template <std::size_t N>
+  constexpr auto fixed_entity_limit() const {
+    static_assert(N > 0, "fixed_entity_limit<N>(): N must be at least 1");
+    return set<context_keys::entity_limit>(fixed_entity_limit_t<N>{});
+  }
+  constexpr auto dynamic_entity_limit(std::size_t initial_capacity = 0) const {
+    return set<context_keys::entity_limit>(
+        dynamic_entity_limit_t{initial_capacity});
+  }
+  constexpr auto allow_inner_parallelism() const {
+    return set<context_keys::inner_parallelism>(std::true_type{});
+  }
+  constexpr auto disallow_inner_parallelism() const {
+    return set<context_keys::inner_parallelism>(std::false_type{});
+  }
+  template <typename ComponentList>
+  constexpr auto component_signatures(ComponentList list) const {
+    if constexpr (!is_component_signature_list_v<ComponentList>) {
+      diagnostic::report<diagnostic::not_component_signatures<ComponentList>>();
+    }
+    return set<context_keys::components>(list);
+  }
+  template <typename SystemList>
+  constexpr auto system_signatures(SystemList list) const {
+    if constexpr (!is_system_signature_list_v<SystemList>) {
+      diagnostic::report<diagnostic::not_system_signatures<SystemList>>();
+    }
+    return set<context_keys::systems>(list);
+  }
+  template <typename Scheduler>
+  constexpr auto scheduler(Scheduler s) const {
+    return set<context_keys::scheduler>(s);
+  }
+  // Threads that run systems, the calling thread included (so n - 1 pool
+  // workers). 0 means std::thread::hardware_concurrency().
+  constexpr auto threads(std::size_t n) const {
+    return set<context_keys::threads>(n);
+  }
+  constexpr auto refresh_parallelism(bool enabled) const {
+    return set<context_keys::refresh_parallelism>(enabled);
+  }
+
+  // What the context reads.
+  using entity_limit_type =
+      typename Map::template value_type<context_keys::entity_limit>;
+  using component_list_type =
+      typename Map::template value_type<context_keys::components>;
+  using system_list_type =
+      typename Map::template value_type<context_keys::systems>;
+  using scheduler_type =
+      typename Map::template value_type<context_keys::scheduler>;
+  static constexpr bool inner_parallelism_allowed =
+      Map::template value_type<context_keys::inner_parallelism>::value;
+
+ private:
+  template <typename Key, typename Value>
+  constexpr auto set(Value value) const {
+    if constexpr (Map::template is_set<Key>()) {
+      diagnostic::report<diagnostic::context_option_set_twice<Key>>();
+    }
+    return this->template with_option_unchecked<Key>(value);
+  }
+};
+
+constexpr auto settings() {
+  constexpr auto defaults = make_option_map(
+      option_default<context_keys::entity_limit>(dynamic_entity_limit_t{}),
+      option_default<context_keys::inner_parallelism>(std::false_type{}),
+      option_default<context_keys::components>(component_signature_list<>{}),
+      option_default<context_keys::systems>(system_signature_list<>{}),
+      option_default<context_keys::scheduler>(scheduler::sequential),
+      option_default<context_keys::threads>(std::size_t{0}),
+      option_default<context_keys::refresh_parallelism>(true));
+  return context_settings<std::remove_const_t<decltype(defaults)>>{{defaults}};
+}
+
+template <typename T>
+inline constexpr bool is_context_settings_v = false;
+template <typename Map>
+inline constexpr bool is_context_settings_v<context_settings<Map>> = true;
+
+}  // namespace strata
+
+#endif  // STRATA_CONTEXT_SETTINGS_H_

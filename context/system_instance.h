@@ -1,0 +1,192 @@
+// A system instance: the user's system object plus what the context keeps
+// for it.
+//
+// * the system object, constructed in place (default-constructed, or from
+//   arguments given to make_context with strata::system_arguments);
+// * the subscribed entities: a versioned sparse set, kept by the refresh
+//   (entities whose component bitset contains `required_bits`);
+// * per-subtask states: entities to kill, deferred functions, and the
+//   subtask's output when the signature declares one. States are reused from
+//   step to step (cleared, capacity kept), so a steady state allocates
+//   nothing.
+//
+// Outputs are reset before each run of the system: `clear()` when the output
+// type has one (keeping a vector's capacity), otherwise assignment from a
+// value-initialized object. `for_outputs(f)` visits the outputs of the
+// subtasks of the latest run, in subtask order.
+//
+// Thread-safety: during a run each subtask touches only its own state; the
+// instance itself is only mutated by the context outside system execution.
+#ifndef STRATA_CONTEXT_SYSTEM_INSTANCE_H_
+#define STRATA_CONTEXT_SYSTEM_INSTANCE_H_
+
+#include <cstddef>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "absl/functional/any_invocable.h"
+#include "entity/entity_id.h"
+#include "scheduler/inner_parallelism.h"
+#include "scheduler/signature.h"
+#include "settings/tag.h"
+#include "sparse_set/versioned_sparse_set.h"
+
+namespace strata {
+
+// Arguments for constructing one system in make_context().
+template <typename System, typename... Args>
+struct system_arguments_t {
+  using system_type = System;
+  std::tuple<Args...> arguments;
+};
+
+template <tag_value System, typename... Args>
+constexpr auto system_arguments(System, Args&&... args) {
+  return system_arguments_t<tag_type<System>, std::decay_t<Args>...>{
+      {std::forward<Args>(args)...}};
+}
+
+template <typename T>
+inline constexpr bool is_system_arguments_v = false;
+template <typename S, typename... A>
+inline constexpr bool is_system_arguments_v<system_arguments_t<S, A...>> = true;
+
+namespace context_internal {
+
+template <typename Output>
+void reset_output(Output& output) {
+  if constexpr (requires { output.clear(); }) {
+    output.clear();
+  } else {
+    output = Output{};
+  }
+}
+
+template <typename Strategy>
+using effective_strategy =
+    std::conditional_t<std::is_same_v<Strategy, default_parallelism>,
+                       ips::none_t, Strategy>;
+
+}  // namespace context_internal
+
+template <typename DeferProxy, typename Output>
+struct subtask_state {
+  std::vector<entity_id> to_kill;
+  std::vector<absl::AnyInvocable<void(DeferProxy&)>> deferred;
+  [[no_unique_address]] Output output{};
+  std::size_t begin = 0;  // slice of the subscribed set: [begin, end)
+  std::size_t end = 0;
+};
+
+template <typename Types, std::size_t I>
+class system_instance {
+ public:
+  using signature_type = typename Types::system_list::template signature_at<I>;
+  using system_type = typename signature_type::system_type;
+  using output_type = typename signature_type::output_type;
+  using bitset_type = typename Types::bitset_type;
+  using state_type =
+      subtask_state<typename Types::defer_proxy_type, output_type>;
+  using strategy_type = context_internal::effective_strategy<
+      typename signature_type::parallelism_type>;
+  static constexpr std::size_t id = I;
+  static constexpr bool has_output = signature_type::has_output;
+
+  static_assert(has_output ? std::is_default_constructible_v<output_type>
+                           : true,
+                "a system output type must be default-constructible (it is "
+                "reset before every run)");
+
+  // Components the system needs: all it reads or writes.
+  static constexpr bitset_type required_bits = [] {
+    bitset_type bits;
+    for_each_type(typename signature_type::accessed_types{}, [&](auto t) {
+      bits.set(
+          Types::component_list::template id_of<typename decltype(t)::type>());
+    });
+    return bits;
+  }();
+
+  template <typename... Args>
+  explicit system_instance(const signature_type& signature, Args&&... args)
+      : system_(std::forward<Args>(args)...),
+        strategy_(make_strategy(signature)) {}
+
+  system_instance(const system_instance&) = delete;
+  system_instance& operator=(const system_instance&) = delete;
+
+  system_type& system() noexcept { return system_; }
+  const system_type& system() const noexcept { return system_; }
+
+  const versioned_sparse_set<entity_id>& subscribed() const noexcept {
+    return subscribed_;
+  }
+  std::size_t entity_count() const noexcept { return subscribed_.size(); }
+
+  // Subtasks of the latest run (or prepared for the current one).
+  std::size_t subtask_count() const noexcept { return active_subtasks_; }
+
+  // f(system&, output&) for every subtask output of the latest run.
+  template <typename F>
+  void for_outputs(F&& f) {
+    static_assert(has_output,
+                  "for_outputs: this system's signature declares no output "
+                  "(add .output<T>())");
+    for (std::size_t i = 0; i < active_subtasks_; ++i)
+      f(system_, states_[i].output);
+  }
+
+  // For the context and its proxies.
+  versioned_sparse_set<entity_id>& mutable_subscribed() noexcept {
+    return subscribed_;
+  }
+  state_type& state(std::size_t subtask) noexcept { return states_[subtask]; }
+  std::size_t state_count() const noexcept { return states_.size(); }
+
+  // Splits the subscribed set for a run and resets the outputs.
+  void prepare_subtasks(std::size_t threads, bool allow_split) {
+    const std::size_t entities = subscribed_.size();
+    const std::size_t count =
+        allow_split ? subtask_count_for(strategy_, entities, threads) : 1;
+    if (states_.size() < count) states_.resize(count);
+    for (std::size_t i = 0; i < count; ++i) {
+      auto [begin, end] = slice_bounds(i, count, entities);
+      states_[i].begin = begin;
+      states_[i].end = end;
+      if constexpr (has_output)
+        context_internal::reset_output(states_[i].output);
+    }
+    active_subtasks_ = count;
+  }
+
+ private:
+  static strategy_type make_strategy(const signature_type& signature) {
+    if constexpr (std::is_same_v<typename signature_type::parallelism_type,
+                                 default_parallelism>) {
+      return ips::none();
+    } else {
+      static_assert(inner_parallelism_strategy<strategy_type>,
+                    "ss::make(...).parallelism(s): s is not an inner "
+                    "parallelism strategy (it needs "
+                    "subtasks(entities, threads) const)");
+      return signature.parallelism_strategy();
+    }
+  }
+  static std::size_t subtask_count_for(const strategy_type& strategy,
+                                       std::size_t entities,
+                                       std::size_t threads) {
+    return ::strata::subtask_count(strategy, entities, threads);
+  }
+
+  system_type system_;
+  strategy_type strategy_;
+  versioned_sparse_set<entity_id> subscribed_;
+  std::vector<state_type> states_;
+  std::size_t active_subtasks_ = 0;
+};
+
+}  // namespace strata
+
+#endif  // STRATA_CONTEXT_SYSTEM_INSTANCE_H_

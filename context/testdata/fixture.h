@@ -1,0 +1,31 @@
+// Shared declarations for the context's compile-fail tests.
+#ifndef STRATA_CONTEXT_TESTDATA_FIXTURE_H_
+#define STRATA_CONTEXT_TESTDATA_FIXTURE_H_
+
+#include "context/context.h"
+
+struct position {
+  float x, y;
+};
+struct velocity {
+  float x, y;
+};
+namespace ct {
+inline constexpr auto position = strata::tag<::position>;
+inline constexpr auto velocity = strata::tag<::velocity>;
+}  // namespace ct
+
+inline constexpr auto components =
+    strata::component_signatures(strata::cs::make(ct::position, ct::velocity));
+
+// Runs every system once with `process(data)`.
+template <typename Settings>
+void run_once(const Settings& settings) {
+  auto ctx = strata::make_context(settings);
+  ctx.step([](auto& proxy) {
+    proxy.execute_systems()(strata::sea::all().for_subtasks(
+        [](auto& system, auto& data) { system.process(data); }));
+  });
+}
+
+#endif  // STRATA_CONTEXT_TESTDATA_FIXTURE_H_

@@ -1,0 +1,22 @@
+#include "context/testdata/fixture.h"
+
+struct producer {
+  template <typename Data>
+  void process(Data& data) {
+    data.output() = 1;
+  }
+};
+struct consumer {
+  template <typename Data>
+  void process(Data& data) {
+    data.for_previous_outputs(strata::tag<producer>, [](auto&, int&) {});
+  }
+};
+
+int main() {
+  run_once(strata::settings()
+               .component_signatures(components)
+               .system_signatures(strata::system_signatures(
+                   strata::ss::make(strata::tag<producer>).output<int>(),
+                   strata::ss::make(strata::tag<consumer>))));
+}

@@ -1,0 +1,15 @@
+#include "context/testdata/fixture.h"
+
+struct scaled {
+  explicit scaled(int factor) : factor(factor) {}
+  int factor;
+  template <typename Data>
+  void process(Data&) {}
+};
+
+int main() {
+  run_once(strata::settings()
+               .component_signatures(components)
+               .system_signatures(strata::system_signatures(
+                   strata::ss::make(strata::tag<scaled>))));
+}

@@ -1,0 +1,16 @@
+#include "context/testdata/fixture.h"
+
+struct mover {
+  template <typename Data>
+  void process(Data& data) {
+    data.for_entities(
+        [&](strata::entity_id e) { data.get(ct::velocity, e).x = 0; });
+  }
+};
+
+int main() {
+  run_once(strata::settings()
+               .component_signatures(components)
+               .system_signatures(strata::system_signatures(
+                   strata::ss::make(strata::tag<mover>).read(ct::velocity))));
+}
