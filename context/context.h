@@ -62,8 +62,11 @@
 #include <algorithm>
 #include <array>
 #include <cstddef>
+#include <cstdint>
 #include <exception>
 #include <memory>
+#include <ostream>
+#include <string_view>
 #include <thread>
 #include <tuple>
 #include <type_traits>
@@ -78,6 +81,7 @@
 #include "context/execution_adapter.h"
 #include "context/settings.h"
 #include "context/system_instance.h"
+#include "context/trace.h"
 #include "entity/entity_handle.h"
 #include "entity/entity_id.h"
 #include "entity/entity_metadata.h"
@@ -86,6 +90,7 @@
 #include "settings/diagnostic.h"
 #include "settings/tag.h"
 #include "settings/type_list.h"
+#include "settings/type_name.h"
 #include "threading/task_group.h"
 #include "threading/thread_pool.h"
 
@@ -192,6 +197,7 @@ struct context_types {
   using scheduler_type = typename Settings::scheduler_type;
   static constexpr bool inner_parallelism_allowed =
       Settings::inner_parallelism_allowed;
+  static constexpr bool trace_enabled = Settings::trace_enabled;
   static constexpr std::size_t component_count = component_list::count;
   static constexpr std::size_t system_count = system_list::count;
   using bitset_type =
@@ -518,6 +524,8 @@ class context_core {
 
   template <typename F>
   void step(F&& f) {
+    if constexpr (Types::trace_enabled)
+      main_thread_ = std::this_thread::get_id();
     step_proxy<Types> proxy(*this);
     std::exception_ptr failure;
     try {
@@ -525,9 +533,23 @@ class context_core {
     } catch (...) {
       failure = std::current_exception();
     }
-    refresh();
+    if constexpr (Types::trace_enabled) {
+      trace_span span;
+      span.begin();
+      refresh();
+      span.end();
+      trace_.add({trace_event::kind::refresh, "refresh", 0, 0, span.thread,
+                  span.start_ns, span.end_ns, step_count_});
+    } else {
+      refresh();
+    }
+    ++step_count_;
     if (failure) std::rethrow_exception(failure);
   }
+
+  trace_log& trace() { return trace_; }
+  std::thread::id main_thread() const { return main_thread_; }
+  std::uint64_t step_count() const { return step_count_; }
 
   template <auto Selected, typename... Adapters>
   void execute(Adapters&... adapters) {
@@ -725,12 +747,47 @@ class context_core {
         core, instance,
         Types::inner_parallelism_allowed &&
             Types::scheduler_type::runs_subtasks_in_parallel);
+    if constexpr (Types::trace_enabled) instance.run_span.begin();
     if constexpr (std::remove_cvref_t<decltype(adapter)>::kind ==
                   sea::adapter_kind::detailed) {
       adapter.callable(instance, executor);
     } else {
       executor.for_subtasks(adapter.callable);
     }
+    if constexpr (Types::trace_enabled) instance.run_span.end();
+  }
+
+  template <typename System>
+  static constexpr std::string_view system_name() {
+    if constexpr (requires { std::string_view(System::name); }) {
+      return System::name;
+    } else {
+      return type_name<System>();
+    }
+  }
+
+  // Appends the spans of the systems that just ran to the trace log.
+  template <auto Selected, std::size_t... I>
+  void record_trace(std::index_sequence<I...>) {
+    (
+        [&] {
+          if constexpr (Selected[I]) {
+            auto& inst = instance<I>();
+            using system_type = typename system_list::template system_at<I>;
+            constexpr std::string_view name = system_name<system_type>();
+            trace_.add({trace_event::kind::system, name, I, 0,
+                        inst.run_span.thread, inst.run_span.start_ns,
+                        inst.run_span.end_ns, step_count_});
+            for (std::size_t s = 0; s < inst.subtask_count(); ++s) {
+              const trace_span& span = inst.state(s).span;
+              if (span.start_ns < inst.run_span.start_ns)
+                continue;  // did not run
+              trace_.add({trace_event::kind::subtask, name, I, s, span.thread,
+                          span.start_ns, span.end_ns, step_count_});
+            }
+          }
+        }(),
+        ...);
   }
 
   void queue_match(entity_id id) {
@@ -871,6 +928,11 @@ class context_core {
   typename Types::instances_type instances_;
   std::vector<entity_id> to_kill_;
   std::vector<entity_id> to_match_;
+  std::uint64_t step_count_ = 0;
+  [[no_unique_address]] std::conditional_t<Types::trace_enabled, trace_log,
+                                           no_trace_span>
+      trace_;
+  std::thread::id main_thread_;
 };
 
 // The context a user holds: movable, owns everything on the heap (so proxies
@@ -899,6 +961,19 @@ class context {
   bool alive(entity_id id) const { return core_->entities().alive(id); }
   // Threads that run systems (the caller included).
   std::size_t thread_count() const { return core_->thread_count(); }
+  // Steps run so far.
+  std::uint64_t step_count() const { return core_->step_count(); }
+
+  // The recorded trace (settings().trace() only).
+  trace_log& trace() {
+    static_assert(types::trace_enabled,
+                  "ctx.trace(): tracing is off; add .trace() to the settings");
+    return core_->trace();
+  }
+  // Chrome trace JSON of everything recorded so far.
+  void write_trace_json(std::ostream& out) {
+    trace().write_chrome_json(out, core_->main_thread());
+  }
 
  private:
   std::unique_ptr<core_type> core_;

@@ -293,3 +293,28 @@ TEST(ContextModelTest, NoInnerParallelism) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(ContextModelTest, AtomicCounterSchedulerWithInnerParallelism) {
+  run_model(strata::settings()
+                .dynamic_entity_limit()
+                .allow_inner_parallelism()
+                .component_signatures(components)
+                .system_signatures(systems)
+                .scheduler(strata::scheduler::atomic_counter)
+                .threads(4),
+            4, 3000);
+}
+
+TEST(ContextModelTest, AtomicCounterSchedulerCallerOnly) {
+  run_model(strata::settings()
+                .allow_inner_parallelism()
+                .component_signatures(components)
+                .system_signatures(systems)
+                .scheduler(strata::scheduler::atomic_counter)
+                .threads(1),
+            5, 1000);
+}
+
+}  // namespace

@@ -7,7 +7,8 @@
 //       .system_signatures(systems)
 //       .scheduler(strata::scheduler::atomic_counter)  // default: sequential
 //       .threads(4)                            // default: hardware threads
-//       .refresh_parallelism(true);            // default: true
+//       .refresh_parallelism(true)             // default: true
+//       .trace();                              // default: off
 //
 // Each option may be set once: a second call is a compile error naming it.
 // What shapes types (limit kind and size, signatures, scheduler, inner
@@ -22,6 +23,7 @@
 #include <type_traits>
 
 #include "component_storage/signature.h"
+#include "scheduler/atomic_counter.h"
 #include "scheduler/dag.h"
 #include "scheduler/sequential.h"
 #include "settings/diagnostic.h"
@@ -73,6 +75,7 @@ struct systems {};
 struct scheduler {};
 struct threads {};
 struct refresh_parallelism {};
+struct trace {};
 }  // namespace context_keys
 
 template <typename Map>
@@ -118,6 +121,11 @@ struct context_settings : fluent_settings<context_settings, Map> {
   constexpr auto refresh_parallelism(bool enabled) const {
     return set<context_keys::refresh_parallelism>(enabled);
   }
+  // Records which thread ran each system and subtask, and when (see
+  // context/trace.h). Off by default, and then compiled out.
+  constexpr auto trace() const {
+    return set<context_keys::trace>(std::true_type{});
+  }
 
   // What the context reads.
   using entity_limit_type =
@@ -130,6 +138,8 @@ struct context_settings : fluent_settings<context_settings, Map> {
       typename Map::template value_type<context_keys::scheduler>;
   static constexpr bool inner_parallelism_allowed =
       Map::template value_type<context_keys::inner_parallelism>::value;
+  static constexpr bool trace_enabled =
+      Map::template value_type<context_keys::trace>::value;
 
  private:
   template <typename Key, typename Value>
@@ -149,7 +159,8 @@ constexpr auto settings() {
       option_default<context_keys::systems>(system_signature_list<>{}),
       option_default<context_keys::scheduler>(scheduler::sequential),
       option_default<context_keys::threads>(std::size_t{0}),
-      option_default<context_keys::refresh_parallelism>(true));
+      option_default<context_keys::refresh_parallelism>(true),
+      option_default<context_keys::trace>(std::false_type{}));
   return context_settings<std::remove_const_t<decltype(defaults)>>{{defaults}};
 }
 

@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "absl/functional/any_invocable.h"
+#include "context/trace.h"
 #include "entity/entity_id.h"
 #include "scheduler/inner_parallelism.h"
 #include "scheduler/signature.h"
@@ -71,13 +72,17 @@ using effective_strategy =
 
 }  // namespace context_internal
 
-template <typename DeferProxy, typename Output>
+struct no_trace_span {};
+
+template <typename DeferProxy, typename Output, bool Trace>
 struct subtask_state {
   std::vector<entity_id> to_kill;
   std::vector<absl::AnyInvocable<void(DeferProxy&)>> deferred;
   [[no_unique_address]] Output output{};
   std::size_t begin = 0;  // slice of the subscribed set: [begin, end)
   std::size_t end = 0;
+  [[no_unique_address]] std::conditional_t<Trace, trace_span, no_trace_span>
+      span;
 };
 
 template <typename Types, std::size_t I>
@@ -87,8 +92,8 @@ class system_instance {
   using system_type = typename signature_type::system_type;
   using output_type = typename signature_type::output_type;
   using bitset_type = typename Types::bitset_type;
-  using state_type =
-      subtask_state<typename Types::defer_proxy_type, output_type>;
+  using state_type = subtask_state<typename Types::defer_proxy_type,
+                                   output_type, Types::trace_enabled>;
   using strategy_type = context_internal::effective_strategy<
       typename signature_type::parallelism_type>;
   static constexpr std::size_t id = I;
@@ -182,6 +187,14 @@ class system_instance {
 
   system_type system_;
   strategy_type strategy_;
+
+ public:
+  // The whole run of the system (tracing only).
+  [[no_unique_address]] std::conditional_t<Types::trace_enabled, trace_span,
+                                           no_trace_span>
+      run_span;
+
+ private:
   versioned_sparse_set<entity_id> subscribed_;
   std::vector<state_type> states_;
   std::size_t active_subtasks_ = 0;

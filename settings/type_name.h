@@ -1,0 +1,27 @@
+// The name of a type as a constexpr string_view, for diagnostics and traces.
+//
+// type_name<T>() is derived from the compiler's __PRETTY_FUNCTION__ (GCC and
+// Clang), e.g. "movement" or "game::render_system"; it costs nothing at run
+// time. Names of types in anonymous namespaces include "(anonymous
+// namespace)::" or "{anonymous}::", as the compiler spells them.
+#ifndef STRATA_SETTINGS_TYPE_NAME_H_
+#define STRATA_SETTINGS_TYPE_NAME_H_
+
+#include <string_view>
+
+namespace strata {
+
+template <typename T>
+constexpr std::string_view type_name() {
+  std::string_view pretty = __PRETTY_FUNCTION__;
+  // GCC: "... [with T = foo; std::string_view = ...]"; Clang: "... [T = foo]".
+  const std::size_t with = pretty.find("T = ");
+  if (with == std::string_view::npos) return pretty;
+  pretty.remove_prefix(with + 4);
+  const std::size_t end = pretty.find_first_of(";]");
+  return pretty.substr(0, end);
+}
+
+}  // namespace strata
+
+#endif  // STRATA_SETTINGS_TYPE_NAME_H_
