@@ -323,24 +323,33 @@ inline constexpr bool is_system_signature_list_v<system_signature_list<S...>> =
 
 namespace dag_internal {
 
+// (list index, item index) of the first item, across one type_list per
+// signature, that `keep(tag<T>)` rejects; {number of lists, 0} if none.
+template <typename Keep, typename... Lists>
+constexpr std::array<std::size_t, 2> first_rejected(Keep keep, Lists...) {
+  std::array<std::size_t, 2> found{sizeof...(Lists), 0};
+  [[maybe_unused]] std::size_t list = 0;
+  (
+      [&]<typename... Ts>(type_list<Ts...>) {
+        const bool kept[] = {keep(tag<Ts>)..., true};
+        for (std::size_t k = 0; k < sizeof...(Ts); ++k) {
+          if (!kept[k] && found[0] == sizeof...(Lists)) found = {list, k};
+        }
+        ++list;
+      }(Lists{}),
+      ...);
+  return found;
+}
+
 template <typename List, typename... Signatures>
 constexpr void check_dependencies_known() {
   using systems = typename List::system_types;
   // (system index, dependency index within its list) of the first unknown.
-  constexpr auto unknown = [] {
-    std::array<std::size_t, 2> found{List::count, 0};
-    [[maybe_unused]] std::size_t i = 0;
-    (
-        [&]<typename... Deps>(type_list<Deps...>) {
-          constexpr bool known[] = {contains_v<Deps, systems>..., true};
-          for (std::size_t k = 0; k < sizeof...(Deps); ++k) {
-            if (!known[k] && found[0] == List::count) found = {i, k};
-          }
-          ++i;
-        }(typename Signatures::dependency_types{}),
-        ...);
-    return found;
-  }();
+  constexpr auto unknown = first_rejected(
+      [](auto dependency) {
+        return contains_v<typename decltype(dependency)::type, systems>;
+      },
+      typename Signatures::dependency_types{}...);
   if constexpr (unknown[0] < List::count) {
     using culprit = typename List::template signature_at<unknown[0]>;
     diagnostic::report<diagnostic::dependency_on_unknown_system<
@@ -415,20 +424,11 @@ template <typename Components, typename... Signatures>
 constexpr void check_components_stored(
     const Components&, const system_signature_list<Signatures...>&) {
   using list = system_signature_list<Signatures...>;
-  constexpr auto missing = [] {
-    std::array<std::size_t, 2> found{list::count, 0};
-    [[maybe_unused]] std::size_t i = 0;
-    (
-        [&]<typename... Cs>(type_list<Cs...>) {
-          constexpr bool stored[] = {Components::template stores<Cs>..., true};
-          for (std::size_t k = 0; k < sizeof...(Cs); ++k) {
-            if (!stored[k] && found[0] == list::count) found = {i, k};
-          }
-          ++i;
-        }(typename Signatures::accessed_types{}),
-        ...);
-    return found;
-  }();
+  constexpr auto missing = dag_internal::first_rejected(
+      [](auto component) {
+        return Components::template stores<typename decltype(component)::type>;
+      },
+      typename Signatures::accessed_types{}...);
   if constexpr (missing[0] < list::count) {
     using culprit = typename list::template signature_at<missing[0]>;
     diagnostic::report<diagnostic::system_component_not_stored<
