@@ -14,7 +14,7 @@ struct fullscreen_key {};
 template <typename Map>
 struct settings : strata::fluent_settings<settings, Map> {
   constexpr auto width(int pixels) const {
-    static_assert(!this->template is_set<width_key>(),
+    static_assert(!Map::template is_set<width_key>(),
                   "window settings: width() is set twice; set it once");
     return this->template with_option_unchecked<width_key>(pixels);
   }

@@ -37,7 +37,7 @@ def _cc_compile_fail_test_impl(ctx):
     variables = cc_common.create_compile_variables(
         feature_configuration = feature_configuration,
         cc_toolchain = cc_toolchain,
-        user_compile_flags = ctx.fragments.cpp.copts + ctx.fragments.cpp.cxxopts + ctx.attr.copts + ["-fsyntax-only"],
+        user_compile_flags = ctx.fragments.cpp.copts + ctx.fragments.cpp.cxxopts + ctx.attr.copts + ["-fsyntax-only", "-fdiagnostics-color=never"],
         source_file = src.path,
         include_directories = depset(transitive = [compilation_context.includes]),
         quote_include_directories = depset(
