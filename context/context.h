@@ -351,9 +351,11 @@ class subtask_executor {
   template <typename F>
   void for_subtasks(F&& f) {
     auto run = [&](std::size_t subtask) {
-      data_proxy<Types, I> data(core_, instance_, instance_.state(subtask),
-                                subtask);
+      auto& state = instance_.state(subtask);
+      data_proxy<Types, I> data(core_, instance_, state, subtask);
+      if constexpr (Types::trace_enabled) state.span.begin();
       f(instance_.system(), data);
+      if constexpr (Types::trace_enabled) state.span.end();
     };
     const std::size_t count = instance_.subtask_count();
     if (parallel_ && count > 1) {
@@ -570,6 +572,9 @@ class context_core {
             Selected, pool_, [this, &adapter_refs](std::size_t id) {
               table[id](*this, adapter_refs);
             });
+        if constexpr (Types::trace_enabled) {
+          record_trace<Selected>(std::make_index_sequence<system_count>{});
+        }
       }
     }
   }

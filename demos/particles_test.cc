@@ -1,0 +1,571 @@
+// Runs the particle simulation in-process, briefly (small enough for the
+// sanitizer configs): determinism across schedulers and thread counts, the
+// physics invariants, the trace, the images, the DOT graph, and the
+// validation of command-line values.
+#include <cctype>
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "demos/canvas.h"
+#include "demos/particle_options.h"
+#include "demos/particle_simulation.h"
+#include "demos/run_report.h"
+#include "gtest/gtest.h"
+
+namespace strata::demos {
+namespace {
+
+namespace fs = std::filesystem;
+
+// ---------------------------------------------------------------------------
+// A small strict JSON parser (RFC 8259 values; no extensions), enough to
+// prove the trace is well formed and to walk it.
+
+struct json;
+using json_object = std::map<std::string, json>;
+using json_array = std::vector<json>;
+struct json {
+  std::variant<std::nullptr_t, bool, double, std::string,
+               std::shared_ptr<json_array>, std::shared_ptr<json_object>>
+      value;
+  const json_object* object() const {
+    auto* p = std::get_if<std::shared_ptr<json_object>>(&value);
+    return p ? p->get() : nullptr;
+  }
+  const json_array* array() const {
+    auto* p = std::get_if<std::shared_ptr<json_array>>(&value);
+    return p ? p->get() : nullptr;
+  }
+  const std::string* string() const { return std::get_if<std::string>(&value); }
+  const double* number() const { return std::get_if<double>(&value); }
+};
+
+class json_parser {
+ public:
+  explicit json_parser(const std::string& text) : text_(text) {}
+
+  // The document, or an error naming the offset.
+  absl::StatusOr<json> parse() {
+    json result;
+    if (!value(result)) return error();
+    skip_space();
+    if (pos_ != text_.size()) return error();
+    return result;
+  }
+
+ private:
+  absl::Status error() const {
+    return absl::InvalidArgumentError("malformed JSON at offset " +
+                                      std::to_string(pos_));
+  }
+  void skip_space() {
+    while (pos_ < text_.size() && (text_[pos_] == ' ' || text_[pos_] == '\n' ||
+                                   text_[pos_] == '\r' || text_[pos_] == '\t'))
+      ++pos_;
+  }
+  bool consume(char c) {
+    skip_space();
+    if (pos_ < text_.size() && text_[pos_] == c) {
+      ++pos_;
+      return true;
+    }
+    return false;
+  }
+  bool literal(const char* word) {
+    const std::string w(word);
+    if (text_.compare(pos_, w.size(), w) != 0) return false;
+    pos_ += w.size();
+    return true;
+  }
+  bool value(json& out) {
+    skip_space();
+    if (pos_ >= text_.size()) return false;
+    const char c = text_[pos_];
+    if (c == '{') return object(out);
+    if (c == '[') return array(out);
+    if (c == '"') {
+      std::string s;
+      if (!string(s)) return false;
+      out.value = std::move(s);
+      return true;
+    }
+    if (c == 't' && literal("true")) return out.value = true, true;
+    if (c == 'f' && literal("false")) return out.value = false, true;
+    if (c == 'n' && literal("null")) return out.value = nullptr, true;
+    return number(out);
+  }
+  bool object(json& out) {
+    auto members = std::make_shared<json_object>();
+    ++pos_;  // {
+    if (!consume('}')) {
+      do {
+        skip_space();
+        std::string key;
+        if (!string(key) || !consume(':')) return false;
+        json member;
+        if (!value(member)) return false;
+        (*members)[key] = std::move(member);
+      } while (consume(','));
+      if (!consume('}')) return false;
+    }
+    out.value = std::move(members);
+    return true;
+  }
+  bool array(json& out) {
+    auto items = std::make_shared<json_array>();
+    ++pos_;  // [
+    if (!consume(']')) {
+      do {
+        json item;
+        if (!value(item)) return false;
+        items->push_back(std::move(item));
+      } while (consume(','));
+      if (!consume(']')) return false;
+    }
+    out.value = std::move(items);
+    return true;
+  }
+  bool string(std::string& out) {
+    if (pos_ >= text_.size() || text_[pos_] != '"') return false;
+    ++pos_;
+    while (pos_ < text_.size()) {
+      const char c = text_[pos_++];
+      if (c == '"') return true;
+      if (static_cast<unsigned char>(c) < 0x20) return false;
+      if (c != '\\') {
+        out += c;
+        continue;
+      }
+      if (pos_ >= text_.size()) return false;
+      const char e = text_[pos_++];
+      if (e == 'u') {
+        for (int i = 0; i < 4; ++i) {
+          if (pos_ >= text_.size() || !std::isxdigit(text_[pos_++]))
+            return false;
+        }
+        out += '?';
+      } else if (std::string("\"\\/bfnrt").find(e) != std::string::npos) {
+        out += e;
+      } else {
+        return false;
+      }
+    }
+    return false;
+  }
+  bool number(json& out) {
+    const std::size_t start = pos_;
+    if (pos_ < text_.size() && text_[pos_] == '-') ++pos_;
+    auto digits = [&] {
+      const std::size_t from = pos_;
+      while (pos_ < text_.size() && std::isdigit(text_[pos_])) ++pos_;
+      return pos_ > from;
+    };
+    if (!digits()) return false;
+    if (pos_ < text_.size() && text_[pos_] == '.') {
+      ++pos_;
+      if (!digits()) return false;
+    }
+    if (pos_ < text_.size() && (text_[pos_] == 'e' || text_[pos_] == 'E')) {
+      ++pos_;
+      if (pos_ < text_.size() && (text_[pos_] == '+' || text_[pos_] == '-'))
+        ++pos_;
+      if (!digits()) return false;
+    }
+    out.value = std::stod(text_.substr(start, pos_ - start));
+    return true;
+  }
+
+  const std::string& text_;
+  std::size_t pos_ = 0;
+};
+
+TEST(JsonParserTest, AcceptsValidAndRejectsMalformed) {
+  EXPECT_TRUE(
+      json_parser(R"({"a":[1,-2.5e3,"x\"y",true,null],"b":{}})").parse().ok());
+  for (const char* bad : {"{", R"({"a":1,})", "[1 2]", R"({"a" 1})", "01x",
+                          R"(["\q"])", "{} {}"}) {
+    EXPECT_FALSE(json_parser(bad).parse().ok()) << bad;
+  }
+}
+
+// ---------------------------------------------------------------------------
+
+std::string temp_dir() {
+  const char* dir = std::getenv("TEST_TMPDIR");
+  return dir != nullptr ? dir : fs::temp_directory_path().string();
+}
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  return buffer.str();
+}
+
+// Small and dense enough that particles collide, die and respawn within a
+// second of simulated time.
+simulation_config small_config() {
+  simulation_config config;
+  config.particles = 300;
+  config.frames = 40;
+  config.seed = 7;
+  config.width = 160;
+  config.height = 120;
+  return config;
+}
+
+simulation_result run_or_die(const simulation_config& config) {
+  absl::StatusOr<simulation_result> result = run_particle_simulation(config);
+  EXPECT_TRUE(result.ok()) << result.status();
+  return result.ok() ? *std::move(result) : simulation_result{};
+}
+
+TEST(ParticleSimulationTest, SameFinalStateForEverySchedulerAndThreadCount) {
+  simulation_config config = small_config();
+  config.scheduler = scheduler_kind::sequential;
+  config.threads = 1;
+  const simulation_result reference = run_or_die(config);
+  ASSERT_EQ(reference.particles.size(), config.particles);
+  // The run did something worth comparing.
+  EXPECT_GT(reference.contacts, 0u);
+  EXPECT_GT(reference.deaths, 0u);
+
+  struct variant {
+    scheduler_kind scheduler;
+    std::size_t threads;
+  };
+  for (variant v : {variant{scheduler_kind::sequential, 4},
+                    variant{scheduler_kind::atomic_counter, 1},
+                    variant{scheduler_kind::atomic_counter, 2},
+                    variant{scheduler_kind::atomic_counter, 4}}) {
+    SCOPED_TRACE(std::string(scheduler_name(v.scheduler)) + " with " +
+                 std::to_string(v.threads) + " threads");
+    config.scheduler = v.scheduler;
+    config.threads = v.threads;
+    const simulation_result result = run_or_die(config);
+    EXPECT_EQ(result.threads, v.threads);
+    EXPECT_EQ(result.state_hash, reference.state_hash);
+    EXPECT_EQ(result.deaths, reference.deaths);
+    EXPECT_EQ(result.respawns, reference.respawns);
+    EXPECT_EQ(result.contacts, reference.contacts);
+    ASSERT_EQ(result.particles.size(), reference.particles.size());
+    for (std::size_t i = 0; i < result.particles.size(); ++i) {
+      EXPECT_EQ(result.particles[i].index, reference.particles[i].index);
+      EXPECT_EQ(result.particles[i].x, reference.particles[i].x);
+      EXPECT_EQ(result.particles[i].vy, reference.particles[i].vy);
+    }
+  }
+}
+
+TEST(ParticleSimulationTest, SeedChangesTheOutcome) {
+  simulation_config config = small_config();
+  config.frames = 5;
+  const std::uint64_t a = run_or_die(config).state_hash;
+  config.seed = 8;
+  EXPECT_NE(run_or_die(config).state_hash, a);
+}
+
+TEST(ParticleSimulationTest, ParticlesStayInBoundsAndMove) {
+  simulation_config config = small_config();
+  config.threads = 2;
+  const simulation_result result = run_or_die(config);
+  ASSERT_EQ(result.particles.size(), config.particles);
+  std::size_t moving = 0;
+  for (const particle_state& p : result.particles) {
+    EXPECT_GE(p.x, p.radius);
+    EXPECT_LE(p.x, config.width - p.radius);
+    EXPECT_GE(p.y, p.radius);
+    EXPECT_LE(p.y, config.height - p.radius);
+    moving += (p.vx != 0 || p.vy != 0);
+  }
+  EXPECT_GT(moving, config.particles / 2);
+}
+
+TEST(ParticleSimulationTest, ExpiredParticlesDieAndRespawn) {
+  simulation_config config = small_config();
+  config.threads = 2;
+  const simulation_result result = run_or_die(config);
+  EXPECT_GT(result.deaths, 0u);
+  // One deferred respawn per death keeps the population constant.
+  EXPECT_EQ(result.respawns, result.deaths);
+  EXPECT_EQ(result.particles.size(), config.particles);
+  std::size_t mortal = 0;
+  std::size_t glowing = 0;
+  for (const particle_state& p : result.particles) {
+    mortal += p.mortal;
+    glowing += p.glowing;
+  }
+  EXPECT_GT(mortal, 0u);   // the sparse component is in use
+  EXPECT_GT(glowing, 0u);  // and the hash-map one
+  EXPECT_LT(glowing, config.particles / 4);
+}
+
+TEST(ParticleSimulationTest, TraceIsValidJsonWithOneEventPerSystemPerFrame) {
+  simulation_config config = small_config();
+  config.frames = 12;
+  config.threads = 2;
+  config.trace_path = temp_dir() + "/particles_trace.json";
+  const simulation_result result = run_or_die(config);
+
+  absl::StatusOr<json> doc = json_parser(read_file(config.trace_path)).parse();
+  ASSERT_TRUE(doc.ok()) << doc.status();
+  ASSERT_NE(doc->object(), nullptr);
+  const auto events_it = doc->object()->find("traceEvents");
+  ASSERT_NE(events_it, doc->object()->end());
+  const json_array* events = events_it->second.array();
+  ASSERT_NE(events, nullptr);
+
+  std::map<std::string, std::size_t> system_runs;
+  std::size_t refreshes = 0;
+  for (const json& event : *events) {
+    const json_object* e = event.object();
+    ASSERT_NE(e, nullptr);
+    for (const char* key : {"name", "cat", "ph", "ts", "dur", "tid"}) {
+      ASSERT_TRUE(e->count(key)) << "event without " << key;
+    }
+    ASSERT_NE(e->at("ts").number(), nullptr);
+    ASSERT_NE(e->at("dur").number(), nullptr);
+    EXPECT_GE(*e->at("dur").number(), 0.0);
+    const std::string& cat = *e->at("cat").string();
+    if (cat == "system") ++system_runs[*e->at("name").string()];
+    if (cat == "refresh") ++refreshes;
+  }
+  const std::vector<std::string> names = system_names();
+  ASSERT_EQ(names.size(), 10u);
+  EXPECT_EQ(system_runs.size(), names.size());
+  for (const std::string& name : names) {
+    EXPECT_EQ(system_runs[name], config.frames) << name;
+  }
+  // The spawning step, the frames and the final snapshot step.
+  EXPECT_EQ(refreshes, config.frames + 2);
+
+  // The timing table is built from the same events.
+  for (const system_stats& s : result.systems) {
+    EXPECT_EQ(s.run_ms.size(), config.frames) << s.name;
+    EXPECT_GE(s.subtasks_total, static_cast<double>(config.frames));
+  }
+  const std::string report = format_report(result);
+  for (const std::string& name : names) {
+    EXPECT_NE(report.find(name), std::string::npos) << name;
+  }
+  EXPECT_NE(report.find("frames/s"), std::string::npos);
+}
+
+TEST(ParticleSimulationTest, PngHasTheRequestedSizeAndShowsParticles) {
+  simulation_config config = small_config();
+  config.frames = 5;
+  config.width = 200;
+  config.height = 150;
+  config.png_path = temp_dir() + "/particles_final.png";
+  const simulation_result result = run_or_die(config);
+  EXPECT_EQ(result.images_written, 1u);
+
+  absl::StatusOr<decoded_png> png = read_png(config.png_path);
+  ASSERT_TRUE(png.ok()) << png.status();
+  EXPECT_EQ(png->width, 200);
+  EXPECT_EQ(png->height, 150);
+  ASSERT_EQ(png->rgb.size(), 200u * 150u * 3u);
+  // A dark background with bright particles on it.
+  std::size_t dark = 0;
+  std::size_t bright = 0;
+  for (std::size_t i = 0; i < png->rgb.size(); i += 3) {
+    const int sum = png->rgb[i] + png->rgb[i + 1] + png->rgb[i + 2];
+    dark += sum < 120;
+    bright += sum > 300;
+  }
+  const std::size_t pixels = 200u * 150u;
+  EXPECT_GT(dark, pixels / 3);
+  EXPECT_GT(bright, 300u);
+}
+
+TEST(ParticleSimulationTest, FramesDirGetsEveryKthFrame) {
+  simulation_config config = small_config();
+  config.frames = 10;
+  config.frames_dir = temp_dir() + "/particle_frames/nested";
+  fs::remove_all(temp_dir() + "/particle_frames");
+  ASSERT_TRUE(fs::create_directory(temp_dir() + "/particle_frames"));
+  config.frame_every = 4;
+  const simulation_result result = run_or_die(config);
+  EXPECT_EQ(result.images_written, 2u);
+  EXPECT_TRUE(fs::exists(config.frames_dir + "/frame_000004.png"));
+  EXPECT_TRUE(fs::exists(config.frames_dir + "/frame_000008.png"));
+  EXPECT_FALSE(fs::exists(config.frames_dir + "/frame_000010.png"));
+  EXPECT_TRUE(read_png(config.frames_dir + "/frame_000008.png").ok());
+}
+
+TEST(ParticleSimulationTest, UnwritableOutputFailsWithAStatus) {
+  simulation_config config = small_config();
+  config.frames = 2;
+  config.png_path = "/nonexistent-strata-dir/final.png";
+  absl::StatusOr<simulation_result> result = run_particle_simulation(config);
+  ASSERT_FALSE(result.ok());
+  EXPECT_NE(result.status().message().find("final.png"), std::string::npos);
+
+  config.png_path.clear();
+  config.trace_path = "/nonexistent-strata-dir/trace.json";
+  result = run_particle_simulation(config);
+  ASSERT_FALSE(result.ok());
+  EXPECT_NE(result.status().message().find("trace.json"), std::string::npos);
+}
+
+TEST(SystemGraphTest, DotNamesEverySystemAndDependency) {
+  const std::string dot = system_graph_dot();
+  EXPECT_EQ(dot.find("digraph"), dot.find("digraph strata_particles"));
+  for (const char* edge :
+       {"acceleration -> velocity;", "velocity -> keep_in_bounds;",
+        "keep_in_bounds -> spatial_partition;",
+        "spatial_partition -> collision_detection;",
+        "collision_detection -> solve_contacts;", "solve_contacts -> render;",
+        "cycle_color -> render;", "solve_contacts -> halo;"}) {
+    EXPECT_NE(dot.find(edge), std::string::npos) << edge;
+  }
+  EXPECT_EQ(dot.find("-> life"), std::string::npos);  // independent
+  EXPECT_NE(dot.find("fixed_threshold("), std::string::npos);
+  EXPECT_EQ(dot.back(), '\n');
+}
+
+// ---------------------------------------------------------------------------
+// Command-line values.
+
+void expect_rejected(const particle_flags& flags, const std::string& mention) {
+  absl::StatusOr<simulation_config> config = config_from_flags(flags);
+  ASSERT_FALSE(config.ok()) << "accepted; expected an error about " << mention;
+  EXPECT_EQ(config.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(config.status().message().find(mention), std::string::npos)
+      << config.status().message();
+}
+
+TEST(ParticleOptionsTest, DefaultsAreValid) {
+  absl::StatusOr<simulation_config> config = config_from_flags({});
+  ASSERT_TRUE(config.ok()) << config.status();
+  EXPECT_EQ(config->particles, 10'000u);
+  EXPECT_EQ(config->scheduler, scheduler_kind::atomic_counter);
+}
+
+TEST(ParticleOptionsTest, CopiesEveryValue) {
+  particle_flags flags;
+  flags.particles = 5;
+  flags.frames = 6;
+  flags.threads = 3;
+  flags.seed = 99;
+  flags.scheduler = "sequential";
+  flags.width = 128;
+  flags.height = 96;
+  flags.frame_every = 2;
+  flags.png = temp_dir() + "/x.png";
+  absl::StatusOr<simulation_config> config = config_from_flags(flags);
+  ASSERT_TRUE(config.ok()) << config.status();
+  EXPECT_EQ(config->particles, 5u);
+  EXPECT_EQ(config->frames, 6u);
+  EXPECT_EQ(config->threads, 3u);
+  EXPECT_EQ(config->seed, 99u);
+  EXPECT_EQ(config->scheduler, scheduler_kind::sequential);
+  EXPECT_EQ(config->width, 128);
+  EXPECT_EQ(config->height, 96);
+  EXPECT_EQ(config->frame_every, 2u);
+  EXPECT_EQ(config->png_path, flags.png);
+  EXPECT_FALSE(fs::exists(flags.png));  // validation creates nothing
+}
+
+TEST(ParticleOptionsTest, RejectsBadCounts) {
+  particle_flags flags;
+  flags.particles = -5;
+  expect_rejected(flags, "--particles");
+  flags.particles = 0;
+  expect_rejected(flags, "(got 0)");
+  flags.particles = kMaxParticles + 1;
+  expect_rejected(flags, "--particles");
+  flags = {};
+  flags.frames = 0;
+  expect_rejected(flags, "--frames must be between 1");
+  flags = {};
+  flags.threads = -1;
+  expect_rejected(flags, "--threads");
+  flags = {};
+  flags.frames = kMaxTracedFrames + 1;
+  EXPECT_TRUE(config_from_flags(flags).ok());
+  flags.trace = temp_dir() + "/long_trace.json";
+  expect_rejected(flags, "--trace keeps every event in memory");
+  flags = {};
+  flags.frame_every = 0;
+  expect_rejected(flags, "--frame_every");
+  flags = {};
+  flags.width = 10;
+  expect_rejected(flags, "--width");
+  flags = {};
+  flags.height = 100'000;
+  expect_rejected(flags, "--height");
+}
+
+TEST(ParticleOptionsTest, RejectsUnknownScheduler) {
+  particle_flags flags;
+  flags.scheduler = "round_robin";
+  expect_rejected(flags, "--scheduler must be atomic_counter or sequential");
+  flags.scheduler = "";
+  expect_rejected(flags, "--scheduler");
+  EXPECT_TRUE(parse_scheduler("sequential").ok());
+}
+
+TEST(ParticleOptionsTest, RejectsUnwritablePaths) {
+  const std::string dir = temp_dir() + "/options_paths";
+  fs::remove_all(dir);
+  ASSERT_TRUE(fs::create_directory(dir));
+  const std::string file = dir + "/plain_file";
+  std::ofstream(file) << "x";
+
+  particle_flags flags;
+  flags.png = "/nonexistent-strata-dir/out.png";
+  expect_rejected(flags, "does not exist");
+  flags.png = dir;  // a directory
+  expect_rejected(flags, "is a directory");
+  flags.png = file + "/out.png";  // under a regular file
+  expect_rejected(flags, "is not a directory");
+  flags.png = dir + "/";
+  expect_rejected(flags, "--png");
+
+  flags = {};
+  flags.trace = "/nonexistent-strata-dir/trace.json";
+  expect_rejected(flags, "--trace");
+  flags = {};
+  flags.dot = file + "/graph.dot";
+  expect_rejected(flags, "--dot");
+
+  flags = {};
+  flags.frames_dir = file;  // exists, not a directory
+  expect_rejected(flags, "exists and is not a directory");
+  flags.frames_dir = "/nonexistent-strata-dir/a/b";
+  expect_rejected(flags, "--frames_dir");
+
+  // Writable ones pass; a missing frames_dir under a writable parent too.
+  flags = {};
+  flags.png = file;  // overwriting an existing file is fine
+  flags.frames_dir = dir + "/frames";
+  flags.trace = dir + "/t.json";
+  flags.dot = dir + "/g.dot";
+  EXPECT_TRUE(config_from_flags(flags).ok());
+}
+
+// ---------------------------------------------------------------------------
+
+TEST(RunReportTest, PercentileUsesNearestRank) {
+  EXPECT_EQ(percentile({}, 95), 0.0);
+  EXPECT_EQ(percentile({3, 1, 2}, 50), 2.0);
+  std::vector<double> hundred;
+  for (int i = 1; i <= 100; ++i) hundred.push_back(i);
+  EXPECT_EQ(percentile(hundred, 95), 95.0);
+  EXPECT_EQ(percentile(hundred, 100), 100.0);
+  EXPECT_EQ(mean({1, 2, 3}), 2.0);
+}
+
+}  // namespace
+}  // namespace strata::demos
