@@ -303,6 +303,17 @@ struct system_signature_list {
     return flags;
   }
 
+  // The systems that run when `starts` start and their dependents follow
+  // (from the precomputed closure: no O(N^3) work per call site).
+  static constexpr std::array<bool, count> chain(const std::array<bool, count>& starts) {
+    std::array<bool, count> in = starts;
+    for (std::size_t s = 0; s < count; ++s) {
+      if (!starts[s]) continue;
+      for (std::size_t i = 0; i < count; ++i) in[i] = in[i] || before[s][i];
+    }
+    return in;
+  }
+
   // Distinct systems that run when `starts` start and their dependents
   // follow.
   template <std::size_t K>
