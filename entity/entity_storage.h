@@ -394,11 +394,16 @@ class basic_entity_storage {
         ")");
   }
 
+  // On every metadata()/bits() access, so it must inline to one load and one
+  // compare: the message is built out of line, only on failure (with the
+  // StrCat inline GCC kept the whole check out of line, a call per access).
   void check_alive_for_metadata(id_type id) const {
-    STRATA_CHECK(alive(id),
-                 absl::StrCat("entity storage: metadata of ", to_string(id),
-                              ", which is not alive (stale or "
-                              "reclaimed id)"));
+    STRATA_CHECK(alive(id), not_alive_message(id));
+  }
+  [[gnu::cold, gnu::noinline]] std::string not_alive_message(
+      id_type id) const {
+    return absl::StrCat("entity storage: metadata of ", to_string(id),
+                        ", which is not alive (stale or reclaimed id)");
   }
 
   id_type slot(size_type index) const noexcept {

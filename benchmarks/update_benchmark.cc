@@ -1,0 +1,97 @@
+// The update scenarios of ecs_benchmark: SystemsUpdate (movement + data),
+// ComplexSystemsUpdate (seven systems, see scenario.h) and their "Mixed"
+// variants, where some entities lack some components. Each at 1 .. 2M
+// entities, for:
+//   baseline   hand-written SoA std::vector loops (index lists when mixed);
+//   strata_1t  Strata, sequential scheduler, one thread;
+//   strata_mt  Strata, atomic-counter scheduler + inner parallelism, every
+//              hardware thread (threads(0)).
+// Set-up (creating the entities) is outside the timed region; a timed run
+// is one update of every system (for Strata: one ctx.step() with
+// execute_systems, including its empty refresh). Wall-clock time.
+//
+// Names: BM_<Scenario>/<implementation>/<entities>/real_time.
+#include <cstddef>
+#include <cstdint>
+
+#include "benchmark/benchmark.h"
+#include "benchmarks/scenario.h"
+
+namespace bench {
+namespace {
+
+enum class scenario { systems, complex };
+
+constexpr mix mix_of(scenario s, bool mixed) {
+  if (s == scenario::systems) return mixed ? mix::mixed : mix::full;
+  return mixed ? mix::complex_mixed : mix::complex;
+}
+
+template <scenario S, bool Mixed>
+void baseline(benchmark::State& state) {
+  const auto n = static_cast<std::size_t>(state.range(0));
+  auto& world = cached_world<baseline_world>(n, mix_of(S, Mixed), 0, [&] {
+    return new baseline_world(n, mix_of(S, Mixed));
+  });
+  for (auto _ : state) {
+    if constexpr (S == scenario::systems) {
+      world.update_systems();
+    } else {
+      world.update_complex();
+    }
+    benchmark::ClobberMemory();
+  }
+  state.SetItemsProcessed(state.iterations() * state.range(0));
+}
+
+template <scenario S, bool Mixed, bool Threaded>
+void strata_update(benchmark::State& state) {
+  const auto n = static_cast<std::size_t>(state.range(0));
+  constexpr auto systems = [] {
+    if constexpr (S == scenario::systems) {
+      return kUpdateSystems;
+    } else {
+      return kComplexSystems;
+    }
+  }();
+  constexpr auto settings = [&] {
+    if constexpr (Threaded) {
+      return settings_mt(systems);
+    } else {
+      return settings_1t(systems);
+    }
+  }();
+  using world_type = strata_world<std::remove_const_t<decltype(settings)>>;
+  auto& world = cached_world<world_type>(n, mix_of(S, Mixed), 0, [&] {
+    return new world_type(settings, n, mix_of(S, Mixed));
+  });
+  for (auto _ : state) {
+    world.update();
+    benchmark::ClobberMemory();
+  }
+  state.counters["threads"] = static_cast<double>(world.ctx.thread_count());
+  state.SetItemsProcessed(state.iterations() * state.range(0));
+}
+
+#define STRATA_UPDATE_BENCHMARKS(NAME, S, Mixed)                            \
+  BENCHMARK(baseline<S, Mixed>)                                             \
+      ->Name(NAME "/baseline")                                              \
+      ->Apply(entity_counts)                                                \
+      ->UseRealTime();                                                      \
+  BENCHMARK(strata_update<S, Mixed, false>)                                 \
+      ->Name(NAME "/strata_1t")                                             \
+      ->Apply(entity_counts)                                                \
+      ->UseRealTime();                                                      \
+  BENCHMARK(strata_update<S, Mixed, true>)                                  \
+      ->Name(NAME "/strata_mt")                                             \
+      ->Apply(entity_counts)                                                \
+      ->UseRealTime()
+
+STRATA_UPDATE_BENCHMARKS("BM_SystemsUpdate", scenario::systems, false);
+STRATA_UPDATE_BENCHMARKS("BM_SystemsUpdateMixed", scenario::systems, true);
+STRATA_UPDATE_BENCHMARKS("BM_ComplexSystemsUpdate", scenario::complex, false);
+STRATA_UPDATE_BENCHMARKS("BM_ComplexSystemsUpdateMixed", scenario::complex,
+                         true);
+
+}  // namespace
+}  // namespace bench
