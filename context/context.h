@@ -467,7 +467,7 @@ class step_proxy : public critical_proxy<Types> {
   auto execute_systems() {
     return [this](auto&&... adapters) {
       this->core_
-          .template execute<Types::system_list::graph.chain(all_systems())>(
+          .template execute<Types::system_list::chain(all_systems())>(
               adapters...);
     };
   }
@@ -480,7 +480,7 @@ class step_proxy : public critical_proxy<Types> {
         Types::system_list::as_flags(std::array<std::size_t, sizeof...(Tags)>{
             Types::template system_id<tag_type<Tags>>()...});
     return [this](auto&&... adapters) {
-      this->core_.template execute<Types::system_list::graph.chain(starts)>(
+      this->core_.template execute<Types::system_list::chain(starts)>(
           adapters...);
     };
   }
@@ -883,8 +883,14 @@ class context_core {
         },
         /*parallel=*/false);
     if (!to_kill_.empty()) {
-      std::sort(to_kill_.begin(), to_kill_.end(),
-                [](entity_id a, entity_id b) { return a.index() < b.index(); });
+      // Kills usually arrive in index order already (a pass over a system's
+      // entities, or over ids created in a row): check before sorting, since
+      // introsort costs O(n log n) even on sorted input.
+      const auto by_index = [](entity_id a, entity_id b) {
+        return a.index() < b.index();
+      };
+      if (!std::is_sorted(to_kill_.begin(), to_kill_.end(), by_index))
+        std::sort(to_kill_.begin(), to_kill_.end(), by_index);
       for_each_instance(
           [&](auto& instance) {
             if (instance.entity_count() == 0) return;

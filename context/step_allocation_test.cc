@@ -1,0 +1,199 @@
+// A steady-state step() allocates nothing on the heap. A particle-like DAG
+// (six systems, inner parallelism with several strategies, std::vector
+// outputs cleared and refilled every run, an output read by a dependent)
+// runs under the atomic_counter scheduler with 2 and 4 threads. After
+// warm-up steps (queue blocks, vector capacities), 100 steps with no entity
+// creation or destruction must make exactly zero calls to the global
+// operator new, counted by //threading:allocation_counter across all
+// threads. A sequential-scheduler run is checked too.
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "context/context.h"
+#include "gtest/gtest.h"
+#include "threading/allocation_counter.h"
+#include "threading/test_timeout.h"
+
+namespace {
+
+using strata::entity_id;
+
+struct position {
+  float x = 0, y = 0;
+};
+struct velocity {
+  float x = 0, y = 0;
+};
+struct acceleration {
+  float x = 0, y = 0;
+};
+struct life {
+  float seconds = 0;
+};
+namespace ct {
+inline constexpr auto position = strata::tag<::position>;
+inline constexpr auto velocity = strata::tag<::velocity>;
+inline constexpr auto acceleration = strata::tag<::acceleration>;
+inline constexpr auto life = strata::tag<::life>;
+}  // namespace ct
+
+constexpr float kDt = 0.01f;
+
+struct accelerate {
+  template <typename Data>
+  void process(Data& data) {
+    data.for_entities([&](entity_id e) {
+      auto& v = data.get(ct::velocity, e);
+      const auto& a = data.get(ct::acceleration, e);
+      v.x += a.x * kDt;
+      v.y += a.y * kDt;
+    });
+  }
+};
+struct move {
+  template <typename Data>
+  void process(Data& data) {
+    data.for_entities([&](entity_id e) {
+      auto& p = data.get(ct::position, e);
+      const auto& v = data.get(ct::velocity, e);
+      p.x += v.x * kDt;
+      p.y += v.y * kDt;
+    });
+  }
+};
+struct age {
+  template <typename Data>
+  void process(Data& data) {
+    data.for_entities(
+        [&](entity_id e) { data.get(ct::life, e).seconds += kDt; });
+  }
+};
+// Entities outside a box: a per-subtask vector output, refilled each run.
+struct bounds {
+  template <typename Data>
+  void process(Data& data) {
+    data.for_entities([&](entity_id e) {
+      const auto& p = data.get(ct::position, e);
+      if (p.x > 1 || p.y > 1) data.output().push_back(e);
+    });
+  }
+};
+// Reads bounds' outputs; counts them into its own output.
+struct report {
+  std::size_t outside = 0;
+  template <typename Data>
+  void process(Data& data) {
+    std::size_t n = 0;
+    data.for_previous_outputs(
+        strata::tag<bounds>,
+        [&](auto&, const std::vector<entity_id>& out) { n += out.size(); });
+    if (data.subtask_index() == 0) outside = n;
+  }
+};
+// A "render" pass: every subtask fills its own vector of vertices.
+struct render {
+  template <typename Data>
+  void process(Data& data) {
+    data.for_entities([&](entity_id e) {
+      const auto& p = data.get(ct::position, e);
+      data.output().push_back(p.x + data.get(ct::life, e).seconds);
+      data.output().push_back(p.y);
+    });
+  }
+};
+
+namespace st {
+inline constexpr auto accelerate = strata::tag<::accelerate>;
+inline constexpr auto move = strata::tag<::move>;
+inline constexpr auto age = strata::tag<::age>;
+inline constexpr auto bounds = strata::tag<::bounds>;
+inline constexpr auto report = strata::tag<::report>;
+inline constexpr auto render = strata::tag<::render>;
+}  // namespace st
+
+constexpr auto components = strata::component_signatures(
+    strata::cs::make(ct::position, ct::velocity, ct::acceleration),
+    strata::cs::make(ct::life).sparse());
+constexpr auto systems = strata::system_signatures(
+    strata::ss::make(st::accelerate)
+        .read(ct::acceleration)
+        .write(ct::velocity)
+        .parallelism(strata::ips::split_evenly_per_core()),
+    strata::ss::make(st::move)
+        .read(ct::velocity)
+        .write(ct::position)
+        .dependencies(st::accelerate)
+        .parallelism(strata::ips::split_every_n(256)),
+    strata::ss::make(st::age).write(ct::life).parallelism(
+        strata::ips::split_evenly(3)),
+    strata::ss::make(st::bounds)
+        .read(ct::position)
+        .dependencies(st::move)
+        .parallelism(strata::ips::split_evenly_per_core())
+        .output<std::vector<entity_id>>(),
+    strata::ss::make(st::report).dependencies(st::bounds),
+    strata::ss::make(st::render)
+        .read(ct::position, ct::life)
+        .dependencies(st::move, st::age)
+        .parallelism(strata::ipc::none_below_threshold(
+            100, strata::ips::split_evenly(4)))
+        .output<std::vector<float>>());
+
+template <typename Settings>
+void expect_steady_state_allocates_nothing(const Settings& settings) {
+  auto ctx = strata::make_context(settings);
+  ctx.step([](auto& proxy) {
+    for (int i = 0; i < 2000; ++i) {
+      const entity_id e = proxy.create_entity();
+      const float f = static_cast<float>(i % 97) / 50.f;
+      proxy.add_component(ct::position, e, f, f / 2);
+      proxy.add_component(ct::velocity, e, 1.f, 0.5f);
+      proxy.add_component(ct::acceleration, e, 0.1f, 0.2f);
+      if (i % 3 != 0) proxy.add_component(ct::life, e);
+    }
+  });
+  auto frame = [](auto& proxy) {
+    proxy.execute_systems()(strata::sea::all().for_subtasks(
+        [](auto& system, auto& data) { system.process(data); }));
+  };
+  for (int i = 0; i < 50; ++i) ctx.step(frame);  // warm-up
+  const std::size_t before = strata::testing::allocation_count();
+  for (int i = 0; i < 100; ++i) ctx.step(frame);
+  const std::size_t after = strata::testing::allocation_count();
+  EXPECT_EQ(after - before, 0u) << "heap allocations in 100 steady steps";
+  ctx.step([](auto& proxy) {
+    EXPECT_GT(proxy.system(st::report).outside, 0u);
+    std::size_t vertices = 0;
+    proxy.for_system_outputs(
+        st::render, [&](auto&, const auto& out) { vertices += out.size(); });
+    EXPECT_EQ(vertices, 2 * proxy.count_entities_in(st::render));
+  });
+}
+
+constexpr auto base = strata::settings()
+                          .dynamic_entity_limit(4096)
+                          .allow_inner_parallelism()
+                          .component_signatures(components)
+                          .system_signatures(systems);
+
+TEST(StepAllocationTest, AtomicCounterTwoThreads) {
+  strata::testing::run_with_timeout(std::chrono::seconds(60), "2 threads", [] {
+    expect_steady_state_allocates_nothing(
+        base.scheduler(strata::scheduler::atomic_counter).threads(2));
+  });
+}
+
+TEST(StepAllocationTest, AtomicCounterFourThreads) {
+  strata::testing::run_with_timeout(std::chrono::seconds(60), "4 threads", [] {
+    expect_steady_state_allocates_nothing(
+        base.scheduler(strata::scheduler::atomic_counter).threads(4));
+  });
+}
+
+TEST(StepAllocationTest, Sequential) {
+  expect_steady_state_allocates_nothing(
+      base.scheduler(strata::scheduler::sequential).threads(2));
+}
+
+}  // namespace

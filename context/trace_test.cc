@@ -1,0 +1,306 @@
+// Tracing (settings().trace()) under the atomic_counter scheduler with 2
+// threads: the recorded events are one `system` event per executed system
+// per execute_systems call, one `subtask` event per subtask that ran, and
+// one `refresh` event per step; spans are well-ordered (a subtask inside its
+// system's span, a system after its dependencies); write_trace_json() writes
+// well-formed JSON (checked by a small validating parser below) with exactly
+// one complete ("ph":"X") event per recorded event.
+#include <cctype>
+#include <cstddef>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "context/context.h"
+#include "gtest/gtest.h"
+
+namespace {
+
+using strata::entity_id;
+using strata::trace_event;
+
+struct position {
+  float x = 0;
+};
+namespace ct {
+inline constexpr auto position = strata::tag<::position>;
+}
+
+struct first {
+  static constexpr std::string_view name = "first";
+  template <typename Data>
+  void process(Data& data) {
+    data.for_entities([&](entity_id e) { data.get(ct::position, e).x += 1; });
+  }
+};
+struct second {  // unnamed: the trace uses its type name
+  template <typename Data>
+  void process(Data& data) {
+    data.for_entities([&](entity_id e) { data.get(ct::position, e).x *= 2; });
+  }
+};
+struct third {
+  static constexpr std::string_view name = "third \"quoted\"";
+  template <typename Data>
+  void process(Data& data) {
+    data.for_entities([&](entity_id e) { (void)data.get(ct::position, e); });
+  }
+};
+
+constexpr auto components =
+    strata::component_signatures(strata::cs::make(ct::position));
+constexpr auto systems =
+    strata::system_signatures(strata::ss::make(strata::tag<first>)
+                                  .write(ct::position)
+                                  .parallelism(strata::ips::split_evenly(2)),
+                              strata::ss::make(strata::tag<second>)
+                                  .write(ct::position)
+                                  .dependencies(strata::tag<first>)
+                                  .parallelism(strata::ips::split_evenly(3)),
+                              strata::ss::make(strata::tag<third>)
+                                  .read(ct::position)
+                                  .dependencies(strata::tag<second>));
+constexpr std::size_t kSubtasks[] = {2, 3, 1};
+
+// A minimal JSON validator (RFC 8259 grammar): returns false on any syntax
+// error. Counts objects that have "ph" (trace events) on the way.
+class json_checker {
+ public:
+  explicit json_checker(const std::string& text) : s_(text) {}
+  bool valid() {
+    skip();
+    if (!value()) return false;
+    skip();
+    return i_ == s_.size();
+  }
+  int events_with_ph() const { return events_; }
+
+ private:
+  bool value() {
+    if (i_ >= s_.size()) return false;
+    switch (s_[i_]) {
+      case '{':
+        return object();
+      case '[':
+        return array();
+      case '"': {
+        std::string ignored;
+        return string(ignored);
+      }
+      case 't':
+        return literal("true");
+      case 'f':
+        return literal("false");
+      case 'n':
+        return literal("null");
+      default:
+        return number();
+    }
+  }
+  bool object() {
+    ++i_;
+    skip();
+    if (peek('}')) return ++i_, true;
+    while (true) {
+      skip();
+      std::string key;
+      if (!string(key)) return false;
+      if (key == "ph") ++events_;
+      skip();
+      if (!peek(':')) return false;
+      ++i_;
+      skip();
+      if (!value()) return false;
+      skip();
+      if (peek(',')) {
+        ++i_;
+        continue;
+      }
+      if (peek('}')) return ++i_, true;
+      return false;
+    }
+  }
+  bool array() {
+    ++i_;
+    skip();
+    if (peek(']')) return ++i_, true;
+    while (true) {
+      skip();
+      if (!value()) return false;
+      skip();
+      if (peek(',')) {
+        ++i_;
+        continue;
+      }
+      if (peek(']')) return ++i_, true;
+      return false;
+    }
+  }
+  bool string(std::string& out) {
+    if (!peek('"')) return false;
+    ++i_;
+    while (i_ < s_.size()) {
+      const char c = s_[i_++];
+      if (c == '"') return true;
+      if (static_cast<unsigned char>(c) < 0x20) return false;
+      if (c == '\\') {
+        if (i_ >= s_.size()) return false;
+        const char e = s_[i_++];
+        if (e == 'u') {
+          for (int k = 0; k < 4; ++k) {
+            if (i_ >= s_.size() || !std::isxdigit(s_[i_++])) return false;
+          }
+        } else if (std::string("\"\\/bfnrt").find(e) == std::string::npos) {
+          return false;
+        }
+        out += e;
+      } else {
+        out += c;
+      }
+    }
+    return false;
+  }
+  bool number() {
+    const std::size_t start = i_;
+    if (peek('-')) ++i_;
+    if (peek('0')) {
+      ++i_;
+    } else if (!digits()) {
+      return false;
+    }
+    if (peek('.')) {
+      ++i_;
+      if (!digits()) return false;
+    }
+    if (peek('e') || peek('E')) {
+      ++i_;
+      if (peek('+') || peek('-')) ++i_;
+      if (!digits()) return false;
+    }
+    return i_ > start;
+  }
+  bool digits() {
+    const std::size_t start = i_;
+    while (i_ < s_.size() && std::isdigit(s_[i_])) ++i_;
+    return i_ > start;
+  }
+  bool literal(const char* word) {
+    const std::string w(word);
+    if (s_.compare(i_, w.size(), w) != 0) return false;
+    i_ += w.size();
+    return true;
+  }
+  bool peek(char c) const { return i_ < s_.size() && s_[i_] == c; }
+  void skip() {
+    while (i_ < s_.size() && std::isspace(s_[i_])) ++i_;
+  }
+
+  const std::string& s_;
+  std::size_t i_ = 0;
+  int events_ = 0;
+};
+
+TEST(JsonCheckerTest, AcceptsAndRejects) {
+  EXPECT_TRUE(json_checker(R"({"a":[1,-2.5e3,"x\"y",true,null,{}]})").valid());
+  EXPECT_FALSE(json_checker(R"({"a":[1,]})").valid());
+  EXPECT_FALSE(json_checker(R"({"a":1,})").valid());
+  EXPECT_FALSE(json_checker(R"({"a" 1})").valid());
+  EXPECT_FALSE(json_checker(R"({"a":"x"y"})").valid());
+  EXPECT_FALSE(json_checker(R"({"a":01})").valid());
+  EXPECT_FALSE(json_checker("{\"a\":\"tab\there\"}").valid());
+  EXPECT_FALSE(json_checker(R"({"a":1}{)").valid());
+}
+
+TEST(TraceTest, EventsAndChromeJson) {
+  auto ctx =
+      strata::make_context(strata::settings()
+                               .allow_inner_parallelism()
+                               .component_signatures(components)
+                               .system_signatures(systems)
+                               .scheduler(strata::scheduler::atomic_counter)
+                               .threads(2)
+                               .trace());
+  ctx.step([](auto& proxy) {
+    for (int i = 0; i < 30; ++i)
+      proxy.add_component(ct::position, proxy.create_entity());
+  });
+  constexpr int kExecutes = 4;
+  for (int i = 0; i < kExecutes; ++i) {
+    ctx.step([](auto& proxy) {
+      proxy.execute_systems()(strata::sea::all().for_subtasks(
+          [](auto& system, auto& data) { system.process(data); }));
+    });
+  }
+  // A partial chain: only third runs.
+  ctx.step([](auto& proxy) {
+    proxy.execute_systems_from(strata::tag<third>)(
+        strata::sea::all().for_subtasks(
+            [](auto& system, auto& data) { system.process(data); }));
+  });
+  const int steps = 1 + kExecutes + 1;
+
+  const auto& events = ctx.trace().events();
+  std::map<trace_event::kind, int> by_kind;
+  std::map<std::pair<std::uint64_t, std::size_t>, const trace_event*>
+      systems_run;
+  std::map<std::pair<std::uint64_t, std::size_t>, int> subtasks_run;
+  for (const trace_event& e : events) {
+    ++by_kind[e.what];
+    EXPECT_LE(e.start_ns, e.end_ns);
+    EXPECT_LT(e.step, static_cast<std::uint64_t>(steps));
+    if (e.what == trace_event::kind::system) {
+      EXPECT_TRUE(
+          systems_run.emplace(std::pair(e.step, e.system_id), &e).second)
+          << "two events for one system run";
+    }
+  }
+  EXPECT_EQ(by_kind[trace_event::kind::refresh], steps);
+  EXPECT_EQ(by_kind[trace_event::kind::system], kExecutes * 3 + 1);
+  EXPECT_EQ(by_kind[trace_event::kind::subtask], kExecutes * (2 + 3 + 1) + 1);
+  for (const trace_event& e : events) {
+    if (e.what != trace_event::kind::subtask) continue;
+    auto it = systems_run.find({e.step, e.system_id});
+    ASSERT_NE(it, systems_run.end()) << "a subtask without its system";
+    EXPECT_LT(e.subtask, kSubtasks[e.system_id]);
+    EXPECT_GE(e.start_ns, it->second->start_ns);
+    EXPECT_LE(e.end_ns, it->second->end_ns);
+    EXPECT_EQ(e.name, it->second->name);
+    ++subtasks_run[{e.step, e.system_id}];
+  }
+  for (const auto& [key, count] : subtasks_run) {
+    EXPECT_EQ(static_cast<std::size_t>(count), kSubtasks[key.second]);
+  }
+  // Systems after their dependencies (first -> second -> third).
+  for (std::uint64_t step = 1; step <= kExecutes; ++step) {
+    const trace_event* a = systems_run.at({step, 0});
+    const trace_event* b = systems_run.at({step, 1});
+    const trace_event* c = systems_run.at({step, 2});
+    EXPECT_LE(a->end_ns, b->start_ns);
+    EXPECT_LE(b->end_ns, c->start_ns);
+    EXPECT_EQ(a->name, "first");
+    EXPECT_NE(b->name.find("second"), std::string_view::npos);
+  }
+
+  std::ostringstream out;
+  ctx.write_trace_json(out);
+  const std::string json = out.str();
+  json_checker checker(json);
+  EXPECT_TRUE(checker.valid()) << json;
+  EXPECT_EQ(checker.events_with_ph(), static_cast<int>(events.size()));
+  std::size_t complete = 0;
+  for (std::size_t at = json.find("\"ph\":\"X\""); at != std::string::npos;
+       at = json.find("\"ph\":\"X\"", at + 1)) {
+    ++complete;
+  }
+  EXPECT_EQ(complete, events.size());
+  EXPECT_NE(json.find(R"(third \"quoted\")"), std::string::npos);
+
+  ctx.trace().clear();
+  EXPECT_TRUE(ctx.trace().events().empty());
+  std::ostringstream empty;
+  ctx.write_trace_json(empty);
+  EXPECT_TRUE(json_checker(empty.str()).valid()) << empty.str();
+}
+
+}  // namespace
