@@ -22,9 +22,9 @@ namespace strata::base_internal {
 
 }  // namespace strata::base_internal
 
-#define STRATA_CHECK(condition, message)                                    \
-  (__builtin_expect(static_cast<bool>(condition), 1)                        \
-       ? static_cast<void>(0)                                               \
+#define STRATA_CHECK(condition, message)                                       \
+  (__builtin_expect(static_cast<bool>(condition), 1)                           \
+       ? static_cast<void>(0)                                                  \
        : ::strata::base_internal::CheckFailed(#condition, (message), __FILE__, \
                                               __LINE__))
 

@@ -66,8 +66,8 @@ struct baseline_registry {
   void create_pos_vel(std::size_t n, std::vector<std::uint32_t>* out) {
     for (std::size_t i = 0; i < n; ++i) {
       const std::uint32_t e = create();
-      pos[e] = position{static_cast<float>(i % 320),
-                        static_cast<float>(i % 240)};
+      pos[e] =
+          position{static_cast<float>(i % 320), static_cast<float>(i % 240)};
       vel[e] = velocity{1.0f, 1.0f};
       mask[e] |= kHasPos | kHasVel;
       if (out != nullptr) out->push_back(e);
@@ -257,12 +257,15 @@ void remove_add_strata(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations() * state.range(0));
 }
 
-#define STRATA_ENTITY_BENCHMARKS(NAME, Baseline, Strata)                \
-  BENCHMARK(Baseline)                                                   \
-      ->Name(NAME "/baseline")                                          \
-      ->Apply(entity_counts)                                            \
-      ->UseRealTime();                                                  \
-  BENCHMARK(Strata)->Name(NAME "/strata_1t")->Apply(entity_counts)->UseRealTime()
+#define STRATA_ENTITY_BENCHMARKS(NAME, Baseline, Strata) \
+  BENCHMARK(Baseline)                                    \
+      ->Name(NAME "/baseline")                           \
+      ->Apply(entity_counts)                             \
+      ->UseRealTime();                                   \
+  BENCHMARK(Strata)                                      \
+      ->Name(NAME "/strata_1t")                          \
+      ->Apply(entity_counts)                             \
+      ->UseRealTime()
 
 STRATA_ENTITY_BENCHMARKS("BM_CreateEntities", create_baseline, create_strata);
 STRATA_ENTITY_BENCHMARKS("BM_DestroyEntities", destroy_baseline,

@@ -93,8 +93,8 @@ inline std::uint32_t xorshift32(std::uint32_t& s) {
   return s;
 }
 inline int random_range(std::uint32_t& s, int lo, int hi) {
-  return lo + static_cast<int>(xorshift32(s) % static_cast<std::uint32_t>(
-                                                   hi - lo + 1));
+  return lo + static_cast<int>(xorshift32(s) %
+                               static_cast<std::uint32_t>(hi - lo + 1));
 }
 
 // ------------------------------------------------------------------- kernels
@@ -494,8 +494,7 @@ struct baseline_world {
       if (has(kHasPos | kHasVel | kHasData)) more_complex_ids.push_back(idx);
       if (has(kHasHealth)) health_ids.push_back(idx);
       if (has(kHasHealth | kHasDamage)) damage_ids.push_back(idx);
-      if (has(kHasSprite | kHasPlayer | kHasHealth))
-        sprite_ids.push_back(idx);
+      if (has(kHasSprite | kHasPlayer | kHasHealth)) sprite_ids.push_back(idx);
       if (has(kHasPos | kHasSprite)) render_ids.push_back(idx);
     }
   }
@@ -516,7 +515,8 @@ struct baseline_world {
     position* const p = pos.data();
     velocity* const v = vel.data();
     data* const d = dat.data();
-    each(movement_ids, [=](std::size_t i) { update_movement(p[i], v[i], kDt); });
+    each(movement_ids,
+         [=](std::size_t i) { update_movement(p[i], v[i], kDt); });
     each(data_ids, [=](std::size_t i) { update_data(d[i], kDt); });
   }
 
@@ -530,14 +530,14 @@ struct baseline_world {
     damage* const dm = dam.data();
     sprite* const s = spr.data();
     frame_buffer* const f = &fb;
-    each(movement_ids, [=](std::size_t i) { update_movement(p[i], v[i], kDt); });
+    each(movement_ids,
+         [=](std::size_t i) { update_movement(p[i], v[i], kDt); });
     each(data_ids, [=](std::size_t i) { update_data(d[i], kDt); });
     each(more_complex_ids,
          [=](std::size_t i) { update_more_complex(p[i], v[i], d[i]); });
     each(health_ids, [=](std::size_t i) { update_health(h[i]); });
     each(damage_ids, [=](std::size_t i) { update_damage(h[i], dm[i]); });
-    each(sprite_ids,
-         [=](std::size_t i) { update_sprite(s[i], pl[i], h[i]); });
+    each(sprite_ids, [=](std::size_t i) { update_sprite(s[i], pl[i], h[i]); });
     each(render_ids, [=](std::size_t i) { render(*f, p[i], s[i]); });
   }
 };

@@ -73,18 +73,18 @@ void strata_update(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations() * state.range(0));
 }
 
-#define STRATA_UPDATE_BENCHMARKS(NAME, S, Mixed)                            \
-  BENCHMARK(baseline<S, Mixed>)                                             \
-      ->Name(NAME "/baseline")                                              \
-      ->Apply(entity_counts)                                                \
-      ->UseRealTime();                                                      \
-  BENCHMARK(strata_update<S, Mixed, false>)                                 \
-      ->Name(NAME "/strata_1t")                                             \
-      ->Apply(entity_counts)                                                \
-      ->UseRealTime();                                                      \
-  BENCHMARK(strata_update<S, Mixed, true>)                                  \
-      ->Name(NAME "/strata_mt")                                             \
-      ->Apply(entity_counts)                                                \
+#define STRATA_UPDATE_BENCHMARKS(NAME, S, Mixed) \
+  BENCHMARK(baseline<S, Mixed>)                  \
+      ->Name(NAME "/baseline")                   \
+      ->Apply(entity_counts)                     \
+      ->UseRealTime();                           \
+  BENCHMARK(strata_update<S, Mixed, false>)      \
+      ->Name(NAME "/strata_1t")                  \
+      ->Apply(entity_counts)                     \
+      ->UseRealTime();                           \
+  BENCHMARK(strata_update<S, Mixed, true>)       \
+      ->Name(NAME "/strata_mt")                  \
+      ->Apply(entity_counts)                     \
       ->UseRealTime()
 
 STRATA_UPDATE_BENCHMARKS("BM_SystemsUpdate", scenario::systems, false);

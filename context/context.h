@@ -466,9 +466,8 @@ class step_proxy : public critical_proxy<Types> {
   // Runs every system: execute_systems()(adapters...).
   auto execute_systems() {
     return [this](auto&&... adapters) {
-      this->core_
-          .template execute<Types::system_list::chain(all_systems())>(
-              adapters...);
+      this->core_.template execute<Types::system_list::chain(all_systems())>(
+          adapters...);
     };
   }
   // Runs the given systems and every system that depends on them

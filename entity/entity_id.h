@@ -38,17 +38,20 @@ struct entity_traits {
                 "entity_traits: IndexBits must leave at least one version bit");
   using value_type = Int;
   static constexpr int index_bits = IndexBits;
-  static constexpr int version_bits = std::numeric_limits<Int>::digits - IndexBits;
+  static constexpr int version_bits =
+      std::numeric_limits<Int>::digits - IndexBits;
   // Mask of the index bits, in place; also the reserved null index.
   static constexpr value_type index_mask = (value_type{1} << IndexBits) - 1;
   // Mask of the version bits, in place.
-  static constexpr value_type version_mask = static_cast<value_type>(~index_mask);
+  static constexpr value_type version_mask =
+      static_cast<value_type>(~index_mask);
   static constexpr value_type null_index = index_mask;
   // Largest version value; reserved as the tombstone.
   static constexpr value_type tombstone_version =
       static_cast<value_type>(version_mask >> IndexBits);
   // How many distinct indices can name live entities (0 .. max_entities-1).
-  static constexpr std::size_t max_entities = static_cast<std::size_t>(null_index);
+  static constexpr std::size_t max_entities =
+      static_cast<std::size_t>(null_index);
 };
 
 using entity_traits32 = entity_traits<std::uint32_t, 22>;
@@ -83,11 +86,15 @@ class basic_entity_id {
   }
 
   constexpr value_type value() const noexcept { return value_; }
-  constexpr value_type index() const noexcept { return value_ & Traits::index_mask; }
+  constexpr value_type index() const noexcept {
+    return value_ & Traits::index_mask;
+  }
   constexpr value_type version() const noexcept {
     return static_cast<value_type>(value_ >> Traits::index_bits);
   }
-  constexpr bool is_null() const noexcept { return index() == Traits::null_index; }
+  constexpr bool is_null() const noexcept {
+    return index() == Traits::null_index;
+  }
   constexpr bool has_tombstone_version() const noexcept {
     return version() == Traits::tombstone_version;
   }
@@ -96,7 +103,8 @@ class basic_entity_id {
   // (wraps from tombstone_version - 1 to 0).
   constexpr basic_entity_id next_version() const noexcept {
     const value_type next = static_cast<value_type>(version() + 1);
-    return combine(index(), next >= Traits::tombstone_version ? value_type{0} : next);
+    return combine(index(),
+                   next >= Traits::tombstone_version ? value_type{0} : next);
   }
 
   friend constexpr bool operator==(basic_entity_id, basic_entity_id) = default;

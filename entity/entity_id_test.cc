@@ -27,7 +27,8 @@ TEST(EntityIdTest, CombineMasksEachPart) {
 }
 
 TEST(EntityIdTest, NextVersionSkipsTombstone) {
-  const auto last = entity_id::combine(9, entity_traits32::tombstone_version - 1);
+  const auto last =
+      entity_id::combine(9, entity_traits32::tombstone_version - 1);
   const auto wrapped = last.next_version();
   EXPECT_EQ(wrapped.index(), 9u);
   EXPECT_EQ(wrapped.version(), 0u);
@@ -36,7 +37,8 @@ TEST(EntityIdTest, NextVersionSkipsTombstone) {
 }
 
 TEST(EntityIdTest, NextVersionSkipsTombstoneFor64BitIds) {
-  const auto last = entity_id64::combine(1, entity_traits64::tombstone_version - 1);
+  const auto last =
+      entity_id64::combine(1, entity_traits64::tombstone_version - 1);
   EXPECT_EQ(last.next_version().version(), 0u);
 }
 

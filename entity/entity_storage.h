@@ -400,8 +400,7 @@ class basic_entity_storage {
   void check_alive_for_metadata(id_type id) const {
     STRATA_CHECK(alive(id), not_alive_message(id));
   }
-  [[gnu::cold, gnu::noinline]] std::string not_alive_message(
-      id_type id) const {
+  [[gnu::cold, gnu::noinline]] std::string not_alive_message(id_type id) const {
     return absl::StrCat("entity storage: metadata of ", to_string(id),
                         ", which is not alive (stale or reclaimed id)");
   }

@@ -305,7 +305,8 @@ struct system_signature_list {
 
   // The systems that run when `starts` start and their dependents follow
   // (from the precomputed closure: no O(N^3) work per call site).
-  static constexpr std::array<bool, count> chain(const std::array<bool, count>& starts) {
+  static constexpr std::array<bool, count> chain(
+      const std::array<bool, count>& starts) {
     std::array<bool, count> in = starts;
     for (std::size_t s = 0; s < count; ++s) {
       if (!starts[s]) continue;

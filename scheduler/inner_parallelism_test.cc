@@ -12,23 +12,27 @@ static_assert(!inner_parallelism_strategy<int>);
 
 static_assert(subtask_count(ips::none(), 1000, 8) == 1);
 static_assert(subtask_count(ips::split_evenly(4), 1000, 8) == 4);
-static_assert(subtask_count(ips::split_evenly(4), 3, 8) == 3);  // no empty slices
+static_assert(subtask_count(ips::split_evenly(4), 3, 8) ==
+              3);  // no empty slices
 static_assert(subtask_count(ips::split_evenly(4), 0, 8) == 1);  // always runs
 static_assert(subtask_count(ips::split_evenly_per_core(), 1000, 8) == 8);
 static_assert(subtask_count(ips::split_every_n(100), 1001, 8) == 11);
-static_assert(subtask_count(ips::split_evenly(1000), 100000, 2) == 1000);  // no cap
+static_assert(subtask_count(ips::split_evenly(1000), 100000, 2) ==
+              1000);  // no cap
 
 constexpr auto composed =
     ipc::fixed_threshold(500, ips::split_evenly(8), ips::split_evenly(2));
 static_assert(subtask_count(composed, 499, 4) == 2);
 static_assert(subtask_count(composed, 500, 4) == 8);
-constexpr auto none_below = ipc::none_below_threshold(100, ips::split_evenly_per_core());
+constexpr auto none_below =
+    ipc::none_below_threshold(100, ips::split_evenly_per_core());
 static_assert(subtask_count(none_below, 99, 4) == 1);
 static_assert(subtask_count(none_below, 100, 4) == 4);
 
 // A user strategy: one subtask per 1000 entities, at most 2 per thread.
 struct per_thousand_capped {
-  constexpr std::size_t subtasks(std::size_t entities, std::size_t threads) const {
+  constexpr std::size_t subtasks(std::size_t entities,
+                                 std::size_t threads) const {
     const std::size_t wanted = entities / 1000;
     return wanted < 2 * threads ? wanted : 2 * threads;
   }
@@ -40,7 +44,8 @@ static_assert(subtask_count(per_thousand_capped{}, 500, 2) == 1);
 TEST(InnerParallelismTest, SlicesCoverEveryEntityOnceWithoutEmptySlices) {
   for (std::size_t entities : {0u, 1u, 2u, 7u, 64u, 1000u, 1001u}) {
     for (std::size_t requested : {1u, 2u, 3u, 8u, 17u, 2000u}) {
-      const std::size_t count = subtask_count(ips::split_evenly(requested), entities, 2);
+      const std::size_t count =
+          subtask_count(ips::split_evenly(requested), entities, 2);
       std::size_t covered = 0;
       std::size_t previous_end = 0;
       for (std::size_t i = 0; i < count; ++i) {
@@ -66,8 +71,10 @@ namespace {
 
 TEST(InnerParallelismDeathTest, ZeroCountIsACheckFailure) {
   volatile std::size_t zero = 0;
-  EXPECT_DEATH(ips::split_evenly(zero), "split_evenly\\(n\\): n must be at least 1");
-  EXPECT_DEATH(ips::split_every_n(zero), "split_every_n\\(n\\): n must be at least 1");
+  EXPECT_DEATH(ips::split_evenly(zero),
+               "split_evenly\\(n\\): n must be at least 1");
+  EXPECT_DEATH(ips::split_every_n(zero),
+               "split_every_n\\(n\\): n must be at least 1");
 }
 
 }  // namespace

@@ -5,70 +5,198 @@
 #include "scheduler/dag.h"
 
 namespace large {
-struct c0 { float value; };
-struct c1 { float value; };
-struct c2 { float value; };
-struct c3 { float value; };
-struct c4 { float value; };
-struct c5 { float value; };
-struct c6 { float value; };
-struct c7 { float value; };
-struct c8 { float value; };
-struct c9 { float value; };
-struct c10 { float value; };
-struct c11 { float value; };
-struct c12 { float value; };
-struct c13 { float value; };
-struct c14 { float value; };
-struct c15 { float value; };
-struct c16 { float value; };
-struct c17 { float value; };
-struct c18 { float value; };
-struct c19 { float value; };
-struct c20 { float value; };
-struct c21 { float value; };
-struct c22 { float value; };
-struct c23 { float value; };
-struct c24 { float value; };
-struct c25 { float value; };
-struct c26 { float value; };
-struct c27 { float value; };
-struct c28 { float value; };
-struct c29 { float value; };
-struct c30 { float value; };
-struct c31 { float value; };
-struct c32 { float value; };
-struct c33 { float value; };
-struct c34 { float value; };
-struct c35 { float value; };
-struct c36 { float value; };
-struct c37 { float value; };
-struct c38 { float value; };
-struct c39 { float value; };
-struct c40 { float value; };
-struct c41 { float value; };
-struct c42 { float value; };
-struct c43 { float value; };
-struct c44 { float value; };
-struct c45 { float value; };
-struct c46 { float value; };
-struct c47 { float value; };
-struct c48 { float value; };
-struct c49 { float value; };
-struct c50 { float value; };
-struct c51 { float value; };
-struct c52 { float value; };
-struct c53 { float value; };
-struct c54 { float value; };
-struct c55 { float value; };
-struct c56 { float value; };
-struct c57 { float value; };
-struct c58 { float value; };
-struct c59 { float value; };
-struct c60 { float value; };
-struct c61 { float value; };
-struct c62 { float value; };
-struct c63 { float value; };
+struct c0 {
+  float value;
+};
+struct c1 {
+  float value;
+};
+struct c2 {
+  float value;
+};
+struct c3 {
+  float value;
+};
+struct c4 {
+  float value;
+};
+struct c5 {
+  float value;
+};
+struct c6 {
+  float value;
+};
+struct c7 {
+  float value;
+};
+struct c8 {
+  float value;
+};
+struct c9 {
+  float value;
+};
+struct c10 {
+  float value;
+};
+struct c11 {
+  float value;
+};
+struct c12 {
+  float value;
+};
+struct c13 {
+  float value;
+};
+struct c14 {
+  float value;
+};
+struct c15 {
+  float value;
+};
+struct c16 {
+  float value;
+};
+struct c17 {
+  float value;
+};
+struct c18 {
+  float value;
+};
+struct c19 {
+  float value;
+};
+struct c20 {
+  float value;
+};
+struct c21 {
+  float value;
+};
+struct c22 {
+  float value;
+};
+struct c23 {
+  float value;
+};
+struct c24 {
+  float value;
+};
+struct c25 {
+  float value;
+};
+struct c26 {
+  float value;
+};
+struct c27 {
+  float value;
+};
+struct c28 {
+  float value;
+};
+struct c29 {
+  float value;
+};
+struct c30 {
+  float value;
+};
+struct c31 {
+  float value;
+};
+struct c32 {
+  float value;
+};
+struct c33 {
+  float value;
+};
+struct c34 {
+  float value;
+};
+struct c35 {
+  float value;
+};
+struct c36 {
+  float value;
+};
+struct c37 {
+  float value;
+};
+struct c38 {
+  float value;
+};
+struct c39 {
+  float value;
+};
+struct c40 {
+  float value;
+};
+struct c41 {
+  float value;
+};
+struct c42 {
+  float value;
+};
+struct c43 {
+  float value;
+};
+struct c44 {
+  float value;
+};
+struct c45 {
+  float value;
+};
+struct c46 {
+  float value;
+};
+struct c47 {
+  float value;
+};
+struct c48 {
+  float value;
+};
+struct c49 {
+  float value;
+};
+struct c50 {
+  float value;
+};
+struct c51 {
+  float value;
+};
+struct c52 {
+  float value;
+};
+struct c53 {
+  float value;
+};
+struct c54 {
+  float value;
+};
+struct c55 {
+  float value;
+};
+struct c56 {
+  float value;
+};
+struct c57 {
+  float value;
+};
+struct c58 {
+  float value;
+};
+struct c59 {
+  float value;
+};
+struct c60 {
+  float value;
+};
+struct c61 {
+  float value;
+};
+struct c62 {
+  float value;
+};
+struct c63 {
+  float value;
+};
 struct s0 {};
 struct s1 {};
 struct s2 {};
@@ -123,36 +251,123 @@ constexpr auto components = strata::component_signatures(
 constexpr auto systems = strata::system_signatures(
     strata::ss::make(tag<s0>).write(tag<c0>, tag<c1>),
     strata::ss::make(tag<s1>).write(tag<c2>, tag<c3>),
-    strata::ss::make(tag<s2>).write(tag<c4>, tag<c5>).read(tag<c2>).dependencies(tag<s1>),
+    strata::ss::make(tag<s2>)
+        .write(tag<c4>, tag<c5>)
+        .read(tag<c2>)
+        .dependencies(tag<s1>),
     strata::ss::make(tag<s3>).write(tag<c6>, tag<c7>),
-    strata::ss::make(tag<s4>).write(tag<c8>, tag<c9>).read(tag<c2>, tag<c4>).dependencies(tag<s1>, tag<s2>),
-    strata::ss::make(tag<s5>).write(tag<c10>, tag<c11>).read(tag<c2>, tag<c4>, tag<c8>).dependencies(tag<s1>, tag<s2>, tag<s4>),
+    strata::ss::make(tag<s4>)
+        .write(tag<c8>, tag<c9>)
+        .read(tag<c2>, tag<c4>)
+        .dependencies(tag<s1>, tag<s2>),
+    strata::ss::make(tag<s5>)
+        .write(tag<c10>, tag<c11>)
+        .read(tag<c2>, tag<c4>, tag<c8>)
+        .dependencies(tag<s1>, tag<s2>, tag<s4>),
     strata::ss::make(tag<s6>).write(tag<c12>, tag<c13>),
-    strata::ss::make(tag<s7>).write(tag<c14>, tag<c15>).read(tag<c2>, tag<c4>, tag<c8>).dependencies(tag<s1>, tag<s2>, tag<s4>, tag<s5>),
-    strata::ss::make(tag<s8>).write(tag<c16>, tag<c17>).read(tag<c2>, tag<c4>, tag<c8>).dependencies(tag<s1>, tag<s2>, tag<s4>, tag<s5>, tag<s7>),
+    strata::ss::make(tag<s7>)
+        .write(tag<c14>, tag<c15>)
+        .read(tag<c2>, tag<c4>, tag<c8>)
+        .dependencies(tag<s1>, tag<s2>, tag<s4>, tag<s5>),
+    strata::ss::make(tag<s8>)
+        .write(tag<c16>, tag<c17>)
+        .read(tag<c2>, tag<c4>, tag<c8>)
+        .dependencies(tag<s1>, tag<s2>, tag<s4>, tag<s5>, tag<s7>),
     strata::ss::make(tag<s9>).write(tag<c18>, tag<c19>),
-    strata::ss::make(tag<s10>).write(tag<c20>, tag<c21>).read(tag<c2>, tag<c4>, tag<c8>).dependencies(tag<s1>, tag<s2>, tag<s4>, tag<s5>, tag<s7>, tag<s8>),
-    strata::ss::make(tag<s11>).write(tag<c22>, tag<c23>).read(tag<c2>, tag<c4>, tag<c8>).dependencies(tag<s1>, tag<s2>, tag<s4>, tag<s5>, tag<s7>, tag<s8>, tag<s10>),
+    strata::ss::make(tag<s10>)
+        .write(tag<c20>, tag<c21>)
+        .read(tag<c2>, tag<c4>, tag<c8>)
+        .dependencies(tag<s1>, tag<s2>, tag<s4>, tag<s5>, tag<s7>, tag<s8>),
+    strata::ss::make(tag<s11>)
+        .write(tag<c22>, tag<c23>)
+        .read(tag<c2>, tag<c4>, tag<c8>)
+        .dependencies(tag<s1>, tag<s2>, tag<s4>, tag<s5>, tag<s7>, tag<s8>,
+                      tag<s10>),
     strata::ss::make(tag<s12>).write(tag<c24>, tag<c25>),
-    strata::ss::make(tag<s13>).write(tag<c26>, tag<c27>).read(tag<c2>, tag<c4>, tag<c8>).dependencies(tag<s1>, tag<s2>, tag<s4>, tag<s5>, tag<s7>, tag<s8>, tag<s10>, tag<s11>),
-    strata::ss::make(tag<s14>).write(tag<c28>, tag<c29>).read(tag<c2>, tag<c4>, tag<c8>).dependencies(tag<s1>, tag<s2>, tag<s4>, tag<s5>, tag<s7>, tag<s8>, tag<s10>, tag<s11>, tag<s13>),
+    strata::ss::make(tag<s13>)
+        .write(tag<c26>, tag<c27>)
+        .read(tag<c2>, tag<c4>, tag<c8>)
+        .dependencies(tag<s1>, tag<s2>, tag<s4>, tag<s5>, tag<s7>, tag<s8>,
+                      tag<s10>, tag<s11>),
+    strata::ss::make(tag<s14>)
+        .write(tag<c28>, tag<c29>)
+        .read(tag<c2>, tag<c4>, tag<c8>)
+        .dependencies(tag<s1>, tag<s2>, tag<s4>, tag<s5>, tag<s7>, tag<s8>,
+                      tag<s10>, tag<s11>, tag<s13>),
     strata::ss::make(tag<s15>).write(tag<c30>, tag<c31>),
-    strata::ss::make(tag<s16>).write(tag<c32>, tag<c33>).read(tag<c2>, tag<c4>, tag<c8>).dependencies(tag<s1>, tag<s2>, tag<s4>, tag<s5>, tag<s7>, tag<s8>, tag<s10>, tag<s11>, tag<s13>, tag<s14>),
-    strata::ss::make(tag<s17>).write(tag<c34>, tag<c35>).read(tag<c2>, tag<c4>, tag<c8>).dependencies(tag<s1>, tag<s2>, tag<s4>, tag<s5>, tag<s7>, tag<s8>, tag<s10>, tag<s11>, tag<s13>, tag<s14>, tag<s16>),
+    strata::ss::make(tag<s16>)
+        .write(tag<c32>, tag<c33>)
+        .read(tag<c2>, tag<c4>, tag<c8>)
+        .dependencies(tag<s1>, tag<s2>, tag<s4>, tag<s5>, tag<s7>, tag<s8>,
+                      tag<s10>, tag<s11>, tag<s13>, tag<s14>),
+    strata::ss::make(tag<s17>)
+        .write(tag<c34>, tag<c35>)
+        .read(tag<c2>, tag<c4>, tag<c8>)
+        .dependencies(tag<s1>, tag<s2>, tag<s4>, tag<s5>, tag<s7>, tag<s8>,
+                      tag<s10>, tag<s11>, tag<s13>, tag<s14>, tag<s16>),
     strata::ss::make(tag<s18>).write(tag<c36>, tag<c37>),
-    strata::ss::make(tag<s19>).write(tag<c38>, tag<c39>).read(tag<c2>, tag<c4>, tag<c8>).dependencies(tag<s1>, tag<s2>, tag<s4>, tag<s5>, tag<s7>, tag<s8>, tag<s10>, tag<s11>, tag<s13>, tag<s14>, tag<s16>, tag<s17>),
-    strata::ss::make(tag<s20>).write(tag<c40>, tag<c41>).read(tag<c2>, tag<c4>, tag<c8>).dependencies(tag<s1>, tag<s2>, tag<s4>, tag<s5>, tag<s7>, tag<s8>, tag<s10>, tag<s11>, tag<s13>, tag<s14>, tag<s16>, tag<s17>, tag<s19>),
+    strata::ss::make(tag<s19>)
+        .write(tag<c38>, tag<c39>)
+        .read(tag<c2>, tag<c4>, tag<c8>)
+        .dependencies(tag<s1>, tag<s2>, tag<s4>, tag<s5>, tag<s7>, tag<s8>,
+                      tag<s10>, tag<s11>, tag<s13>, tag<s14>, tag<s16>,
+                      tag<s17>),
+    strata::ss::make(tag<s20>)
+        .write(tag<c40>, tag<c41>)
+        .read(tag<c2>, tag<c4>, tag<c8>)
+        .dependencies(tag<s1>, tag<s2>, tag<s4>, tag<s5>, tag<s7>, tag<s8>,
+                      tag<s10>, tag<s11>, tag<s13>, tag<s14>, tag<s16>,
+                      tag<s17>, tag<s19>),
     strata::ss::make(tag<s21>).write(tag<c42>, tag<c43>),
-    strata::ss::make(tag<s22>).write(tag<c44>, tag<c45>).read(tag<c2>, tag<c4>, tag<c8>).dependencies(tag<s1>, tag<s2>, tag<s4>, tag<s5>, tag<s7>, tag<s8>, tag<s10>, tag<s11>, tag<s13>, tag<s14>, tag<s16>, tag<s17>, tag<s19>, tag<s20>),
-    strata::ss::make(tag<s23>).write(tag<c46>, tag<c47>).read(tag<c2>, tag<c4>, tag<c8>).dependencies(tag<s1>, tag<s2>, tag<s4>, tag<s5>, tag<s7>, tag<s8>, tag<s10>, tag<s11>, tag<s13>, tag<s14>, tag<s16>, tag<s17>, tag<s19>, tag<s20>, tag<s22>),
+    strata::ss::make(tag<s22>)
+        .write(tag<c44>, tag<c45>)
+        .read(tag<c2>, tag<c4>, tag<c8>)
+        .dependencies(tag<s1>, tag<s2>, tag<s4>, tag<s5>, tag<s7>, tag<s8>,
+                      tag<s10>, tag<s11>, tag<s13>, tag<s14>, tag<s16>,
+                      tag<s17>, tag<s19>, tag<s20>),
+    strata::ss::make(tag<s23>)
+        .write(tag<c46>, tag<c47>)
+        .read(tag<c2>, tag<c4>, tag<c8>)
+        .dependencies(tag<s1>, tag<s2>, tag<s4>, tag<s5>, tag<s7>, tag<s8>,
+                      tag<s10>, tag<s11>, tag<s13>, tag<s14>, tag<s16>,
+                      tag<s17>, tag<s19>, tag<s20>, tag<s22>),
     strata::ss::make(tag<s24>).write(tag<c48>, tag<c49>),
-    strata::ss::make(tag<s25>).write(tag<c50>, tag<c51>).read(tag<c2>, tag<c4>, tag<c8>).dependencies(tag<s1>, tag<s2>, tag<s4>, tag<s5>, tag<s7>, tag<s8>, tag<s10>, tag<s11>, tag<s13>, tag<s14>, tag<s16>, tag<s17>, tag<s19>, tag<s20>, tag<s22>, tag<s23>),
-    strata::ss::make(tag<s26>).write(tag<c52>, tag<c53>).read(tag<c2>, tag<c4>, tag<c8>).dependencies(tag<s1>, tag<s2>, tag<s4>, tag<s5>, tag<s7>, tag<s8>, tag<s10>, tag<s11>, tag<s13>, tag<s14>, tag<s16>, tag<s17>, tag<s19>, tag<s20>, tag<s22>, tag<s23>, tag<s25>),
+    strata::ss::make(tag<s25>)
+        .write(tag<c50>, tag<c51>)
+        .read(tag<c2>, tag<c4>, tag<c8>)
+        .dependencies(tag<s1>, tag<s2>, tag<s4>, tag<s5>, tag<s7>, tag<s8>,
+                      tag<s10>, tag<s11>, tag<s13>, tag<s14>, tag<s16>,
+                      tag<s17>, tag<s19>, tag<s20>, tag<s22>, tag<s23>),
+    strata::ss::make(tag<s26>)
+        .write(tag<c52>, tag<c53>)
+        .read(tag<c2>, tag<c4>, tag<c8>)
+        .dependencies(tag<s1>, tag<s2>, tag<s4>, tag<s5>, tag<s7>, tag<s8>,
+                      tag<s10>, tag<s11>, tag<s13>, tag<s14>, tag<s16>,
+                      tag<s17>, tag<s19>, tag<s20>, tag<s22>, tag<s23>,
+                      tag<s25>),
     strata::ss::make(tag<s27>).write(tag<c54>, tag<c55>),
-    strata::ss::make(tag<s28>).write(tag<c56>, tag<c57>).read(tag<c2>, tag<c4>, tag<c8>).dependencies(tag<s1>, tag<s2>, tag<s4>, tag<s5>, tag<s7>, tag<s8>, tag<s10>, tag<s11>, tag<s13>, tag<s14>, tag<s16>, tag<s17>, tag<s19>, tag<s20>, tag<s22>, tag<s23>, tag<s25>, tag<s26>),
-    strata::ss::make(tag<s29>).write(tag<c58>, tag<c59>).read(tag<c2>, tag<c4>, tag<c8>).dependencies(tag<s1>, tag<s2>, tag<s4>, tag<s5>, tag<s7>, tag<s8>, tag<s10>, tag<s11>, tag<s13>, tag<s14>, tag<s16>, tag<s17>, tag<s19>, tag<s20>, tag<s22>, tag<s23>, tag<s25>, tag<s26>, tag<s28>),
+    strata::ss::make(tag<s28>)
+        .write(tag<c56>, tag<c57>)
+        .read(tag<c2>, tag<c4>, tag<c8>)
+        .dependencies(tag<s1>, tag<s2>, tag<s4>, tag<s5>, tag<s7>, tag<s8>,
+                      tag<s10>, tag<s11>, tag<s13>, tag<s14>, tag<s16>,
+                      tag<s17>, tag<s19>, tag<s20>, tag<s22>, tag<s23>,
+                      tag<s25>, tag<s26>),
+    strata::ss::make(tag<s29>)
+        .write(tag<c58>, tag<c59>)
+        .read(tag<c2>, tag<c4>, tag<c8>)
+        .dependencies(tag<s1>, tag<s2>, tag<s4>, tag<s5>, tag<s7>, tag<s8>,
+                      tag<s10>, tag<s11>, tag<s13>, tag<s14>, tag<s16>,
+                      tag<s17>, tag<s19>, tag<s20>, tag<s22>, tag<s23>,
+                      tag<s25>, tag<s26>, tag<s28>),
     strata::ss::make(tag<s30>).write(tag<c60>, tag<c61>),
-    strata::ss::make(tag<s31>).write(tag<c62>, tag<c63>).read(tag<c2>, tag<c4>, tag<c8>).dependencies(tag<s1>, tag<s2>, tag<s4>, tag<s5>, tag<s7>, tag<s8>, tag<s10>, tag<s11>, tag<s13>, tag<s14>, tag<s16>, tag<s17>, tag<s19>, tag<s20>, tag<s22>, tag<s23>, tag<s25>, tag<s26>, tag<s28>, tag<s29>));
+    strata::ss::make(tag<s31>)
+        .write(tag<c62>, tag<c63>)
+        .read(tag<c2>, tag<c4>, tag<c8>)
+        .dependencies(tag<s1>, tag<s2>, tag<s4>, tag<s5>, tag<s7>, tag<s8>,
+                      tag<s10>, tag<s11>, tag<s13>, tag<s14>, tag<s16>,
+                      tag<s17>, tag<s19>, tag<s20>, tag<s22>, tag<s23>,
+                      tag<s25>, tag<s26>, tag<s28>, tag<s29>));
 using list = std::remove_const_t<decltype(systems)>;
 static_assert((strata::check_components_stored(components, systems), true));
 static_assert(list::count == 32);

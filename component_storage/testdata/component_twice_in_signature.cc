@@ -1,6 +1,8 @@
 #include "component_storage/signature.h"
 
-struct position { float x, y; };
+struct position {
+  float x, y;
+};
 
 constexpr auto components = strata::component_signatures(
     strata::cs::make(strata::tag<position>, strata::tag<position>));

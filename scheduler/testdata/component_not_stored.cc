@@ -5,8 +5,8 @@ struct velocity {};
 struct a {};
 struct b {};
 struct c {};
-using strata::ss::make;
 using strata::tag;
+using strata::ss::make;
 
 #include "component_storage/signature.h"
 struct unstored {};
@@ -15,4 +15,5 @@ constexpr auto components = strata::component_signatures(
 constexpr auto systems = strata::system_signatures(
     make(tag<a>).read(tag<velocity>).write(tag<position>),
     make(tag<b>).read(tag<unstored>));
-constexpr bool checked = (strata::check_components_stored(components, systems), true);
+constexpr bool checked =
+    (strata::check_components_stored(components, systems), true);

@@ -5,8 +5,8 @@ struct velocity {};
 struct a {};
 struct b {};
 struct c {};
-using strata::ss::make;
 using strata::tag;
+using strata::ss::make;
 
 constexpr auto systems = strata::system_signatures(
     make(tag<a>).write(tag<position>), make(tag<b>).read(tag<position>));

@@ -5,8 +5,7 @@ struct velocity {};
 struct a {};
 struct b {};
 struct c {};
-using strata::ss::make;
 using strata::tag;
+using strata::ss::make;
 
-constexpr auto signature =
-    make(tag<a>).read(tag<position>).read(tag<velocity>);
+constexpr auto signature = make(tag<a>).read(tag<position>).read(tag<velocity>);
