@@ -195,32 +195,30 @@ void BM_Insert(benchmark::State& state) {
   state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * n));
 }
 
-template <typename Adaptor>
-void BM_ContainsHit(benchmark::State& state) {
+// `contains` over one of the workload's probe lists (hits or misses), in
+// random order.
+template <typename Adaptor, std::vector<std::uint32_t> workload::*Probes>
+void run_contains(benchmark::State& state) {
   const auto n = static_cast<std::size_t>(state.range(0));
   const workload& w = get_workload(n);
   Adaptor a;
   fill(a, w);
   for (auto _ : state) {
     std::size_t found = 0;
-    for (const std::uint32_t v : w.probes) found += a.contains(v);
+    for (const std::uint32_t v : w.*Probes) found += a.contains(v);
     benchmark::DoNotOptimize(found);
   }
   state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * n));
 }
 
 template <typename Adaptor>
+void BM_ContainsHit(benchmark::State& state) {
+  run_contains<Adaptor, &workload::probes>(state);
+}
+
+template <typename Adaptor>
 void BM_ContainsMiss(benchmark::State& state) {
-  const auto n = static_cast<std::size_t>(state.range(0));
-  const workload& w = get_workload(n);
-  Adaptor a;
-  fill(a, w);
-  for (auto _ : state) {
-    std::size_t found = 0;
-    for (const std::uint32_t v : w.misses) found += a.contains(v);
-    benchmark::DoNotOptimize(found);
-  }
-  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * n));
+  run_contains<Adaptor, &workload::misses>(state);
 }
 
 template <typename Adaptor>
