@@ -6,10 +6,10 @@
 // hash_map_chunk and empty_chunk; a user plugs in their own through a storage
 // selector with a nested
 //
-//   template <typename Capacity, typename... Components> using chunk = ...;
+//   template <typename Limit, typename... Components> using chunk = ...;
 //
-// given to `cs::make(...).storage(selector)`. `Capacity` is
-// fixed_capacity<N> or dynamic_capacity (capacity.h).
+// given to `cs::make(...).storage(selector)`. `Limit` is
+// fixed_limit<N> or dynamic_limit (base/limit.h).
 //
 // For every component type T it stores, a chunk `c` must provide
 // (`component_chunk<Chunk, T>`):

@@ -10,7 +10,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "component_storage/capacity.h"
+#include "base/limit.h"
 #include "component_storage/contiguous_buffer_chunk.h"
 #include "component_storage/empty_chunk.h"
 #include "component_storage/hash_map_chunk.h"
@@ -39,24 +39,24 @@ entity_id id(std::uint32_t index, std::uint32_t version = 0) {
 
 // Every built-in chunk satisfies the concept for each of its components.
 static_assert(
-    component_chunk<contiguous_buffer_chunk<fixed_capacity<8>, position, name>,
+    component_chunk<contiguous_buffer_chunk<fixed_limit<8>, position, name>,
                     position>);
 static_assert(component_chunk<
-              contiguous_buffer_chunk<dynamic_capacity, position, name>, name>);
+              contiguous_buffer_chunk<dynamic_limit, position, name>, name>);
 static_assert(
     component_chunk<
-        aos_contiguous_buffer_chunk<dynamic_capacity, position, name>, name>);
+        aos_contiguous_buffer_chunk<dynamic_limit, position, name>, name>);
 static_assert(
-    component_chunk<sparse_chunk<dynamic_capacity, move_only>, move_only>);
+    component_chunk<sparse_chunk<dynamic_limit, move_only>, move_only>);
 static_assert(
-    component_chunk<hash_map_chunk<dynamic_capacity, move_only>, move_only>);
+    component_chunk<hash_map_chunk<dynamic_limit, move_only>, move_only>);
 static_assert(component_chunk<empty_chunk<tag_only>, tag_only>);
 // ... and not for a component it does not hold.
 static_assert(!component_chunk<
-              contiguous_buffer_chunk<fixed_capacity<8>, position>, name>);
-static_assert(chunk_has_contains<sparse_chunk<fixed_capacity<8>, name>, name>);
+              contiguous_buffer_chunk<fixed_limit<8>, position>, name>);
+static_assert(chunk_has_contains<sparse_chunk<fixed_limit<8>, name>, name>);
 static_assert(!chunk_has_contains<empty_chunk<tag_only>, tag_only>);
-static_assert(chunk_has_reserve<hash_map_chunk<dynamic_capacity, name>>);
+static_assert(chunk_has_reserve<hash_map_chunk<dynamic_limit, name>>);
 static_assert(std::is_void_v<chunk_entity_metadata_t<empty_chunk<tag_only>>>);
 struct with_metadata {
   struct entity_metadata {
@@ -66,8 +66,8 @@ struct with_metadata {
 static_assert(std::is_same_v<chunk_entity_metadata_t<with_metadata>,
                              with_metadata::entity_metadata>);
 
-TEST(contiguous_buffer_chunk, fixed_capacity_allocates_up_front) {
-  contiguous_buffer_chunk<fixed_capacity<100>, position> chunk;
+TEST(contiguous_buffer_chunk, fixed_limit_allocates_up_front) {
+  contiguous_buffer_chunk<fixed_limit<100>, position> chunk;
   EXPECT_EQ(chunk.capacity(), 100u);
   position& p = chunk.create<position>(id(99), 1.f, 2.f);
   for (std::uint32_t i = 0; i < 99; ++i)
@@ -77,8 +77,8 @@ TEST(contiguous_buffer_chunk, fixed_capacity_allocates_up_front) {
   EXPECT_EQ(chunk.data<position>()[99].y, 2.f);
 }
 
-TEST(contiguous_buffer_chunk, dynamic_capacity_grows_and_keeps_values) {
-  contiguous_buffer_chunk<dynamic_capacity, position, name> chunk;
+TEST(contiguous_buffer_chunk, dynamic_limit_grows_and_keeps_values) {
+  contiguous_buffer_chunk<dynamic_limit, position, name> chunk;
   EXPECT_EQ(chunk.capacity(), 0u);
   for (std::uint32_t i = 0; i < 1000; i += 3) {
     chunk.create<position>(id(i), float(i), 0.f);
@@ -98,7 +98,7 @@ TEST(contiguous_buffer_chunk, dynamic_capacity_grows_and_keeps_values) {
 }
 
 TEST(contiguous_buffer_chunk, components_of_a_group_are_independent) {
-  aos_contiguous_buffer_chunk<fixed_capacity<4>, position, name> chunk;
+  aos_contiguous_buffer_chunk<fixed_limit<4>, position, name> chunk;
   chunk.create<name>(id(2), "two");
   EXPECT_TRUE(chunk.contains<name>(id(2)));
   EXPECT_FALSE(chunk.contains<position>(id(2)));
@@ -112,7 +112,7 @@ struct alignas(32) wide {
   double v[4];
 };
 TEST(contiguous_buffer_chunk, aos_rows_respect_alignment) {
-  aos_contiguous_buffer_chunk<dynamic_capacity, char, wide, std::int16_t> chunk;
+  aos_contiguous_buffer_chunk<dynamic_limit, char, wide, std::int16_t> chunk;
   for (std::uint32_t i = 0; i < 100; ++i) {
     chunk.create<char>(id(i), 'a');
     chunk.create<wide>(id(i), wide{{double(i), 0, 0, 0}});
@@ -127,8 +127,8 @@ TEST(contiguous_buffer_chunk, aos_rows_respect_alignment) {
 }
 
 TEST(contiguous_buffer_chunk, move_only_components_survive_growth) {
-  aos_contiguous_buffer_chunk<dynamic_capacity, move_only> aos;
-  contiguous_buffer_chunk<dynamic_capacity, move_only> soa;
+  aos_contiguous_buffer_chunk<dynamic_limit, move_only> aos;
+  contiguous_buffer_chunk<dynamic_limit, move_only> soa;
   for (int i = 0; i < 300; ++i) {
     aos.create<move_only>(id(i * 7), i);
     soa.create<move_only>(id(i * 7), i);
@@ -143,13 +143,13 @@ TEST(contiguous_buffer_chunk, move_only_components_survive_growth) {
 }
 
 TEST(contiguous_buffer_chunk, version_is_ignored) {
-  contiguous_buffer_chunk<fixed_capacity<4>, int> chunk;
+  contiguous_buffer_chunk<fixed_limit<4>, int> chunk;
   chunk.create<int>(id(1, 3), 5);
   EXPECT_EQ(chunk.get<int>(id(1, 7)), 5);
 }
 
 TEST(sparse_chunk, uses_the_full_id) {
-  sparse_chunk<dynamic_capacity, name, move_only> chunk;
+  sparse_chunk<dynamic_limit, name, move_only> chunk;
   chunk.create<name>(id(4, 1), "a");
   chunk.create<move_only>(id(4, 1), 3);
   EXPECT_TRUE(chunk.contains<name>(id(4, 1)));
@@ -161,7 +161,7 @@ TEST(sparse_chunk, uses_the_full_id) {
 }
 
 TEST(hash_map_chunk, stores_aggregates_and_move_only_types) {
-  hash_map_chunk<fixed_capacity<1000>, position, move_only> chunk;
+  hash_map_chunk<fixed_limit<1000>, position, move_only> chunk;
   chunk.create<position>(id(900), 1.f, 2.f);
   chunk.create<move_only>(id(900), 8);
   EXPECT_EQ(chunk.get<position>(id(900)).y, 2.f);
@@ -184,9 +184,9 @@ TEST(empty_chunk, needs_no_memory) {
 // in a fixed contiguous buffer; gets of existing components in the others.
 TEST(chunks, distinct_entities_from_several_threads) {
   constexpr std::uint32_t n = 4000;
-  contiguous_buffer_chunk<fixed_capacity<n>, position, name> buffer;
-  sparse_chunk<fixed_capacity<n>, position> sparse;
-  hash_map_chunk<fixed_capacity<n>, position> hash;
+  contiguous_buffer_chunk<fixed_limit<n>, position, name> buffer;
+  sparse_chunk<fixed_limit<n>, position> sparse;
+  hash_map_chunk<fixed_limit<n>, position> hash;
   for (std::uint32_t i = 0; i < n; ++i) {
     sparse.create<position>(id(i), 0.f, 0.f);
     hash.create<position>(id(i), 0.f, 0.f);

@@ -4,7 +4,7 @@
 //       strata::cs::make(ct::position, ct::velocity),   // contiguous, SoA
 //       strata::cs::make(ct::health).sparse());
 //   strata::component_storage<decltype(components),
-//                             strata::fixed_capacity<100'000>> storage;
+//                             strata::fixed_limit<100'000>> storage;
 //   storage.add(ct::position, e, bits, 1.f, 2.f);  // sets bits[id(position)]
 //   storage.get(ct::position, e).x += 1;
 //   storage.remove_all(e, bits);                    // e was killed
@@ -16,7 +16,7 @@
 //                                 and trivially destructible;
 //   storage::sparse            -> sparse_chunk;
 //   storage::hash_map          -> hash_map_chunk;
-//   a user selector S          -> S::chunk<Capacity, Components...>, checked
+//   a user selector S          -> S::chunk<Limit, Components...>, checked
 //                                 against the component_chunk concept
 //                                 (chunk.h) with a readable error.
 // Every access (`get`, `add`, `remove`) is dispatched to its chunk at compile
@@ -57,7 +57,7 @@
 #include <type_traits>
 #include <utility>
 
-#include "component_storage/capacity.h"
+#include "base/limit.h"
 #include "component_storage/chunk.h"
 #include "component_storage/contiguous_buffer_chunk.h"
 #include "component_storage/empty_chunk.h"
@@ -86,7 +86,7 @@ struct storage_selector_without_chunk {
   static_assert(always_false<Selector>,
                 "this storage selector (named above) is neither a built-in "
                 "one (strata::storage::contiguous_buffer, sparse, hash_map) "
-                "nor a type with a nested `template <typename Capacity, "
+                "nor a type with a nested `template <typename Limit, "
                 "typename... Components> using chunk = ...;`");
 };
 
@@ -101,9 +101,9 @@ struct no_chunk_selector {
   using chunk = void;
 };
 
-template <typename Selector, typename Capacity, typename... Ts>
+template <typename Selector, typename Limit, typename... Ts>
 concept has_chunk_template = requires {
-  typename Selector::template chunk<Capacity, Ts...>;
+  typename Selector::template chunk<Limit, Ts...>;
 };
 
 // Stands in for a chunk that failed its checks, so that a misuse produces
@@ -123,16 +123,16 @@ struct invalid_chunk {
 
 // The chunk of a user selector, or invalid_chunk if it has none or it fails
 // the concept (check_selector reports why).
-template <typename Selector, typename Layout, typename Capacity,
+template <typename Selector, typename Layout, typename Limit,
           typename Components>
 struct chunk_of;
-template <typename Selector, typename Layout, typename Capacity, typename... Ts>
-struct chunk_of<Selector, Layout, Capacity, type_list<Ts...>> {
+template <typename Selector, typename Layout, typename Limit, typename... Ts>
+struct chunk_of<Selector, Layout, Limit, type_list<Ts...>> {
   static constexpr bool has_template =
-      has_chunk_template<Selector, Capacity, Ts...>;
+      has_chunk_template<Selector, Limit, Ts...>;
   using candidate =
       typename std::conditional_t<has_template, Selector, no_chunk_selector>::
-          template chunk<Capacity, Ts...>;
+          template chunk<Limit, Ts...>;
   static constexpr bool valid = [] {
     if constexpr (has_template) {
       return (component_chunk<candidate, Ts> && ...);
@@ -152,22 +152,22 @@ struct chunk_of<Selector, Layout, Capacity, type_list<Ts...>> {
     }
   }
 };
-template <typename Layout, typename Capacity, typename... Ts>
-struct chunk_of<storage::contiguous_buffer, Layout, Capacity,
+template <typename Layout, typename Limit, typename... Ts>
+struct chunk_of<storage::contiguous_buffer, Layout, Limit,
                 type_list<Ts...>> {
   using type = std::conditional_t<
       (is_stateless_component_v<Ts> && ...), empty_chunk<Ts...>,
-      basic_contiguous_buffer_chunk<Layout, Capacity, Ts...>>;
+      basic_contiguous_buffer_chunk<Layout, Limit, Ts...>>;
   static consteval bool check() { return true; }
 };
-template <typename Layout, typename Capacity, typename... Ts>
-struct chunk_of<storage::sparse, Layout, Capacity, type_list<Ts...>> {
-  using type = sparse_chunk<Capacity, Ts...>;
+template <typename Layout, typename Limit, typename... Ts>
+struct chunk_of<storage::sparse, Layout, Limit, type_list<Ts...>> {
+  using type = sparse_chunk<Limit, Ts...>;
   static consteval bool check() { return true; }
 };
-template <typename Layout, typename Capacity, typename... Ts>
-struct chunk_of<storage::hash_map, Layout, Capacity, type_list<Ts...>> {
-  using type = hash_map_chunk<Capacity, Ts...>;
+template <typename Layout, typename Limit, typename... Ts>
+struct chunk_of<storage::hash_map, Layout, Limit, type_list<Ts...>> {
+  using type = hash_map_chunk<Limit, Ts...>;
   static consteval bool check() { return true; }
 };
 
@@ -175,25 +175,25 @@ struct chunk_of<storage::hash_map, Layout, Capacity, type_list<Ts...>> {
 
 namespace component_storage_internal {
 
-template <typename Signature, typename Capacity>
+template <typename Signature, typename Limit>
 using signature_chunk_of =
     chunk_of<typename Signature::storage_type, typename Signature::layout_type,
-             Capacity, typename Signature::component_types>;
+             Limit, typename Signature::component_types>;
 
-template <typename Signature, typename Capacity>
+template <typename Signature, typename Limit>
 using signature_chunk_t =
-    typename signature_chunk_of<Signature, Capacity>::type;
+    typename signature_chunk_of<Signature, Limit>::type;
 
-template <typename Capacity, typename Signatures>
+template <typename Limit, typename Signatures>
 struct chunk_list;
-template <typename Capacity, typename... Signatures>
-struct chunk_list<Capacity, type_list<Signatures...>> {
-  using type = type_list<signature_chunk_t<Signatures, Capacity>...>;
+template <typename Limit, typename... Signatures>
+struct chunk_list<Limit, type_list<Signatures...>> {
+  using type = type_list<signature_chunk_t<Signatures, Limit>...>;
   // Reports each broken signature (one diagnostic each). `auto`, so that
   // naming its type instantiates the checks without evaluating them (an
   // evaluation that fires a static_assert adds a second error under Clang).
   static consteval auto check() {
-    (signature_chunk_of<Signatures, Capacity>::check(), ...);
+    (signature_chunk_of<Signatures, Limit>::check(), ...);
     return true;
   }
 };
@@ -221,25 +221,25 @@ T& unreachable_component() noexcept;
 
 }  // namespace component_storage_internal
 
-template <typename ComponentList, typename Capacity>
+template <typename ComponentList, typename Limit>
 class component_storage {
  public:
   using component_list = std::remove_cvref_t<ComponentList>;
-  using capacity_type = Capacity;
+  using limit_type = Limit;
   using component_types = typename component_list::component_types;
   using size_type = std::size_t;
 
  private:
   static_assert(
       component_storage_internal::is_signature_list<component_list>,
-      "component_storage<ComponentList, Capacity>: ComponentList must be the "
+      "component_storage<ComponentList, Limit>: ComponentList must be the "
       "type of strata::component_signatures(...), e.g. "
       "decltype(components)");
-  static_assert(capacity_policy<Capacity>,
-                "component_storage: Capacity must be fixed_capacity<N> or "
-                "dynamic_capacity");
+  static_assert(limit_policy<Limit>,
+                "component_storage: Limit must be fixed_limit<N> or "
+                "dynamic_limit");
   using chunk_list_impl = component_storage_internal::chunk_list<
-      Capacity, typename component_list::signature_types>;
+      Limit, typename component_list::signature_types>;
   using checked_ = decltype(chunk_list_impl::check());
 
  public:

@@ -43,7 +43,7 @@ constexpr auto sparse_components =
 constexpr auto hash_components =
     component_signatures(cs::make(tag<position>, tag<velocity>).hash_map());
 
-using capacity = fixed_capacity<kEntities>;
+using capacity = fixed_limit<kEntities>;
 using soa_storage = component_storage<decltype(soa_components), capacity>;
 using aos_storage = component_storage<decltype(aos_components), capacity>;
 using sparse_storage = component_storage<decltype(sparse_components), capacity>;

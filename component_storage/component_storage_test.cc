@@ -25,23 +25,23 @@ using model_testing::make_components;
 using model_testing::small_value;
 using model_testing::third_value;
 
-template <typename Selector, bool Aos, typename Capacity>
+template <typename Selector, bool Aos, typename Limit>
 struct config {
   using storage_type =
-      component_storage<decltype(make_components<Selector, Aos>()), Capacity>;
+      component_storage<decltype(make_components<Selector, Aos>()), Limit>;
 };
 
-using fixed = fixed_capacity<kModelEntities>;
+using fixed = fixed_limit<kModelEntities>;
 
 using configs = ::testing::Types<
     config<storage::contiguous_buffer, false, fixed>,
-    config<storage::contiguous_buffer, false, dynamic_capacity>,
+    config<storage::contiguous_buffer, false, dynamic_limit>,
     config<storage::contiguous_buffer, true, fixed>,
-    config<storage::contiguous_buffer, true, dynamic_capacity>,
+    config<storage::contiguous_buffer, true, dynamic_limit>,
     config<storage::sparse, false, fixed>,
-    config<storage::sparse, false, dynamic_capacity>,
+    config<storage::sparse, false, dynamic_limit>,
     config<storage::hash_map, false, fixed>,
-    config<storage::hash_map, false, dynamic_capacity>>;
+    config<storage::hash_map, false, dynamic_limit>>;
 
 template <typename Config>
 class model_test : public ::testing::Test {};
@@ -64,7 +64,7 @@ TEST(component_storage, selects_the_chunk_each_signature_asks_for) {
       typename config<storage::contiguous_buffer, true, fixed>::storage_type;
   using sparse = typename config<storage::sparse, false, fixed>::storage_type;
   using hash =
-      typename config<storage::hash_map, false, dynamic_capacity>::storage_type;
+      typename config<storage::hash_map, false, dynamic_limit>::storage_type;
   static_assert(
       std::is_same_v<soa::chunk_type<big_value>,
                      contiguous_buffer_chunk<fixed, small_value, big_value>>);
@@ -77,7 +77,7 @@ TEST(component_storage, selects_the_chunk_each_signature_asks_for) {
                                sparse_chunk<fixed, third_value>>);
   static_assert(
       std::is_same_v<hash::chunk_type<small_value>,
-                     hash_map_chunk<dynamic_capacity, small_value, big_value>>);
+                     hash_map_chunk<dynamic_limit, small_value, big_value>>);
   static_assert(soa::component_count == 3);
   static_assert(soa::id_of<small_value>() == 0 &&
                 soa::id_of<big_value>() == 1 && soa::id_of<third_value>() == 2);
@@ -94,7 +94,7 @@ TEST(component_storage, empty_components_take_no_storage) {
   constexpr auto components = component_signatures(
       cs::make(tag<player>, tag<enemy>), cs::make(tag<position>));
   using storage_type =
-      component_storage<decltype(components), fixed_capacity<1000>>;
+      component_storage<decltype(components), fixed_limit<1000>>;
   static_assert(std::is_same_v<storage_type::chunk_type<player>,
                                empty_chunk<player, enemy>>);
   storage_type storage;
@@ -139,7 +139,7 @@ struct other_counted : counted {
   using counted::counted;
 };
 
-template <typename Selector, bool Aos, typename Capacity>
+template <typename Selector, bool Aos, typename Limit>
 struct lifetime_config {
   static constexpr auto components() {
     constexpr auto group =
@@ -150,18 +150,18 @@ struct lifetime_config {
       return component_signatures(group);
     }
   }
-  using storage_type = component_storage<decltype(components()), Capacity>;
+  using storage_type = component_storage<decltype(components()), Limit>;
 };
 
 using lifetime_configs = ::testing::Types<
-    lifetime_config<storage::contiguous_buffer, false, fixed_capacity<2000>>,
-    lifetime_config<storage::contiguous_buffer, false, dynamic_capacity>,
-    lifetime_config<storage::contiguous_buffer, true, fixed_capacity<2000>>,
-    lifetime_config<storage::contiguous_buffer, true, dynamic_capacity>,
-    lifetime_config<storage::sparse, false, fixed_capacity<2000>>,
-    lifetime_config<storage::sparse, false, dynamic_capacity>,
-    lifetime_config<storage::hash_map, false, fixed_capacity<2000>>,
-    lifetime_config<storage::hash_map, false, dynamic_capacity>>;
+    lifetime_config<storage::contiguous_buffer, false, fixed_limit<2000>>,
+    lifetime_config<storage::contiguous_buffer, false, dynamic_limit>,
+    lifetime_config<storage::contiguous_buffer, true, fixed_limit<2000>>,
+    lifetime_config<storage::contiguous_buffer, true, dynamic_limit>,
+    lifetime_config<storage::sparse, false, fixed_limit<2000>>,
+    lifetime_config<storage::sparse, false, dynamic_limit>,
+    lifetime_config<storage::hash_map, false, fixed_limit<2000>>,
+    lifetime_config<storage::hash_map, false, dynamic_limit>>;
 
 template <typename Config>
 class lifetime_test : public ::testing::Test {
@@ -243,7 +243,7 @@ struct throws_on_negative {
 TEST(component_storage, replace_with_a_throwing_constructor_drops_the_old) {
   constexpr auto components =
       component_signatures(cs::make(tag<throws_on_negative>));
-  component_storage<decltype(components), fixed_capacity<8>> storage;
+  component_storage<decltype(components), fixed_limit<8>> storage;
   std::bitset<1> bits;
   const entity_id e = entity_id::combine(3, 0);
   storage.add<throws_on_negative>(e, bits, 1);
@@ -259,7 +259,7 @@ TEST(component_storage, replace_with_a_throwing_constructor_drops_the_old) {
 TEST(component_storage, works_with_strata_component_bitset) {
   constexpr auto components = component_signatures(
       cs::make(tag<position>).sparse(), cs::make(tag<small_value>));
-  component_storage<decltype(components), dynamic_capacity> storage;
+  component_storage<decltype(components), dynamic_limit> storage;
   component_bitset<2> bits;
   const entity_id e = entity_id::combine(9, 4);
   storage.add(tag<position>, e, bits, 3.f, 4.f);
@@ -272,9 +272,9 @@ TEST(component_storage, works_with_strata_component_bitset) {
 // The same operations on SoA and AoS layouts give the same components.
 TEST(component_storage, soa_and_aos_give_the_same_results) {
   using soa =
-      config<storage::contiguous_buffer, false, dynamic_capacity>::storage_type;
+      config<storage::contiguous_buffer, false, dynamic_limit>::storage_type;
   using aos =
-      config<storage::contiguous_buffer, true, dynamic_capacity>::storage_type;
+      config<storage::contiguous_buffer, true, dynamic_limit>::storage_type;
   soa a;
   aos b;
   const auto model_a = model_testing::run_model(a, 99, 10'000);

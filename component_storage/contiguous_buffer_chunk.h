@@ -1,13 +1,13 @@
 // The contiguous buffer chunk: a component lives at the slot of its entity's
 // index.
 //
-//   strata::contiguous_buffer_chunk<Capacity, Ts...>      SoA: one array per T
-//   strata::aos_contiguous_buffer_chunk<Capacity, Ts...>  AoS: one array of
+//   strata::contiguous_buffer_chunk<Limit, Ts...>      SoA: one array per T
+//   strata::aos_contiguous_buffer_chunk<Limit, Ts...>  AoS: one array of
 //                                                         rows holding every T
 //
 // The fastest storage to iterate and to look up: `get` is one indexed load,
 // no hashing, no indirection. It pays with memory: every slot up to the
-// largest index used (dynamic) or up to N (fixed_capacity<N>) is reserved for
+// largest index used (dynamic) or up to N (fixed_limit<N>) is reserved for
 // every component type, owned or not.
 //
 // Raw, uninitialized storage: a component is constructed in place only when
@@ -20,11 +20,11 @@
 // dynamic). clear() and the destructor O(capacity). Memory: capacity *
 // (sizeof(Ts) + ... + sizeof...(Ts) live bytes), plus row padding for AoS.
 //
-// Capacity:
-//   * fixed_capacity<N>: one allocation at construction, never grows; an
+// Limit:
+//   * fixed_limit<N>: one allocation at construction, never grows; an
 //     index >= N in create() is a STRATA_CHECK failure. References stay valid
 //     until the component is removed or the chunk cleared/destroyed.
-//   * dynamic_capacity: grows geometrically (x2) when create() sees an index
+//   * dynamic_limit: grows geometrically (x2) when create() sees an index
 //     past the end. Growth moves every live component (memcpy for trivially
 //     copyable types) and INVALIDATES every reference, pointer and data() span
 //     into the chunk. Components must be nothrow move-constructible so that
@@ -51,7 +51,7 @@
 #include <utility>
 
 #include "base/check.h"
-#include "component_storage/capacity.h"
+#include "base/limit.h"
 #include "component_storage/chunk.h"
 #include "component_storage/signature.h"
 #include "entity/entity_id.h"
@@ -59,11 +59,11 @@
 
 namespace strata {
 
-template <typename Layout, typename Capacity, typename... Ts>
+template <typename Layout, typename Limit, typename... Ts>
 class basic_contiguous_buffer_chunk {
-  static_assert(capacity_policy<Capacity>,
-                "contiguous_buffer_chunk: Capacity must be fixed_capacity<N> "
-                "or dynamic_capacity");
+  static_assert(limit_policy<Limit>,
+                "contiguous_buffer_chunk: Limit must be fixed_limit<N> "
+                "or dynamic_limit");
   static_assert(std::is_same_v<Layout, layout::soa> ||
                     std::is_same_v<Layout, layout::aos>,
                 "contiguous_buffer_chunk: Layout must be layout::soa or "
@@ -76,11 +76,11 @@ class basic_contiguous_buffer_chunk {
                   std::is_destructible_v<Ts>)&&...),
                 "contiguous_buffer_chunk: components must be non-const, "
                 "destructible object types");
-  static_assert(Capacity::is_fixed ||
+  static_assert(Limit::is_fixed ||
                     (std::is_nothrow_move_constructible_v<Ts> && ...),
-                "contiguous_buffer_chunk with dynamic_capacity: components "
+                "contiguous_buffer_chunk with dynamic_limit: components "
                 "must be nothrow move-constructible, because growth relocates "
-                "them (use fixed_capacity, or another storage, for other "
+                "them (use fixed_limit, or another storage, for other "
                 "types)");
 
   using types = type_list<Ts...>;
@@ -93,11 +93,11 @@ class basic_contiguous_buffer_chunk {
  public:
   using size_type = std::size_t;
   using component_types = types;
-  using capacity_type = Capacity;
+  using limit_type = Limit;
   static constexpr bool is_aos = std::is_same_v<Layout, layout::aos>;
 
   basic_contiguous_buffer_chunk() {
-    if constexpr (Capacity::is_fixed) reallocate(Capacity::value);
+    if constexpr (Limit::is_fixed) reallocate(Limit::value);
   }
   ~basic_contiguous_buffer_chunk() {
     destroy_live();
@@ -131,7 +131,7 @@ class basic_contiguous_buffer_chunk {
   requires(chunk_internal::is_one_of<T, Ts...>) T& create(entity_id id,
                                                           Args&&... args) {
     const size_type slot = id.index();
-    if constexpr (Capacity::is_fixed) {
+    if constexpr (Limit::is_fixed) {
       STRATA_CHECK(slot < capacity_,
                    "contiguous_buffer_chunk: entity index past the fixed "
                    "capacity");
@@ -195,7 +195,7 @@ class basic_contiguous_buffer_chunk {
 
   // Dynamic: makes room for indices < n (may reallocate). Fixed: no-op.
   void reserve(size_type n) {
-    if constexpr (!Capacity::is_fixed) {
+    if constexpr (!Limit::is_fixed) {
       if (n > capacity_) reallocate(n);
     }
   }
@@ -392,13 +392,13 @@ class basic_contiguous_buffer_chunk {
   size_type capacity_ = 0;
 };
 
-template <typename Capacity, typename... Ts>
+template <typename Limit, typename... Ts>
 using contiguous_buffer_chunk =
-    basic_contiguous_buffer_chunk<layout::soa, Capacity, Ts...>;
+    basic_contiguous_buffer_chunk<layout::soa, Limit, Ts...>;
 
-template <typename Capacity, typename... Ts>
+template <typename Limit, typename... Ts>
 using aos_contiguous_buffer_chunk =
-    basic_contiguous_buffer_chunk<layout::aos, Capacity, Ts...>;
+    basic_contiguous_buffer_chunk<layout::aos, Limit, Ts...>;
 
 }  // namespace strata
 

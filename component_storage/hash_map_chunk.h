@@ -1,7 +1,7 @@
 // The hash map chunk: components in an absl::flat_hash_map keyed by entity
 // index.
 //
-//   strata::hash_map_chunk<Capacity, Ts...>   one map per component type
+//   strata::hash_map_chunk<Limit, Ts...>   one map per component type
 //
 // For rare components: memory follows the number of components present, not
 // the number of entities, at the price of a hash lookup per access. Each
@@ -36,18 +36,18 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "base/check.h"
-#include "component_storage/capacity.h"
+#include "base/limit.h"
 #include "component_storage/chunk.h"
 #include "entity/entity_id.h"
 #include "settings/type_list.h"
 
 namespace strata {
 
-template <typename Capacity, typename... Ts>
+template <typename Limit, typename... Ts>
 class hash_map_chunk {
-  static_assert(capacity_policy<Capacity>,
-                "hash_map_chunk: Capacity must be fixed_capacity<N> or "
-                "dynamic_capacity");
+  static_assert(limit_policy<Limit>,
+                "hash_map_chunk: Limit must be fixed_limit<N> or "
+                "dynamic_limit");
   static_assert(sizeof...(Ts) > 0,
                 "hash_map_chunk needs at least one component type");
   static_assert(first_duplicate_index_v<type_list<Ts...>> == sizeof...(Ts),
@@ -64,7 +64,7 @@ class hash_map_chunk {
   using size_type = std::size_t;
   using key_type = entity_id::value_type;
   using component_types = types;
-  using capacity_type = Capacity;
+  using limit_type = Limit;
   template <typename T>
   using map_type = absl::flat_hash_map<key_type, T>;
 
@@ -151,8 +151,8 @@ class hash_map_chunk {
 
  private:
   static void check_index([[maybe_unused]] entity_id id) noexcept {
-    if constexpr (Capacity::is_fixed) {
-      STRATA_DCHECK(id.index() < Capacity::value,
+    if constexpr (Limit::is_fixed) {
+      STRATA_DCHECK(id.index() < Limit::value,
                     "hash_map_chunk: entity index past the fixed capacity");
     }
   }

@@ -1,7 +1,7 @@
 // The packed sparse-set chunk: components in dense arrays, found through a
 // versioned sparse array.
 //
-//   strata::sparse_chunk<Capacity, Ts...>   one component_sparse_set per T
+//   strata::sparse_chunk<Limit, Ts...>   one component_sparse_set per T
 //
 // Built on //sparse_set:component_sparse_set. Memory follows the number of
 // components present (plus the paginated sparse array), iteration over one
@@ -32,7 +32,7 @@
 #include <utility>
 
 #include "base/check.h"
-#include "component_storage/capacity.h"
+#include "base/limit.h"
 #include "component_storage/chunk.h"
 #include "entity/entity_id.h"
 #include "settings/type_list.h"
@@ -40,11 +40,11 @@
 
 namespace strata {
 
-template <typename Capacity, typename... Ts>
+template <typename Limit, typename... Ts>
 class sparse_chunk {
-  static_assert(capacity_policy<Capacity>,
-                "sparse_chunk: Capacity must be fixed_capacity<N> or "
-                "dynamic_capacity");
+  static_assert(limit_policy<Limit>,
+                "sparse_chunk: Limit must be fixed_limit<N> or "
+                "dynamic_limit");
   static_assert(sizeof...(Ts) > 0,
                 "sparse_chunk needs at least one component type");
   static_assert(first_duplicate_index_v<type_list<Ts...>> == sizeof...(Ts),
@@ -57,7 +57,7 @@ class sparse_chunk {
  public:
   using size_type = std::size_t;
   using component_types = types;
-  using capacity_type = Capacity;
+  using limit_type = Limit;
   template <typename T>
   using set_type = component_sparse_set<entity_id, T>;
 
@@ -65,8 +65,8 @@ class sparse_chunk {
   template <typename T, typename... Args>
   requires(chunk_internal::is_one_of<T, Ts...>) T& create(entity_id id,
                                                           Args&&... args) {
-    if constexpr (Capacity::is_fixed) {
-      STRATA_DCHECK(id.index() < Capacity::value,
+    if constexpr (Limit::is_fixed) {
+      STRATA_DCHECK(id.index() < Limit::value,
                     "sparse_chunk: entity index past the fixed capacity");
     }
     if constexpr (std::is_constructible_v<T, Args...>) {

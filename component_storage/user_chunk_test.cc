@@ -16,7 +16,7 @@
 namespace my_game {
 
 struct ordered_map_storage {
-  template <typename Capacity, typename... Components>
+  template <typename Limit, typename... Components>
   class chunk {
    public:
     template <typename T, typename... Args>
@@ -70,7 +70,7 @@ namespace {
 
 static_assert(
     component_chunk<
-        my_game::ordered_map_storage::chunk<dynamic_capacity, my_game::score>,
+        my_game::ordered_map_storage::chunk<dynamic_limit, my_game::score>,
         my_game::score>);
 
 TEST(user_chunk, is_used_through_the_aggregate) {
@@ -78,10 +78,10 @@ TEST(user_chunk, is_used_through_the_aggregate) {
       cs::make(tag<my_game::score>).storage(my_game::ordered_map_storage{}),
       cs::make(tag<model_testing::small_value>));
   using storage_type =
-      component_storage<decltype(components), fixed_capacity<64>>;
+      component_storage<decltype(components), fixed_limit<64>>;
   static_assert(
       std::is_same_v<storage_type::chunk_type<my_game::score>,
-                     my_game::ordered_map_storage::chunk<fixed_capacity<64>,
+                     my_game::ordered_map_storage::chunk<fixed_limit<64>,
                                                          my_game::score>>);
   storage_type storage;
   std::bitset<2> bits[64];
@@ -104,7 +104,7 @@ TEST(user_chunk, is_used_through_the_aggregate) {
 TEST(user_chunk, passes_the_model_test) {
   component_storage<decltype(model_testing::make_components<
                              my_game::ordered_map_storage, false>()),
-                    dynamic_capacity>
+                    dynamic_limit>
       storage;
   model_testing::run_model(storage, 12345, 20'000);
 }

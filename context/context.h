@@ -75,7 +75,7 @@
 
 #include "absl/status/statusor.h"
 #include "base/check.h"
-#include "component_storage/capacity.h"
+#include "base/limit.h"
 #include "component_storage/component_storage.h"
 #include "component_storage/signature.h"
 #include "context/execution_adapter.h"
@@ -158,19 +158,6 @@ class data_proxy;
 
 namespace context_internal {
 
-template <typename Limit>
-struct limit_types;
-template <std::size_t N>
-struct limit_types<fixed_entity_limit_t<N>> {
-  using entity_limit = fixed_limit<N>;
-  using capacity = fixed_capacity<N>;
-};
-template <>
-struct limit_types<dynamic_entity_limit_t> {
-  using entity_limit = dynamic_limit;
-  using capacity = dynamic_capacity;
-};
-
 // Accepts any assignment; stands in after a reported misuse.
 struct assignment_sink {
   template <typename T>
@@ -205,13 +192,10 @@ struct context_types {
   using metadata_type =
       entity_metadata<(component_count > 0 ? component_count : 1),
                       entity_refresh_flags>;
-  using limit_types =
-      context_internal::limit_types<typename Settings::entity_limit_type>;
+  using limit_type = typename Settings::entity_limit_type;
   using entity_storage_type =
-      basic_entity_storage<typename limit_types::entity_limit, entity_traits32,
-                           metadata_type>;
-  using component_storage_type =
-      component_storage<component_list, typename limit_types::capacity>;
+      basic_entity_storage<limit_type, entity_traits32, metadata_type>;
+  using component_storage_type = component_storage<component_list, limit_type>;
   using defer_proxy_type = defer_proxy<context_types>;
   using instances_type = typename context_internal::instance_tuple<
       context_types, std::make_index_sequence<system_count>>::type;

@@ -22,6 +22,7 @@
 #include <cstddef>
 #include <type_traits>
 
+#include "base/limit.h"
 #include "component_storage/signature.h"
 #include "scheduler/atomic_counter.h"
 #include "scheduler/dag.h"
@@ -30,17 +31,6 @@
 #include "settings/option_map.h"
 
 namespace strata {
-
-// The entity limit of a context, as stored in its settings.
-template <std::size_t N>
-struct fixed_entity_limit_t {
-  static constexpr bool is_fixed = true;
-  static constexpr std::size_t limit = N;
-};
-struct dynamic_entity_limit_t {
-  static constexpr bool is_fixed = false;
-  std::size_t initial_capacity = 0;
-};
 
 namespace diagnostic {
 
@@ -83,11 +73,11 @@ struct context_settings : fluent_settings<context_settings, Map> {
   template <std::size_t N>
   constexpr auto fixed_entity_limit() const {
     static_assert(N > 0, "fixed_entity_limit<N>(): N must be at least 1");
-    return set<context_keys::entity_limit>(fixed_entity_limit_t<N>{});
+    return set<context_keys::entity_limit>(fixed_limit<N>{});
   }
   constexpr auto dynamic_entity_limit(std::size_t initial_capacity = 0) const {
     return set<context_keys::entity_limit>(
-        dynamic_entity_limit_t{initial_capacity});
+        dynamic_limit{initial_capacity});
   }
   constexpr auto allow_inner_parallelism() const {
     return set<context_keys::inner_parallelism>(std::true_type{});
@@ -153,7 +143,7 @@ struct context_settings : fluent_settings<context_settings, Map> {
 
 constexpr auto settings() {
   constexpr auto defaults = make_option_map(
-      option_default<context_keys::entity_limit>(dynamic_entity_limit_t{}),
+      option_default<context_keys::entity_limit>(dynamic_limit{}),
       option_default<context_keys::inner_parallelism>(std::false_type{}),
       option_default<context_keys::components>(component_signature_list<>{}),
       option_default<context_keys::systems>(system_signature_list<>{}),

@@ -64,7 +64,6 @@
 #define STRATA_ENTITY_ENTITY_STORAGE_H_
 
 #include <array>
-#include <concepts>
 #include <cstddef>
 #include <string>
 #include <type_traits>
@@ -75,31 +74,14 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "base/check.h"
+#include "base/limit.h"
 #include "entity/entity_handle.h"
 #include "entity/entity_id.h"
 #include "entity/entity_metadata.h"
 
 namespace strata {
 
-// At most N entities alive at once; storage is inline std::arrays.
-template <std::size_t N>
-struct fixed_limit {
-  static_assert(N > 0, "fixed_limit: the entity limit must be positive");
-  static constexpr bool is_fixed = true;
-  static constexpr std::size_t limit = N;
-};
-
-// Grows on demand up to the id type's max_entities.
-struct dynamic_limit {
-  static constexpr bool is_fixed = false;
-};
-
 namespace entity_internal {
-
-template <typename T>
-struct is_fixed_limit : std::false_type {};
-template <std::size_t N>
-struct is_fixed_limit<fixed_limit<N>> : std::true_type {};
 
 // The per-index container chosen by the limit policy.
 template <typename Limit, typename T>
@@ -127,11 +109,7 @@ concept has_component_bits = requires(M& m) {
 
 }  // namespace entity_internal
 
-template <typename T>
-concept entity_limit_policy =
-    std::same_as<T, dynamic_limit> || entity_internal::is_fixed_limit<T>::value;
-
-template <entity_limit_policy LimitPolicy, typename Traits = entity_traits32,
+template <limit_policy LimitPolicy, typename Traits = entity_traits32,
           typename Metadata = void>
 class basic_entity_storage {
  public:
@@ -157,7 +135,7 @@ class basic_entity_storage {
   // Most entities that can be alive at once.
   static constexpr size_type max_size() noexcept {
     if constexpr (is_fixed) {
-      return LimitPolicy::limit;
+      return LimitPolicy::value;
     } else {
       return Traits::max_entities;
     }
@@ -238,7 +216,7 @@ class basic_entity_storage {
   // need this many entries.
   size_type slot_count() const noexcept {
     if constexpr (is_fixed) {
-      return LimitPolicy::limit;  // untouched slots hold null: never alive
+      return LimitPolicy::value;  // untouched slots hold null: never alive
     } else {
       return slots_.size();
     }
@@ -247,7 +225,7 @@ class basic_entity_storage {
   // capacity (dynamic).
   size_type capacity() const noexcept {
     if constexpr (is_fixed) {
-      return LimitPolicy::limit;
+      return LimitPolicy::value;
     } else {
       return slots_.capacity();
     }
@@ -372,7 +350,7 @@ class basic_entity_storage {
   [[gnu::cold, gnu::noinline]] static std::string full_message() {
     if constexpr (is_fixed) {
       return absl::StrCat("entity storage is full: fixed entity limit of ",
-                          LimitPolicy::limit,
+                          LimitPolicy::value,
                           " reached; existing entities are unchanged");
     } else {
       return absl::StrCat(

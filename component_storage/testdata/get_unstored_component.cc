@@ -14,6 +14,6 @@ constexpr auto components =
     strata::component_signatures(strata::cs::make(strata::tag<position>));
 
 void f(strata::component_storage<decltype(components),
-                                 strata::dynamic_capacity>& storage) {
+                                 strata::dynamic_limit>& storage) {
   storage.get(strata::tag<velocity>, strata::entity_id::combine(0, 0)).x = 1;
 }

@@ -9,5 +9,5 @@ struct not_a_selector {};
 constexpr auto components = strata::component_signatures(
     strata::cs::make(strata::tag<position>).storage(not_a_selector{}));
 
-strata::component_storage<decltype(components), strata::fixed_capacity<8>>
+strata::component_storage<decltype(components), strata::fixed_limit<8>>
     storage;

@@ -6,7 +6,7 @@ struct position {
 };
 
 struct half_done_storage {
-  template <typename Capacity, typename... Components>
+  template <typename Limit, typename... Components>
   struct chunk {
     template <typename T, typename... Args>
     T& create(strata::entity_id, Args&&...);
@@ -20,5 +20,5 @@ struct half_done_storage {
 constexpr auto components = strata::component_signatures(
     strata::cs::make(strata::tag<position>).storage(half_done_storage{}));
 
-strata::component_storage<decltype(components), strata::dynamic_capacity>
+strata::component_storage<decltype(components), strata::dynamic_limit>
     storage;
