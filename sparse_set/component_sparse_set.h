@@ -51,7 +51,7 @@
 #include <vector>
 
 #include "base/check.h"
-#include "entity/entity_id.h"
+#include "base/versioned_id.h"
 #include "sparse_set/versioned_sparse_set.h"
 
 namespace strata {
@@ -71,7 +71,7 @@ constexpr std::size_t index_of_type() {
 
 }  // namespace sparse_set_internal
 
-template <typename Id, typename... T>
+template <versioned_id Id, typename... T>
 class component_sparse_set {
   static_assert(sizeof...(T) > 0,
                 "component_sparse_set needs at least one component type");

@@ -13,12 +13,15 @@
 #include <utility>
 #include <vector>
 
-#include "entity/entity_id.h"
+#include "base/versioned_id.h"
 #include "gtest/gtest.h"
 #include "sparse_set/versioned_sparse_set.h"
 
 namespace strata {
 namespace {
+
+// Sparse sets take any versioned id; these are //entity's widths.
+using entity_id = basic_versioned_id<versioned_id_traits<std::uint32_t, 22>>;
 
 using traits = entity_id::traits;
 

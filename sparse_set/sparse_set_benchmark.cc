@@ -17,13 +17,16 @@
 
 #include "absl/container/flat_hash_set.h"
 #include "benchmark/benchmark.h"
-#include "entity/entity_id.h"
+#include "base/versioned_id.h"
 #include "sparse_set/component_sparse_set.h"
 #include "sparse_set/sparse_integer_set.h"
 #include "sparse_set/versioned_sparse_set.h"
 
 namespace strata {
 namespace {
+
+// Sparse sets take any versioned id; these are //entity's widths.
+using entity_id = basic_versioned_id<versioned_id_traits<std::uint32_t, 22>>;
 
 constexpr std::size_t kMaxSize = std::size_t{1} << 20;
 

@@ -1,8 +1,9 @@
-// A sparse set of versioned entity ids with a paginated sparse array.
+// A sparse set of versioned ids with a paginated sparse array.
 //
-//   strata::versioned_sparse_set<Id = entity_id, PageSize = 4096>
+//   strata::versioned_sparse_set<Id, PageSize = 4096>
 //
-// `Id` is a `strata::basic_entity_id<Traits>`. The dense array holds the ids;
+// `Id` is any `strata::versioned_id` (base/versioned_id.h), e.g.
+// `strata::entity_id`. The dense array holds the ids;
 // sparse slot `i` (for index i) holds `combine(position, version)` of the id
 // with index i, or all ones when no such id is present (seed 004). Storing the
 // version in the slot lets contains() reject stale ids, null and tombstones
@@ -61,7 +62,7 @@
 #include <vector>
 
 #include "base/check.h"
-#include "entity/entity_id.h"
+#include "base/versioned_id.h"
 
 namespace strata {
 
@@ -74,7 +75,7 @@ struct no_data_swap {
 
 }  // namespace sparse_set_internal
 
-template <typename Id = entity_id, std::size_t PageSize = 4096>
+template <versioned_id Id, std::size_t PageSize = 4096>
 class versioned_sparse_set {
   static_assert(std::has_single_bit(PageSize),
                 "versioned_sparse_set: PageSize must be a power of two");

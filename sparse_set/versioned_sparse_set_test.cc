@@ -8,11 +8,16 @@
 #include <random>
 #include <vector>
 
-#include "entity/entity_id.h"
+#include "base/versioned_id.h"
 #include "gtest/gtest.h"
 
 namespace strata {
 namespace {
+
+// Sparse sets take any versioned id; these are //entity's widths.
+using entity_id = basic_versioned_id<versioned_id_traits<std::uint32_t, 22>>;
+using entity_id64 =
+    basic_versioned_id<versioned_id_traits<std::uint64_t, 32>>;
 
 using set_type = versioned_sparse_set<entity_id>;
 using traits = entity_id::traits;
