@@ -9,9 +9,12 @@
 // with parallel_for) cannot deadlock at any worker count, zero included
 // (ECST issue #22).
 //
-// The number of tasks the group runs is the compile-time chain size of the
-// start set (seed 000's breadth-first traversal); the seed sizes a latch with
-// it, Strata counts it in the group and checks it in debug builds.
+// How many systems run is known at compile time: the chain size of the start
+// set (scheduler/chain.h, seed 000's breadth-first traversal). The seed sizes
+// the latch the caller waits on with it; here the task group counts the
+// tasks it runs, and debug builds check that exactly chain-size systems ran.
+// The selected set must be closed under dependents (execute_systems and
+// execute_systems_from always pass a chain), a compile-time check.
 //
 // Partial chains (execute_systems_from): a selected system whose dependency
 // is not selected treats that dependency as satisfied: the caller chose where
@@ -33,6 +36,7 @@
 #include <cstddef>
 
 #include "base/check.h"
+#include "scheduler/chain.h"
 #include "threading/task_group.h"
 #include "threading/thread_pool.h"
 
@@ -74,13 +78,32 @@ struct dependents_table {
 struct atomic_counter_t {
   static constexpr bool runs_subtasks_in_parallel = true;
 
-  template <typename SystemList, typename RunSystem>
-  static void execute(const std::array<bool, SystemList::count>& selected,
-                      thread_pool& pool, RunSystem&& run_system) {
+  // Runs run_system(i) for every i flagged in Selected (a constexpr
+  // std::array<bool, SystemList::count>), each after its selected
+  // dependencies.
+  template <typename SystemList, auto Selected, typename RunSystem>
+  static void execute(thread_pool& pool, RunSystem&& run_system) {
     constexpr std::size_t n = SystemList::count;
     if constexpr (n == 0) {
       return;
     } else {
+      constexpr const auto& depends = SystemList::graph.depends;
+      static_assert(is_closed_under_dependents(depends, Selected),
+                    "atomic_counter: the selected systems must include every "
+                    "dependent of a selected system");
+      // Selected dependencies of each system, and the systems with none.
+      static constexpr std::array<std::size_t, n> dependency_counts = [] {
+        std::array<std::size_t, n> counts{};
+        for (std::size_t i = 0; i < n; ++i) {
+          for (std::size_t k = 0; k < n; ++k) {
+            counts[i] += Selected[k] && depends[i][k];
+          }
+        }
+        return counts;
+      }();
+      static constexpr std::array<bool, n> starts = start_set(depends, Selected);
+      static constexpr std::size_t expected = chain_size(depends, starts);
+
       using table = atomic_counter_internal::dependents_table<SystemList>;
       struct run_state;
       // One node per system, so a task captures a single pointer.
@@ -89,7 +112,6 @@ struct atomic_counter_t {
         std::size_t id;
       };
       struct run_state {
-        const std::array<bool, n>* selected;
         RunSystem* run_system;
         task_group* group;
         std::array<std::atomic<std::size_t>, n> remaining;
@@ -106,7 +128,7 @@ struct atomic_counter_t {
           for (std::size_t k = table::offset[id]; k < table::offset[id + 1];
                ++k) {
             const std::size_t dependent = table::flat[k];
-            if ((*selected)[dependent] &&
+            if (Selected[dependent] &&
                 remaining[dependent].fetch_sub(1, std::memory_order_acq_rel) ==
                     1) {
               start(dependent);
@@ -116,25 +138,15 @@ struct atomic_counter_t {
       };
 
       task_group group(pool);
-      run_state state{&selected, &run_system, &group, {}, {}};
-      std::size_t expected = 0;
+      run_state state{&run_system, &group, {}, {}};
       for (std::size_t i = 0; i < n; ++i) {
         state.nodes[i] = node{&state, i};
-        std::size_t deps = 0;
-        for (std::size_t k = 0; k < n; ++k) {
-          deps += selected[k] && SystemList::graph.depends[i][k];
-        }
-        state.remaining[i].store(deps, std::memory_order_relaxed);
-        expected += selected[i];
+        state.remaining[i].store(dependency_counts[i],
+                                 std::memory_order_relaxed);
       }
-      // Decide the start set before starting anything: once a system runs it
-      // decrements its dependents, and one reaching zero here would start
-      // twice.
-      std::array<bool, n> starts{};
-      for (std::size_t i = 0; i < n; ++i) {
-        starts[i] = selected[i] &&
-                    state.remaining[i].load(std::memory_order_relaxed) == 0;
-      }
+      // The start set is fixed at compile time, before anything runs: once a
+      // system runs it decrements its dependents, and one reaching zero here
+      // would start twice.
       for (std::size_t i = 0; i < n; ++i) {
         if (starts[i]) state.start(i);
       }

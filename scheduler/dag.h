@@ -18,7 +18,7 @@
 // (`runs_before(a, b)`: b depends on a, directly or transitively), a
 // topological order, the start nodes (no dependencies), and
 // `chain_size(starts)`: how many distinct systems run when the given systems
-// start and every dependent follows (breadth-first, seed 000).
+// start and every dependent follows (scheduler/chain.h, seed 000).
 //
 // Cost: O(N^3) constexpr steps for N systems (transitive closure); 64 systems
 // compile in well under a second. Nothing here runs at run time.
@@ -30,6 +30,7 @@
 #include <tuple>
 #include <type_traits>
 
+#include "scheduler/chain.h"
 #include "scheduler/signature.h"
 #include "settings/diagnostic.h"
 #include "settings/tag.h"
@@ -157,39 +158,6 @@ struct dependency_graph {
       }
     }
     return order;
-  }
-
-  // Breadth-first from `starts` along dependent edges: how many distinct
-  // nodes run when those start (the latch size of the atomic-counter
-  // scheduler).
-  constexpr std::size_t chain_size(const std::array<bool, N>& starts) const {
-    std::array<bool, N> seen = starts;
-    std::array<std::size_t, N> queue{};
-    std::size_t head = 0, tail = 0;
-    for (std::size_t i = 0; i < N; ++i) {
-      if (seen[i]) queue[tail++] = i;
-    }
-    while (head < tail) {
-      const std::size_t node = queue[head++];
-      for (std::size_t i = 0; i < N; ++i) {
-        if (depends[i][node] && !seen[i]) {
-          seen[i] = true;
-          queue[tail++] = i;
-        }
-      }
-    }
-    return tail;
-  }
-
-  // The nodes reached by chain_size(starts), as flags.
-  constexpr std::array<bool, N> chain(const std::array<bool, N>& starts) const {
-    const matrix before = transitive_closure();
-    std::array<bool, N> in = starts;
-    for (std::size_t s = 0; s < N; ++s) {
-      if (!starts[s]) continue;
-      for (std::size_t i = 0; i < N; ++i) in[i] = in[i] || before[s][i];
-    }
-    return in;
   }
 };
 
@@ -320,10 +288,10 @@ struct system_signature_list {
   template <std::size_t K>
   static constexpr std::size_t chain_size(
       const std::array<std::size_t, K>& starts) {
-    return graph.chain_size(as_flags(starts));
+    return ::strata::chain_size(graph.depends, as_flags(starts));
   }
   static constexpr std::size_t chain_size_of_all() {
-    return graph.chain_size(start_nodes);
+    return ::strata::chain_size(graph.depends, start_nodes);
   }
 };
 

@@ -6,8 +6,8 @@
 // against, and a good choice for debugging. A system's subtasks run in
 // subtask order on the caller too (`runs_subtasks_in_parallel` is false).
 //
-// execute(selected, run_system): calls run_system(i) for each i with
-// selected[i], in topological order. O(N) besides the systems themselves;
+// execute<SystemList, Selected>(pool, run_system): calls run_system(i) for
+// each i with Selected[i], in topological order. O(N) besides the systems themselves;
 // allocates nothing. An exception from run_system propagates at once; later
 // systems do not run.
 #ifndef STRATA_SCHEDULER_SEQUENTIAL_H_
@@ -21,11 +21,11 @@ namespace strata::scheduler {
 struct sequential_t {
   static constexpr bool runs_subtasks_in_parallel = false;
 
-  template <typename SystemList, typename Pool, typename RunSystem>
-  static void execute(const std::array<bool, SystemList::count>& selected,
-                      Pool& /*pool*/, RunSystem&& run_system) {
+  template <typename SystemList, auto Selected, typename Pool,
+            typename RunSystem>
+  static void execute(Pool& /*pool*/, RunSystem&& run_system) {
     for (std::size_t id : SystemList::topological_order) {
-      if (selected[id]) run_system(id);
+      if (Selected[id]) run_system(id);
     }
   }
 };

@@ -1,0 +1,82 @@
+// Every type a context derives from its settings, in one place: component
+// and system lists, entity and component storage, the per-system instances.
+// Internal: the context, its proxies and the refresh are templated on it.
+#ifndef STRATA_CONTEXT_INTERNAL_CONTEXT_TYPES_H_
+#define STRATA_CONTEXT_INTERNAL_CONTEXT_TYPES_H_
+
+#include <cstddef>
+#include <memory>
+#include <tuple>
+#include <utility>
+
+#include "component_storage/component_storage.h"
+#include "context/internal/diagnostics.h"
+#include "context/refresh.h"
+#include "context/system_instance.h"
+#include "entity/entity_id.h"
+#include "entity/entity_metadata.h"
+#include "entity/entity_storage.h"
+#include "settings/diagnostic.h"
+
+namespace strata {
+
+template <typename Types>
+class context_core;
+template <typename Types>
+class defer_proxy;
+template <typename Types>
+class step_proxy;
+template <typename Types, std::size_t I>
+class data_proxy;
+
+namespace context_internal {
+
+template <typename Types, typename Indices>
+struct instance_tuple;
+template <typename Types, std::size_t... I>
+struct instance_tuple<Types, std::index_sequence<I...>> {
+  using type = std::tuple<std::unique_ptr<system_instance<Types, I>>...>;
+};
+
+}  // namespace context_internal
+
+template <typename Settings>
+struct context_types {
+  using settings_type = Settings;
+  using component_list = typename Settings::component_list_type;
+  using system_list = typename Settings::system_list_type;
+  using scheduler_type = typename Settings::scheduler_type;
+  static constexpr bool inner_parallelism_allowed =
+      Settings::inner_parallelism_allowed;
+  static constexpr bool trace_enabled = Settings::trace_enabled;
+  static constexpr std::size_t component_count = component_list::count;
+  static constexpr std::size_t system_count = system_list::count;
+  using bitset_type =
+      component_bitset<(component_count > 0 ? component_count : 1)>;
+  using metadata_type =
+      entity_metadata<(component_count > 0 ? component_count : 1),
+                      entity_refresh_flags>;
+  using limit_type = typename Settings::entity_limit_type;
+  using entity_storage_type =
+      basic_entity_storage<limit_type, entity_traits32, metadata_type>;
+  using component_storage_type = component_storage<component_list, limit_type>;
+  using refresh_queue_type =
+      refresh_queue<entity_storage_type, component_storage_type>;
+  using defer_proxy_type = defer_proxy<context_types>;
+  using instances_type = typename context_internal::instance_tuple<
+      context_types, std::make_index_sequence<system_count>>::type;
+
+  template <typename System>
+  static constexpr std::size_t system_id() {
+    if constexpr (!system_list::template has_system<System>) {
+      diagnostic::report<diagnostic::system_not_in_context<System>>();
+      return 0;
+    } else {
+      return system_list::template id_of<System>();
+    }
+  }
+};
+
+}  // namespace strata
+
+#endif  // STRATA_CONTEXT_INTERNAL_CONTEXT_TYPES_H_

@@ -1,0 +1,267 @@
+// The engine behind strata::context: owns the entity and component storage,
+// the thread pool, one instance per system and the refresh queue, and runs
+// the step/refresh cycle (context/context.h documents the contract).
+//
+// Reading order: step() (the cycle), then the critical operations the
+// proxies forward to, then the World interface the refresh runs on
+// (entities(), components(), for_each_instance()), then construction.
+//
+// Internal: users hold a strata::context, which owns a context_core on the
+// heap so proxies and instances keep stable addresses when it moves.
+#ifndef STRATA_CONTEXT_INTERNAL_CORE_H_
+#define STRATA_CONTEXT_INTERNAL_CORE_H_
+
+#include <algorithm>
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <exception>
+#include <memory>
+#include <thread>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
+#include "absl/status/statusor.h"
+#include "base/check.h"
+#include "context/internal/context_types.h"
+#include "context/internal/system_runner.h"
+#include "context/refresh.h"
+#include "context/settings.h"
+#include "context/step_proxy.h"
+#include "context/system_instance.h"
+#include "context/trace.h"
+#include "entity/entity_id.h"
+#include "threading/task_group.h"
+#include "threading/thread_pool.h"
+
+namespace strata {
+
+template <typename Types>
+class context_core {
+ public:
+  using entity_storage_type = typename Types::entity_storage_type;
+  using component_storage_type = typename Types::component_storage_type;
+  using component_list = typename Types::component_list;
+  using system_list = typename Types::system_list;
+  static constexpr std::size_t system_count = Types::system_count;
+
+  template <typename... SystemArgs>
+  context_core(const typename Types::settings_type& settings,
+               SystemArgs&&... args)
+      : entities_ptr_(make_entities(settings)),
+        components_(initial_capacity(settings)),
+        thread_count_(thread_count_of(settings)),
+        refresh_parallel_(
+            settings.template get<context_keys::refresh_parallelism>()),
+        pool_(thread_count_ - 1) {
+    const auto& systems = settings.template get<context_keys::systems>();
+    auto all_args = std::forward_as_tuple(args...);
+    construct_instances(systems, all_args,
+                        std::make_index_sequence<system_count>{});
+  }
+
+  // The cycle: f(step_proxy&), then the refresh; an exception from f (or a
+  // system it ran) is rethrown after the refresh.
+  template <typename F>
+  void step(F&& f) {
+    if constexpr (Types::trace_enabled) {
+      main_thread_ = std::this_thread::get_id();
+    }
+    step_proxy<Types> proxy(*this);
+    std::exception_ptr failure;
+    try {
+      f(proxy);
+    } catch (...) {
+      failure = std::current_exception();
+    }
+    if constexpr (Types::trace_enabled) {
+      trace_span span;
+      span.begin();
+      refresh();
+      span.end();
+      trace_.add({trace_event::kind::refresh, "refresh", 0, 0, span.thread,
+                  span.start_ns, span.end_ns, step_count_});
+    } else {
+      refresh();
+    }
+    ++step_count_;
+    if (failure) std::rethrow_exception(failure);
+  }
+
+  // Runs the systems flagged in Selected (execute_systems()).
+  template <auto Selected, typename... Adapters>
+  void execute(Adapters&... adapters) {
+    system_runner<Types>::template execute<Selected>(*this, adapters...);
+  }
+
+  // Critical operations (through the step and defer proxies).
+  entity_id create_entity() {
+    const entity_id id = entities().create();
+    refresh_.queue_match(entities(), id);
+    return id;
+  }
+  absl::StatusOr<entity_id> try_create_entity() {
+    absl::StatusOr<entity_id> id = entities().try_create();
+    if (id.ok()) refresh_.queue_match(entities(), *id);
+    return id;
+  }
+  bool mark_dead(entity_id id) { return refresh_.queue_kill(entities(), id); }
+  template <typename T, typename... Args>
+  T& add_component(entity_id id, Args&&... args) {
+    STRATA_CHECK(
+        entities().alive(id),
+        "add_component: the entity is not alive (killed, or a stale id)");
+    T& component = components_.template add<T>(id, entities().bits(id),
+                                               std::forward<Args>(args)...);
+    refresh_.queue_match(entities(), id);
+    return component;
+  }
+  template <typename T>
+  bool remove_component(entity_id id) {
+    constexpr std::size_t bit = component_list::template id_of<T>();
+    if (!entities().alive(id)) return false;
+    auto& bits = entities().bits(id);
+    if (!bits.test(bit)) return false;
+    // Leave every system that needs T now, so no system ever sees a
+    // subscribed entity without it.
+    leave_systems_requiring<bit>(*this, id);
+    components_.template remove<T>(id, bits);
+    refresh_.queue_match(entities(), id);
+    return true;
+  }
+  template <typename T>
+  T& get_component(entity_id id) {
+    STRATA_CHECK(
+        has_component<T>(id),
+        "get_component: the entity is not alive or lacks this component "
+        "(check has_component first)");
+    return components_.template get<T>(id);
+  }
+  template <typename T>
+  bool has_component(entity_id id) const {
+    constexpr std::size_t bit = component_list::template id_of<T>();
+    return entities().alive(id) && entities().bits(id).test(bit);
+  }
+
+  // The World the refresh and the proxies work on.
+  entity_storage_type& entities() { return *entities_ptr_; }
+  const entity_storage_type& entities() const { return *entities_ptr_; }
+  component_storage_type& components() { return components_; }
+  const component_storage_type& components() const { return components_; }
+  template <std::size_t I>
+  system_instance<Types, I>& instance() {
+    return *std::get<I>(instances_);
+  }
+  // f(instance) for every system, in parallel on the pool when allowed.
+  template <typename F>
+  void for_each_instance(F&& f, bool parallel) {
+    static constexpr auto table =
+        []<std::size_t... I>(std::index_sequence<I...>) {
+      return std::array<void (*)(context_core&, F&), system_count>{
+          [](context_core& core, F& fn) {
+            fn(core.template instance<I>());
+          }...};
+    }
+    (std::make_index_sequence<system_count>{});
+    if (parallel && pool_.worker_count() > 0 && system_count > 1) {
+      parallel_for(pool_, system_count,
+                   [&](std::size_t i) { table[i](*this, f); });
+    } else {
+      for (std::size_t i = 0; i < system_count; ++i) table[i](*this, f);
+    }
+  }
+
+  thread_pool& pool() { return pool_; }
+  std::size_t thread_count() const { return thread_count_; }
+  trace_log& trace() { return trace_; }
+  std::thread::id main_thread() const { return main_thread_; }
+  std::uint64_t step_count() const { return step_count_; }
+
+ private:
+  void refresh() {
+    defer_proxy<Types> proxy(*this);
+    refresh_.run(*this, proxy, refresh_parallel_);
+  }
+
+  static std::size_t initial_capacity(
+      const typename Types::settings_type& settings) {
+    // Fixed contiguous buffers size themselves; sparse and hash-map chunks
+    // hold rare components and grow with them.
+    if constexpr (Types::limit_type::is_fixed) {
+      return 0;
+    } else {
+      return settings.template get<context_keys::entity_limit>()
+          .initial_capacity;
+    }
+  }
+  static std::unique_ptr<entity_storage_type> make_entities(
+      const typename Types::settings_type& settings) {
+    if constexpr (Types::limit_type::is_fixed) {
+      return std::make_unique<entity_storage_type>();
+    } else {
+      return std::make_unique<entity_storage_type>(initial_capacity(settings));
+    }
+  }
+  static std::size_t thread_count_of(
+      const typename Types::settings_type& settings) {
+    std::size_t n = settings.template get<context_keys::threads>();
+    if (n == 0) n = std::max(1u, std::thread::hardware_concurrency());
+    return n;
+  }
+
+  template <typename Systems, typename ArgsTuple, std::size_t... I>
+  void construct_instances(const Systems& systems, ArgsTuple& args,
+                           std::index_sequence<I...>) {
+    ((std::get<I>(instances_) =
+          make_instance<I>(systems.template signature<I>(), args)),
+     ...);
+  }
+  // Constructs system I from the system_arguments given for it, if any.
+  template <std::size_t I, typename Signature, typename ArgsTuple>
+  static auto make_instance(const Signature& signature, ArgsTuple& args) {
+    using system_type = typename Signature::system_type;
+    constexpr std::size_t found =
+        []<typename... A>(std::type_identity<std::tuple<A...>>) {
+          constexpr bool is_for[] = {
+              std::is_same_v<typename std::remove_cvref_t<A>::system_type,
+                             system_type>...,
+              false};
+          for (std::size_t i = 0; i < sizeof...(A); ++i) {
+            if (is_for[i]) return i;
+          }
+          return sizeof...(A);
+        }(std::type_identity<ArgsTuple>{});
+    if constexpr (found < std::tuple_size_v<ArgsTuple>) {
+      return std::apply(
+          [&](auto&... a) {
+            return std::make_unique<system_instance<Types, I>>(signature, a...);
+          },
+          std::get<found>(args).arguments);
+    } else {
+      static_assert(std::is_default_constructible_v<system_type>,
+                    "a system type is not default-constructible: pass its "
+                    "constructor arguments to make_context with "
+                    "strata::system_arguments(st::x, args...)");
+      return std::make_unique<system_instance<Types, I>>(signature);
+    }
+  }
+
+  // On the heap: a fixed-limit storage keeps its arrays inline.
+  std::unique_ptr<entity_storage_type> entities_ptr_;
+  component_storage_type components_;
+  std::size_t thread_count_;
+  bool refresh_parallel_;
+  thread_pool pool_;
+  typename Types::instances_type instances_;
+  typename Types::refresh_queue_type refresh_;
+  std::uint64_t step_count_ = 0;
+  [[no_unique_address]] std::conditional_t<Types::trace_enabled, trace_log,
+                                           no_trace_span>
+      trace_;
+  std::thread::id main_thread_;
+};
+
+}  // namespace strata
+
+#endif  // STRATA_CONTEXT_INTERNAL_CORE_H_

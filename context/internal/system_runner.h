@@ -1,0 +1,202 @@
+// Running the systems of one execute_systems() call: which adapter runs
+// which system, the per-system entry points handed to the scheduler, and the
+// subtask executor a detailed_instance callable receives.
+//
+// system_runner<Types>::execute<Selected>(core, adapters...) checks the
+// adapters at compile time (every selected system matches one; the first
+// match wins), builds a constexpr table of one function per selected system,
+// and hands the scheduler `run(id)`. Running system I prepares its subtasks
+// (slices of its subscribed entities) and calls the adapter's callable once
+// per subtask (for_subtasks) or once with an executor (detailed_instance).
+// Subtasks run on the pool when the scheduler and the settings allow inner
+// parallelism, else in order on the running thread.
+//
+// Internal: users reach it through the step proxy's execute_systems().
+#ifndef STRATA_CONTEXT_INTERNAL_SYSTEM_RUNNER_H_
+#define STRATA_CONTEXT_INTERNAL_SYSTEM_RUNNER_H_
+
+#include <array>
+#include <cstddef>
+#include <string_view>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
+#include "context/data_proxy.h"
+#include "context/execution_adapter.h"
+#include "context/internal/context_types.h"
+#include "context/internal/diagnostics.h"
+#include "context/system_instance.h"
+#include "context/trace.h"
+#include "settings/diagnostic.h"
+#include "settings/type_list.h"
+#include "settings/type_name.h"
+#include "threading/task_group.h"
+
+namespace strata {
+
+// Runs a system's subtasks (given to detailed_instance callables).
+template <typename Types, std::size_t I>
+class subtask_executor {
+ public:
+  subtask_executor(context_core<Types>& core,
+                   system_instance<Types, I>& instance, bool parallel)
+      : core_(core), instance_(instance), parallel_(parallel) {}
+
+  // f(system&, data_proxy&) once per subtask; concurrently when the context
+  // runs subtasks in parallel.
+  template <typename F>
+  void for_subtasks(F&& f) {
+    auto run = [&](std::size_t subtask) {
+      auto& state = instance_.state(subtask);
+      data_proxy<Types, I> data(core_, instance_, state, subtask);
+      if constexpr (Types::trace_enabled) state.span.begin();
+      f(instance_.system(), data);
+      if constexpr (Types::trace_enabled) state.span.end();
+    };
+    const std::size_t count = instance_.subtask_count();
+    if (parallel_ && count > 1) {
+      parallel_for(core_.pool(), count, run);
+    } else {
+      for (std::size_t i = 0; i < count; ++i) run(i);
+    }
+  }
+
+ private:
+  context_core<Types>& core_;
+  system_instance<Types, I>& instance_;
+  bool parallel_;
+};
+
+template <typename Types>
+class system_runner {
+  using core_type = context_core<Types>;
+  using system_list = typename Types::system_list;
+  static constexpr std::size_t system_count = Types::system_count;
+
+ public:
+  // Runs the systems flagged in Selected (a constexpr array of bool) with
+  // the scheduler of the settings.
+  template <auto Selected, typename... Adapters>
+  static void execute(core_type& core, Adapters&... adapters) {
+    if constexpr (!(is_execution_adapter_v<std::remove_cvref_t<Adapters>> &&
+                    ...)) {
+      diagnostic::report<
+          diagnostic::not_an_execution_adapter<type_list<Adapters...>>>();
+    } else {
+      constexpr bool every_system_has_an_adapter =
+          check_adapters<Selected, std::remove_cvref_t<Adapters>...>(
+              std::make_index_sequence<system_count>{});
+      if constexpr (every_system_has_an_adapter) {
+        auto adapter_refs = std::tie(adapters...);
+        using refs_type = decltype(adapter_refs);
+        static constexpr auto table = make_run_table<Selected, refs_type>(
+            std::make_index_sequence<system_count>{});
+        Types::scheduler_type::template execute<system_list, Selected>(
+            core.pool(), [&core, &adapter_refs](std::size_t id) {
+              table[id](core, adapter_refs);
+            });
+        if constexpr (Types::trace_enabled) {
+          record_trace<Selected>(core,
+                                 std::make_index_sequence<system_count>{});
+        }
+      }
+    }
+  }
+
+ private:
+  // Reports the first selected system no adapter matches; true if none.
+  template <auto Selected, typename... Adapters, std::size_t... I>
+  static constexpr bool check_adapters(std::index_sequence<I...>) {
+    return (
+        check_adapter<Selected[I], typename system_list::template system_at<I>,
+                      Adapters...>() &&
+        ...);
+  }
+  template <bool Selected, typename System, typename... Adapters>
+  static constexpr bool check_adapter() {
+    if constexpr (Selected && first_matching_adapter<System, Adapters...>() ==
+                                  sizeof...(Adapters)) {
+      diagnostic::report<diagnostic::no_execution_adapter_for_system<System>>();
+      return false;
+    } else {
+      return true;
+    }
+  }
+
+  template <auto Selected, typename Refs, std::size_t... I>
+  static constexpr auto make_run_table(std::index_sequence<I...>) {
+    using fn = void (*)(core_type&, Refs&);
+    return std::array<fn, system_count>{run_entry<Selected[I], I, Refs>()...};
+  }
+  template <bool Selected, std::size_t I, typename Refs>
+  static constexpr auto run_entry() {
+    using fn = void (*)(core_type&, Refs&);
+    if constexpr (Selected) {
+      return static_cast<fn>(&system_runner::run_system<I, Refs>);
+    } else {
+      return static_cast<fn>(nullptr);
+    }
+  }
+  template <std::size_t I, typename Refs>
+  static void run_system(core_type& core, Refs& adapters) {
+    using system_type = typename system_list::template system_at<I>;
+    constexpr std::size_t which = []<typename... A>(
+                                      std::type_identity<std::tuple<A...>>) {
+      return first_matching_adapter<system_type, std::remove_cvref_t<A>...>();
+    }(std::type_identity<Refs>{});
+    auto& adapter = std::get<which>(adapters);
+    auto& instance = core.template instance<I>();
+    instance.prepare_subtasks(core.thread_count(),
+                              Types::inner_parallelism_allowed);
+    subtask_executor<Types, I> executor(
+        core, instance,
+        Types::inner_parallelism_allowed &&
+            Types::scheduler_type::runs_subtasks_in_parallel);
+    if constexpr (Types::trace_enabled) instance.run_span.begin();
+    if constexpr (std::remove_cvref_t<decltype(adapter)>::kind ==
+                  sea::adapter_kind::detailed) {
+      adapter.callable(instance, executor);
+    } else {
+      executor.for_subtasks(adapter.callable);
+    }
+    if constexpr (Types::trace_enabled) instance.run_span.end();
+  }
+
+  template <typename System>
+  static constexpr std::string_view system_name() {
+    if constexpr (requires { std::string_view(System::name); }) {
+      return System::name;
+    } else {
+      return type_name<System>();
+    }
+  }
+
+  // Appends the spans of the systems that just ran to the trace log.
+  template <auto Selected, std::size_t... I>
+  static void record_trace(core_type& core, std::index_sequence<I...>) {
+    (
+        [&] {
+          if constexpr (Selected[I]) {
+            auto& inst = core.template instance<I>();
+            using system_type = typename system_list::template system_at<I>;
+            constexpr std::string_view name = system_name<system_type>();
+            core.trace().add({trace_event::kind::system, name, I, 0,
+                        inst.run_span.thread, inst.run_span.start_ns,
+                        inst.run_span.end_ns, core.step_count()});
+            for (std::size_t s = 0; s < inst.subtask_count(); ++s) {
+              const trace_span& span = inst.state(s).span;
+              if (span.start_ns < inst.run_span.start_ns)
+                continue;  // did not run
+              core.trace().add({trace_event::kind::subtask, name, I, s, span.thread,
+                          span.start_ns, span.end_ns, core.step_count()});
+            }
+          }
+        }(),
+        ...);
+  }
+};
+
+}  // namespace strata
+
+#endif  // STRATA_CONTEXT_INTERNAL_SYSTEM_RUNNER_H_
