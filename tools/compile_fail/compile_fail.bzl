@@ -104,12 +104,14 @@ cc_compile_fail_test = rule(
         "copts": attr.string_list(),
         "expected_error_regex": attr.string(mandatory = True),
         "_run_compiler": attr.label(
-            default = "//tools/compile_fail:run_compiler",
+            # Label(): always this file's repository (@strata when Strata is
+            # a dependency), whoever uses the rule.
+            default = Label("//tools/compile_fail:run_compiler"),
             executable = True,
             cfg = "exec",
         ),
         "_check": attr.label(
-            default = "//tools/compile_fail:check_compile_failure",
+            default = Label("//tools/compile_fail:check_compile_failure"),
             executable = True,
             cfg = "target",
         ),
