@@ -1,0 +1,202 @@
+// A set of indices kept as a bitmap, visited in ascending order by runs.
+//
+//   strata::ordered_index_set set;
+//   set.insert(7); set.insert(8); set.insert(9); set.insert(42);
+//   set.for_each_run(0, set.size(),
+//                    [](std::size_t first, std::size_t count) { ... });
+//   // (7, 3), then (42, 1)
+//
+// What a system's subscription needs: membership changes in O(1) at any
+// time, iteration in a deterministic order (ascending index, whatever the
+// history of inserts and erases) that hands out runs of consecutive indices,
+// so a caller can loop over contiguous arrays indexed by entity index with a
+// plain, vectorizable loop, and splitting into slices of equal count
+// (`rank` r = the r-th smallest member) for inner parallelism.
+//
+// Layout: one bit per index up to the largest index ever inserted, plus a
+// member count per block of 4096 indices (64 words) so that finding the
+// r-th member skips whole blocks.
+//
+// Complexity: insert, erase, contains O(1) (insert amortized: the bitmap
+// grows to the index). size O(1). position_of_rank(r) O(blocks + 64).
+// for_each_run / for_each over [begin, end) ranks: O(words spanned + runs).
+// clear O(words). Memory: capacity / 8 bytes, plus 4 bytes per 4096
+// indices.
+//
+// Invalidation: iteration must not run concurrently with insert/erase; an
+// insert or erase during a for_each callback is not allowed (the visit is of
+// a fixed snapshot only if nothing changes).
+//
+// Thread-safety: const members (contains, size, for_each_run, ...) may run
+// concurrently with each other; insert/erase/clear/reserve need exclusive
+// access.
+#ifndef STRATA_SPARSE_SET_ORDERED_INDEX_SET_H_
+#define STRATA_SPARSE_SET_ORDERED_INDEX_SET_H_
+
+#include <algorithm>
+#include <bit>
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "base/check.h"
+
+namespace strata {
+
+class ordered_index_set {
+ public:
+  using size_type = std::size_t;
+  using word_type = std::uint64_t;
+  static constexpr size_type word_bits = 64;
+  static constexpr size_type block_words = 64;
+  static constexpr size_type block_indices = block_words * word_bits;
+
+  // Where the member of a rank sits: word and bit. Past the last member, the
+  // word is words().
+  struct position {
+    size_type word = 0;
+    size_type bit = 0;
+  };
+
+  ordered_index_set() = default;
+
+  // Adds `index`; false if it was present.
+  bool insert(size_type index) {
+    const size_type w = index / word_bits;
+    if (w >= words_.size()) grow_to(w + 1);
+    const word_type bit = word_type{1} << (index % word_bits);
+    if (words_[w] & bit) return false;
+    words_[w] |= bit;
+    ++block_counts_[w / block_words];
+    ++size_;
+    return true;
+  }
+
+  // Removes `index`; false if it was absent.
+  bool erase(size_type index) noexcept {
+    const size_type w = index / word_bits;
+    if (w >= words_.size()) return false;
+    const word_type bit = word_type{1} << (index % word_bits);
+    if (!(words_[w] & bit)) return false;
+    words_[w] &= ~bit;
+    --block_counts_[w / block_words];
+    --size_;
+    return true;
+  }
+
+  bool contains(size_type index) const noexcept {
+    const size_type w = index / word_bits;
+    return w < words_.size() &&
+           ((words_[w] >> (index % word_bits)) & word_type{1}) != 0;
+  }
+
+  size_type size() const noexcept { return size_; }
+  bool empty() const noexcept { return size_ == 0; }
+
+  // Removes every member; keeps the memory.
+  void clear() noexcept {
+    std::fill(words_.begin(), words_.end(), word_type{0});
+    std::fill(block_counts_.begin(), block_counts_.end(), 0u);
+    size_ = 0;
+  }
+
+  // Makes room for indices below `indices` (never shrinks).
+  void reserve(size_type indices) {
+    const size_type w = (indices + word_bits - 1) / word_bits;
+    if (w > words_.size()) grow_to(w);
+  }
+
+  // Indices the bitmap covers (a multiple of 64).
+  size_type capacity() const noexcept { return words_.size() * word_bits; }
+
+  // Where the member of rank `rank` (0-based, ascending) is; for rank ==
+  // size(), the end position {words(), 0}.
+  position position_of_rank(size_type rank) const noexcept {
+    if (rank >= size_) return {words_.size(), 0};
+    size_type block = 0;
+    while (rank >= block_counts_[block]) rank -= block_counts_[block++];
+    size_type w = block * block_words;
+    for (;; ++w) {
+      const auto count = static_cast<size_type>(std::popcount(words_[w]));
+      if (rank < count) break;
+      rank -= count;
+    }
+    return {w, nth_set_bit(words_[w], rank)};
+  }
+
+  // f(first, count) for the members of ranks [begin_rank, end_rank), as
+  // maximal runs of consecutive indices, ascending.
+  template <typename F>
+  void for_each_run(size_type begin_rank, size_type end_rank, F&& f) const {
+    if (end_rank > size_) end_rank = size_;
+    if (begin_rank >= end_rank) return;
+    size_type remaining = end_rank - begin_rank;
+    const position start = position_of_rank(begin_rank);
+    size_type run_first = 0;
+    size_type run_count = 0;
+    word_type bits = words_[start.word] & (~word_type{0} << start.bit);
+    for (size_type w = start.word; remaining > 0;) {
+      while (bits != 0 && remaining > 0) {
+        const auto low = static_cast<size_type>(std::countr_zero(bits));
+        const word_type shifted = bits >> low;
+        size_type length = shifted == ~word_type{0} >> low
+                               ? word_bits - low
+                               : static_cast<size_type>(
+                                     std::countr_zero(~shifted));
+        length = std::min(length, remaining);
+        const size_type first = w * word_bits + low;
+        if (run_count > 0 && run_first + run_count == first) {
+          run_count += length;  // continues across the word boundary
+        } else {
+          if (run_count > 0) f(run_first, run_count);
+          run_first = first;
+          run_count = length;
+        }
+        remaining -= length;
+        bits = low + length >= word_bits
+                   ? word_type{0}
+                   : bits & (~word_type{0} << (low + length));
+      }
+      if (remaining == 0) break;
+      bits = words_[++w];
+    }
+    if (run_count > 0) f(run_first, run_count);
+  }
+
+  // f(index) for the members of ranks [begin_rank, end_rank), ascending.
+  template <typename F>
+  void for_each(size_type begin_rank, size_type end_rank, F&& f) const {
+    for_each_run(begin_rank, end_rank, [&](size_type first, size_type count) {
+      for (size_type i = first; i < first + count; ++i) f(i);
+    });
+  }
+  // f(index) for every member, ascending.
+  template <typename F>
+  void for_each(F&& f) const {
+    for_each(0, size_, f);
+  }
+
+ private:
+  // The position (0..63) of the `n`-th set bit of `word` (which has more
+  // than n).
+  static size_type nth_set_bit(word_type word, size_type n) noexcept {
+    for (; n > 0; --n) word &= word - 1;
+    return static_cast<size_type>(std::countr_zero(word));
+  }
+
+  void grow_to(size_type words) {
+    // Geometric growth, rounded to whole blocks.
+    size_type target = std::max(words, words_.size() * 2);
+    target = (target + block_words - 1) / block_words * block_words;
+    words_.resize(target, word_type{0});
+    block_counts_.resize(target / block_words, 0u);
+  }
+
+  std::vector<word_type> words_;
+  std::vector<std::uint32_t> block_counts_;
+  size_type size_ = 0;
+};
+
+}  // namespace strata
+
+#endif  // STRATA_SPARSE_SET_ORDERED_INDEX_SET_H_

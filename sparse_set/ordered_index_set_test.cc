@@ -1,0 +1,117 @@
+#include "sparse_set/ordered_index_set.h"
+
+#include <cstddef>
+#include <iterator>
+#include <random>
+#include <set>
+#include <utility>
+#include <vector>
+
+#include "gtest/gtest.h"
+
+namespace strata {
+namespace {
+
+using runs = std::vector<std::pair<std::size_t, std::size_t>>;
+
+runs runs_of(const ordered_index_set& set, std::size_t begin,
+             std::size_t end) {
+  runs out;
+  set.for_each_run(begin, end, [&](std::size_t first, std::size_t count) {
+    out.emplace_back(first, count);
+  });
+  return out;
+}
+
+// The maximal runs of the members of ranks [begin, end) of a sorted set.
+runs model_runs(const std::set<std::size_t>& model, std::size_t begin,
+                std::size_t end) {
+  runs out;
+  auto it = model.begin();
+  std::advance(it, std::min(begin, model.size()));
+  for (std::size_t r = begin; r < end && it != model.end(); ++r, ++it) {
+    if (!out.empty() && out.back().first + out.back().second == *it) {
+      ++out.back().second;
+    } else {
+      out.emplace_back(*it, 1);
+    }
+  }
+  return out;
+}
+
+TEST(OrderedIndexSetTest, RunsCoverConsecutiveIndicesAcrossWords) {
+  ordered_index_set set;
+  for (std::size_t i = 60; i < 200; ++i) EXPECT_TRUE(set.insert(i));
+  EXPECT_FALSE(set.insert(100));
+  EXPECT_TRUE(set.insert(5000));
+  EXPECT_EQ(set.size(), 141u);
+  EXPECT_EQ(runs_of(set, 0, set.size()), (runs{{60, 140}, {5000, 1}}));
+  EXPECT_EQ(runs_of(set, 10, 20), (runs{{70, 10}}));
+  EXPECT_EQ(runs_of(set, 139, 141), (runs{{199, 1}, {5000, 1}}));
+  EXPECT_TRUE(set.erase(128));
+  EXPECT_FALSE(set.erase(128));
+  EXPECT_FALSE(set.erase(1'000'000));  // beyond the bitmap
+  EXPECT_EQ(runs_of(set, 0, set.size()),
+            (runs{{60, 68}, {129, 71}, {5000, 1}}));
+}
+
+TEST(OrderedIndexSetTest, EmptyAndFullWords) {
+  ordered_index_set set;
+  EXPECT_TRUE(runs_of(set, 0, 10).empty());
+  for (std::size_t i = 0; i < 64 * 5; ++i) set.insert(i);
+  EXPECT_EQ(runs_of(set, 0, set.size()), (runs{{0, 320}}));
+  EXPECT_EQ(runs_of(set, 64, 128), (runs{{64, 64}}));
+  EXPECT_EQ(runs_of(set, 63, 65), (runs{{63, 2}}));
+  set.clear();
+  EXPECT_TRUE(set.empty());
+  EXPECT_FALSE(set.contains(3));
+  EXPECT_TRUE(runs_of(set, 0, 1).empty());
+}
+
+TEST(OrderedIndexSetTest, PositionOfRankSkipsBlocks) {
+  ordered_index_set set;
+  for (std::size_t i : {3u, 4096u * 3 + 7, 4096u * 3 + 63, 4096u * 9}) {
+    set.insert(i);
+  }
+  EXPECT_EQ(set.position_of_rank(0).word, 0u);
+  EXPECT_EQ(set.position_of_rank(0).bit, 3u);
+  EXPECT_EQ(set.position_of_rank(2).word, 64u * 3);
+  EXPECT_EQ(set.position_of_rank(2).bit, 63u);
+  EXPECT_EQ(set.position_of_rank(3).word, 64u * 9);
+  EXPECT_EQ(set.position_of_rank(4).word, set.capacity() / 64);  // the end
+}
+
+// Random inserts and erases against std::set; after each batch, every
+// query and every slicing into up to 7 rank ranges agrees with the model.
+TEST(OrderedIndexSetTest, ModelTest) {
+  std::mt19937 rng(42);
+  for (std::size_t universe : {50u, 700u, 20'000u}) {
+    ordered_index_set set;
+    std::set<std::size_t> model;
+    for (int op = 0; op < 20'000; ++op) {
+      const std::size_t index = rng() % universe;
+      if (rng() % 3 == 0) {
+        EXPECT_EQ(set.erase(index), model.erase(index) == 1);
+      } else {
+        EXPECT_EQ(set.insert(index), model.insert(index).second);
+      }
+      ASSERT_EQ(set.size(), model.size());
+      if (op % 500 != 0) continue;
+      for (std::size_t probe = 0; probe < universe; probe += 7) {
+        ASSERT_EQ(set.contains(probe), model.count(probe) == 1);
+      }
+      const std::size_t slices = 1 + rng() % 7;
+      std::vector<std::size_t> seen;
+      for (std::size_t s = 0; s < slices; ++s) {
+        const std::size_t begin = s * model.size() / slices;
+        const std::size_t end = (s + 1) * model.size() / slices;
+        ASSERT_EQ(runs_of(set, begin, end), model_runs(model, begin, end));
+        set.for_each(begin, end, [&](std::size_t i) { seen.push_back(i); });
+      }
+      ASSERT_EQ(seen, std::vector<std::size_t>(model.begin(), model.end()));
+    }
+  }
+}
+
+}  // namespace
+}  // namespace strata
