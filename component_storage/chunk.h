@@ -33,6 +33,11 @@
 //     chunks that can answer membership on their own.
 //   * `void c.reserve(std::size_t n)` (`chunk_has_reserve<Chunk>`): called by
 //     the aggregate with its initial capacity.
+//   * `auto c.index_accessor<T>()` (`chunk_has_index_access<Chunk, T>`): for
+//     chunks that keep T at the slot of its entity's index, a small value `a`
+//     with `T& a[index]`, valid until the chunk reallocates. The context's
+//     for_each loops over runs of entity indices with it (no id lookups, a
+//     loop the compiler can vectorize); chunks without it are reached by id.
 //   * `typename Chunk::entity_metadata` (`chunk_entity_metadata_t<Chunk>`,
 //     `void` when absent): a hook for per-entity data the chunk wants kept in
 //     the entity metadata (entity/entity_metadata.h `Extra`). No built-in
@@ -77,6 +82,11 @@ concept component_chunk = std::is_object_v<T> &&
 template <typename Chunk, typename T>
 concept chunk_has_contains = requires(const Chunk& chunk, entity_id id) {
   { chunk.template contains<T>(id) } -> std::convertible_to<bool>;
+};
+
+template <typename Chunk, typename T>
+concept chunk_has_index_access = requires(Chunk& chunk, std::size_t index) {
+  { chunk.template index_accessor<T>()[index] } -> std::same_as<T&>;
 };
 
 template <typename Chunk>

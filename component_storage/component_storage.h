@@ -39,7 +39,7 @@
 //     that can tell).
 //
 // Complexity and memory are those of the chunks; remove_all is O(number of
-// component types). Reference invalidation: as documented by each chunk
+// component types); count<T>() (entities with T) is O(1). Reference invalidation: as documented by each chunk
 // (e.g. a dynamic contiguous buffer invalidates all its references when it
 // grows, a fixed one never).
 //
@@ -52,6 +52,7 @@
 #ifndef STRATA_COMPONENT_STORAGE_COMPONENT_STORAGE_H_
 #define STRATA_COMPONENT_STORAGE_COMPONENT_STORAGE_H_
 
+#include <array>
 #include <cstddef>
 #include <tuple>
 #include <type_traits>
@@ -333,9 +334,11 @@ class component_storage {
       if (bits.test(bit)) {
         chunk.template remove<T>(id);
         bits.reset(bit);
+        --counts_[bit];
       }
       T& component = chunk.template create<T>(id, std::forward<Args>(args)...);
       bits.set(bit);
+      ++counts_[bit];
       return component;
     }
   }
@@ -354,6 +357,7 @@ class component_storage {
       if (!bits.test(bit)) return;
       chunk_for<T>().template remove<T>(id);
       bits.reset(bit);
+      --counts_[bit];
     }
   }
   template <tag_value Tag, typename Bitset>
@@ -380,14 +384,22 @@ class component_storage {
       if (bits.test(bit)) {
         chunk_for<T>().template remove<T>(id);
         bits.reset(bit);
+        --counts_[bit];
       }
     });
+  }
+
+  // How many entities have T: O(1).
+  template <typename T>
+  size_type count() const noexcept {
+    return counts_[id_of<T>()];
   }
 
   // Destroys every component of every entity. The caller must reset every
   // entity's bits (the context resets all entity metadata).
   void clear() noexcept {
     std::apply([](auto&... chunks) { (chunks.clear(), ...); }, chunks_);
+    counts_.fill(0);
   }
 
   // Forwards to every chunk that can reserve (chunk_has_reserve).
@@ -445,6 +457,7 @@ class component_storage {
 
  private:
   apply_t<std::tuple, chunk_types> chunks_;
+  std::array<size_type, (component_count > 0 ? component_count : 1)> counts_{};
 };
 
 }  // namespace strata

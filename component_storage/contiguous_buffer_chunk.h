@@ -202,6 +202,18 @@ class basic_contiguous_buffer_chunk {
 
   size_type capacity() const noexcept { return capacity_; }
 
+  // `a[index]` is the T of the entity with that index (live slots only);
+  // valid until the chunk reallocates. SoA: the array itself; AoS: the rows
+  // with T's offset and the row stride, both compile-time constants.
+  template <typename T>
+  requires(chunk_internal::is_one_of<T, Ts...>) auto index_accessor() noexcept {
+    if constexpr (is_aos) {
+      return aos_accessor<T, kRow.offsets[k_of<T>], kRow.size>{storage_.rows};
+    } else {
+      return std::get<k_of<T>>(storage_.arrays);
+    }
+  }
+
   // SoA only: the whole array of T, indexed by entity index. Only live slots
   // (contains<T>) hold objects; touching any other element is undefined.
   // This is the fast path for passes over every entity.
@@ -237,6 +249,15 @@ class basic_contiguous_buffer_chunk {
     return result;
   }
   static constexpr row_layout kRow = compute_row_layout();
+
+  template <typename T, std::size_t Offset, std::size_t Stride>
+  struct aos_accessor {
+    std::byte* rows;
+    T& operator[](size_type slot) const noexcept {
+      return *std::launder(
+          reinterpret_cast<T*>(rows + slot * Stride + Offset));
+    }
+  };
 
   struct soa_storage {
     std::tuple<Ts*...> arrays{};

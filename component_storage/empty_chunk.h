@@ -69,6 +69,17 @@ class empty_chunk {
 
   void clear() noexcept {}
 
+  // Every index shares the one object of T.
+  template <typename T>
+  requires(chunk_internal::is_one_of<T, Ts...>) auto index_accessor() noexcept {
+    struct accessor {
+      T& operator[](std::size_t) const noexcept {
+        return *std::launder(reinterpret_cast<T*>(&slot<T>));
+      }
+    };
+    return accessor{};
+  }
+
  private:
   template <typename T>
   struct alignas(T) raw {

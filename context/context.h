@@ -12,37 +12,53 @@
 //   });
 //
 // Where things live: context/step_proxy.h (the step and defer proxies:
-// critical operations), context/data_proxy.h (what a system's subtask sees),
-// context/refresh.h (the three refresh phases), context/settings.h,
-// context/execution_adapter.h (which callable runs which system),
-// context/system_instance.h and context/trace.h. The engine that ties them
+// critical operations and queries), context/data_proxy.h (what a system's
+// subtask sees), context/refresh.h (the three refresh phases and their
+// events), context/settings.h, context/resources.h, context/execution_adapter.h
+// (which callable runs which system), context/system_instance.h,
+// context/deferred_queue.h and context/trace.h. The engine that ties them
 // together, context_core, and the system runner are under context/internal/.
 //
 // step(f): f gets a step proxy, which allows critical operations (create and
 // kill entities, add and remove components) and running systems. Systems get
 // data proxies, which allow only non-critical work: read and write their
-// declared components, read earlier systems' outputs, mark entities dead,
-// defer critical work. After f returns, the refresh runs:
+// declared components and resources, read earlier systems' outputs, mark
+// entities dead, defer critical work. After f returns, the refresh runs
+// (context/refresh.h):
 //   1. every deferred function, sequentially, through a defer proxy (system
 //      id order, then subtask order, then the order they were deferred);
 //   2. kills: every entity marked dead in the step (by the proxy or by any
-//      subtask) is unsubscribed from every system, its components destroyed,
-//      and its id reclaimed (the version bumps, so old ids and handles turn
-//      stale). Kills are applied in entity-index order, so the result does
-//      not depend on how systems were split into subtasks;
-//   3. matching: every entity created or given a component in the step is
-//      subscribed to each system whose required components it has.
+//      subtask) leaves its systems, its components are destroyed, and its id
+//      reclaimed (the version bumps, so old ids and handles turn stale).
+//      Kills are applied in entity-index order, so the result does not
+//      depend on how systems were split into subtasks;
+//   3. matching: every entity created, or given or stripped of a component,
+//      in the step is matched again against the systems that care about
+//      what changed.
 // Steps 2 and 3 run systems in parallel on the pool when refresh
-// parallelism is on.
+// parallelism is on (and nobody observes refresh events).
 //
 // Timing rules (what a user observes):
 //   * a created entity is alive at once but in no system until the refresh;
 //   * a killed entity stays alive (and in its systems) until the refresh;
 //   * add_component makes the component readable at once; the entity joins
-//     new systems at the refresh;
-//   * remove_component destroys the component at once and removes the
-//     entity at once from every system that needs it, so a system never sees
-//     a subscribed entity without its components.
+//     new systems (and leaves those that exclude the component) at the
+//     refresh;
+//   * remove_component destroys the component at once and takes the entity
+//     out of every system that requires it at once, so a system never sees a
+//     subscribed entity without its required components; if the component
+//     is added again before the refresh the entity is back in those systems
+//     at the refresh with no unsubscribe/subscribe events;
+//   * refresh events (per system: the system's on_subscribe(entity_id) /
+//     on_unsubscribe(entity_id) members; context-wide: observe_refresh) fire
+//     during the refresh, only when membership really changes, in the order
+//     context/refresh.h gives; the context-wide observer also sees reclaims.
+//
+// Ids: ids that a system's iteration hands out (data.for_each,
+// data.for_entities) are valid by construction and unchecked in optimized
+// builds. Any other id may be stale: ask data.try_get / data.alive (and, in
+// a step, alive / has_component); data.get checks dead and reused slots in
+// debug builds only (context/data_proxy.h).
 //
 // Run-time misuse (documented results, never corruption):
 //   * killing a dead or stale id, or removing a component an entity does not
@@ -50,19 +66,29 @@
 //   * add/get_component on a dead or stale id, get_component of a missing
 //     component, a stale handle passed to kill_entity: a STRATA_CHECK failure
 //     naming the problem (use alive()/valid()/has_component() first);
-//   * a full fixed entity limit: create_entity() check-fails with the limit
-//     in the message; try_create_entity() returns ResourceExhaustedError.
-//     Existing entities are untouched either way;
-//   * an exception thrown by f or by a system propagates out of step() after
-//     the running systems stopped; the refresh still runs first, so all the
-//     work requested before the throw (creations, kills, deferred functions)
-//     takes effect and the context stays consistent and usable.
+//   * a full fixed entity limit: in a step, create_entity() check-fails with
+//     the limit in the message and try_create_entity() returns
+//     ResourceExhaustedError; in a deferred function create_entity() returns
+//     null_entity instead and the refusal is counted (refused_creations()),
+//     never aborting the refresh (context/step_proxy.h). Existing entities
+//     are untouched either way;
+//   * an exception thrown by a system: every selected system that does not
+//     depend, directly or transitively, on a throwing system still runs to
+//     completion; none of a throwing system's dependents runs; all the
+//     subtasks of a throwing system run, and its kills, deferred functions
+//     and outputs are discarded (the component writes it made before it
+//     threw stay); the refresh applies the work of exactly the systems that
+//     ran; step() then rethrows the exception of the lowest system id (of
+//     its lowest subtask). This is the same under every scheduler and thread
+//     count. An exception thrown by f itself stops f; either way the refresh
+//     still runs first, so the work requested before the throw takes effect
+//     and the context stays consistent and usable.
 //
 // Thread-safety: a context is used from one thread at a time; step() runs
 // systems on its own thread pool. Proxies must not escape their step.
 // Data proxies of different subtasks run concurrently: each touches only
 // its own subtask state, and the compile-time race check guarantees that
-// concurrently running systems never write the same component.
+// concurrently running systems never write the same component or resource.
 #ifndef STRATA_CONTEXT_CONTEXT_H_
 #define STRATA_CONTEXT_CONTEXT_H_
 
@@ -74,6 +100,8 @@
 #include <utility>
 
 #include "context/data_proxy.h"
+#include "context/refresh.h"
+#include "context/resources.h"
 #include "context/execution_adapter.h"
 #include "context/internal/context_types.h"
 #include "context/internal/core.h"
@@ -84,6 +112,7 @@
 #include "entity/entity_id.h"
 #include "scheduler/dag.h"
 #include "settings/diagnostic.h"
+#include "settings/tag.h"
 #include "settings/type_list.h"
 
 namespace strata {
@@ -112,6 +141,48 @@ class context {
 
   std::size_t entity_count() const { return core_->entities().size(); }
   bool alive(entity_id id) const { return core_->entities().alive(id); }
+
+  // Read-only queries between steps (tools, tests, inspection).
+  template <tag_value Tag>
+  bool has(Tag, entity_id id) const {
+    return core_->template has_component<tag_type<Tag>>(id);
+  }
+  // Check-fails unless the entity is alive and has the component.
+  template <tag_value Tag>
+  const tag_type<Tag>& get(Tag, entity_id id) const {
+    return core_->template get_component<tag_type<Tag>>(id);
+  }
+  // Entities with the component: O(1).
+  template <tag_value Tag>
+  std::size_t count(Tag) const {
+    return core_->components().template count<tag_type<Tag>>();
+  }
+  // f([entity_id,] const T&...) for every entity with those components (and
+  // none of exclude<...>'s), in index order.
+  template <typename F>
+  void for_each(F&& f) const {
+    for_each(exclude<>, f);
+  }
+  template <typename... Excluded, typename F>
+  void for_each(exclusion<Excluded...>, F&& f) const {
+    query_each<types, /*ReadOnly=*/true>(*core_, exclusion<Excluded...>{}, f);
+  }
+
+  // A resource the settings declare, e.g. to set it up before the first
+  // step.
+  template <typename T>
+  T& resource() {
+    return core_->template resource<T>();
+  }
+
+  // f(refresh_event) for every subscribe, unsubscribe and reclaim from now
+  // on, in the order context/refresh.h documents (an empty f stops it).
+  // While observed, the refresh visits systems on the calling thread.
+  void observe_refresh(refresh_observer f) { core_->set_observer(std::move(f)); }
+
+  // Entities that deferred functions of the latest step asked for and a full
+  // fixed limit refused (create_entity() returned null_entity there).
+  std::size_t refused_creations() const { return core_->refused_creations(); }
   // Threads that run systems (the caller included).
   std::size_t thread_count() const { return core_->thread_count(); }
   // Steps run so far.
@@ -164,6 +235,8 @@ auto make_context(const Settings& settings, SystemArgs&&... system_args) {
   } else {
     check_components_stored(settings.template get<context_keys::components>(),
                             settings.template get<context_keys::systems>());
+    check_resources_declared(settings.template get<context_keys::resources>(),
+                             settings.template get<context_keys::systems>());
     return context<Settings>(settings,
                              std::forward<SystemArgs>(system_args)...);
   }

@@ -3,43 +3,68 @@
 //   struct movement {
 //     template <typename Data>
 //     void process(float dt, Data& data) {
-//       data.for_entities([&](strata::entity_id e) {
-//         auto& p = data.get(ct::position, e);        // in write(): T&
-//         const auto& v = data.get(ct::velocity, e);  // in read(): const T&
+//       data.for_each([dt](position& p, const velocity& v) {
 //         p.x += v.x * dt;
+//         p.y += v.y * dt;
 //       });
 //     }
 //   };
 //
-// A system's subscribed entities are split into slices, one per subtask
-// (scheduler/inner_parallelism.h); a data proxy gives its subtask:
-//   * for_entities(f): f(entity_id) for each entity of its slice, in
-//     subscription order; for_other_entities(f) the system's entities
-//     outside the slice; for_all_entities(f) all of them. entity_count() /
-//     all_entity_count(), subtask_index() / subtask_count();
-//   * get(ct::x, e): T& for a component in write(), const T& for one in
-//     read(); any other component is a compile error naming the system and
-//     the component. has(ct::x, e) for any stored component;
-//   * kill_entity(e): marks e dead (effective at the refresh);
+// A system's entities (those with every component of its read() and write()
+// lists and none of exclude()) are visited in ascending index order, split
+// into slices of equal count, one per subtask (scheduler/inner_parallelism.h).
+// A data proxy gives its subtask:
+//   * for_each(f): f([entity_id,] components...) for each entity of the
+//     slice; f's parameter types name the components: `T&` for one in
+//     write(), `const T&` for one in read() or write(); anything else is a
+//     compile error naming the system and the component. Over runs of
+//     consecutive indices, components in contiguous storage are reached by
+//     index in a plain loop (vectorizable); others by id.
+//   * for_entities(f): f(entity_id) for each entity of the slice;
+//     for_other_entities(f) the system's entities outside it;
+//     for_all_entities(f) all of them. entity_count() / all_entity_count(),
+//     subtask_index() / subtask_count();
+//   * get(ct::x, id): T& for a component in write(), const T& for one in
+//     read() (write(ct::x, id) insists on T&: a read-only component is then a
+//     compile error with Strata's message, not the compiler's const error);
+//     try_get(ct::x, id): T* / const T*, null if the entity is dead, stale or
+//     lacks the component, for any component the signature declares
+//     (required or optional); alive(id); has(ct::x, id) for any stored
+//     component;
+//   * resource<T>(): T& for write_resource<T>(), const T& for read_resource;
+//   * kill_entity(id): marks it dead (effective at the refresh);
 //   * defer(f): runs f(defer_proxy&) during the refresh, where critical
-//     operations (create, kill, add, remove) are allowed;
+//     operations are allowed (no allocation per call in a steady state,
+//     whatever f captures: context/deferred_queue.h);
 //   * output(): this subtask's output (signature .output<T>(); reset before
 //     every run); for_previous_outputs(st, f): f(system&, output&) for each
 //     subtask output of st, which must be a (transitive) dependency.
 //
+// Ids and versions. Ids the proxy hands out (for_each, for_entities) name
+// live subscribed entities by construction, so component access through them
+// is unchecked in optimized builds. An id from anywhere else (stored in a
+// component, read from an output) may be stale: ask try_get or alive. get()
+// and write() check, in debug builds only, that the id is alive (version
+// included: a reused slot is caught) and has the component; in optimized
+// builds they index storage by the id's index without checks.
+//
 // Thread-safety: data proxies of different subtasks, of one system or of
 // systems the scheduler runs at once, are used concurrently. Each touches
-// only its own subtask state; the compile-time race check guarantees that
-// concurrently running systems never write the same component, and slices
-// of one system are disjoint. A proxy must not escape its subtask.
+// only its own subtask state and reads entity storage, which nothing changes
+// while systems run; the compile-time race check guarantees that concurrently
+// running systems never write the same component or resource, and slices of
+// one system are disjoint. A proxy must not escape its subtask.
 #ifndef STRATA_CONTEXT_DATA_PROXY_H_
 #define STRATA_CONTEXT_DATA_PROXY_H_
 
 #include <cstddef>
+#include <type_traits>
 #include <utility>
 
+#include "base/check.h"
 #include "context/internal/context_types.h"
 #include "context/internal/diagnostics.h"
+#include "context/internal/for_each.h"
 #include "context/system_instance.h"
 #include "entity/entity_id.h"
 #include "settings/diagnostic.h"
@@ -72,24 +97,35 @@ class data_proxy {
              typename instance_type::state_type& state, std::size_t subtask)
       : core_(core), instance_(instance), state_(state), subtask_(subtask) {}
 
+  // f([entity_id,] T&... / const T&...) for each entity of the slice.
+  template <typename F>
+  void for_each(F&& f) {
+    using signature = context_internal::for_each_signature<F>;
+    if constexpr (!signature::known) {
+      diagnostic::report<
+          diagnostic::for_each_needs_typed_parameters<std::decay_t<F>>>();
+    } else if constexpr (check_parameters(
+                             typename signature::component_parameters{})) {
+      run_for_each<signature::takes_id>(
+          f, typename signature::component_parameters{});
+    }
+  }
+
   // f(entity_id) for each entity of this subtask's slice.
   template <typename F>
   void for_entities(F&& f) {
-    const entity_id* ids = instance_.subscribed().data();
-    for (std::size_t i = state_.begin; i < state_.end; ++i) f(ids[i]);
+    visit_ranks(state_.begin, state_.end, f);
   }
   // f(entity_id) for the system's entities outside this subtask's slice.
   template <typename F>
   void for_other_entities(F&& f) {
-    const entity_id* ids = instance_.subscribed().data();
-    const std::size_t size = instance_.subscribed().size();
-    for (std::size_t i = 0; i < state_.begin; ++i) f(ids[i]);
-    for (std::size_t i = state_.end; i < size; ++i) f(ids[i]);
+    visit_ranks(0, state_.begin, f);
+    visit_ranks(state_.end, instance_.entity_count(), f);
   }
   // f(entity_id) for every entity of the system.
   template <typename F>
   void for_all_entities(F&& f) {
-    for (entity_id id : instance_.subscribed()) f(id);
+    visit_ranks(0, instance_.entity_count(), f);
   }
   std::size_t entity_count() const noexcept {
     return state_.end - state_.begin;
@@ -102,26 +138,75 @@ class data_proxy {
     return instance_.subtask_count();
   }
 
-  // T& for a component in write(), const T& for one in read(); any other
-  // component is a compile error.
+  // T& for a component in write(), const T& for one in read().
   template <tag_value Tag>
   decltype(auto) get(Tag, entity_id id) {
     using T = tag_type<Tag>;
     if constexpr (contains_v<T, typename signature_type::write_types>) {
-      return static_cast<T&>(core_.components().template get<T>(id));
+      return static_cast<T&>(checked_get<T>(id));
     } else if constexpr (contains_v<T, typename signature_type::read_types>) {
-      return static_cast<const T&>(core_.components().template get<T>(id));
+      return static_cast<const T&>(checked_get<T>(id));
+    } else if constexpr (contains_v<T,
+                                    typename signature_type::accessed_types>) {
+      diagnostic::report<
+          diagnostic::get_of_optional_component<system_type, T>>();
+      return static_cast<const T&>(*static_cast<const T*>(nullptr));
     } else {
       diagnostic::report<
           diagnostic::system_uses_undeclared_component<system_type, T>>();
       return static_cast<const T&>(*static_cast<const T*>(nullptr));
     }
   }
-
-  // Whether `id` has the component (any stored component may be asked).
+  // T& for a component in write(); a compile error for any other.
+  template <tag_value Tag>
+  tag_type<Tag>& write(Tag tag, entity_id id) {
+    using T = tag_type<Tag>;
+    if constexpr (!contains_v<T, typename signature_type::write_types>) {
+      report_not_writable<T>();
+      return *static_cast<T*>(nullptr);
+    } else {
+      return get(tag, id);
+    }
+  }
+  // T* (written) or const T* (read) for any component the signature
+  // declares, required or optional; null if `id` is not alive (stale
+  // included) or lacks the component.
+  template <tag_value Tag>
+  auto try_get(Tag, entity_id id) {
+    using T = tag_type<Tag>;
+    if constexpr (!contains_v<T, typename signature_type::accessed_types>) {
+      diagnostic::report<
+          diagnostic::system_uses_undeclared_component<system_type, T>>();
+      return static_cast<const T*>(nullptr);
+    } else {
+      using pointer = std::conditional_t<writes<T>, T*, const T*>;
+      return core_.template has_component<T>(id)
+                 ? static_cast<pointer>(&core_.components().template get<T>(id))
+                 : static_cast<pointer>(nullptr);
+    }
+  }
+  // Whether `id` names a live entity (its version included).
+  bool alive(entity_id id) const { return core_.entities().alive(id); }
+  // Whether `id` is alive and has the component (any stored component).
   template <tag_value Tag>
   bool has(Tag, entity_id id) const {
     return core_.template has_component<tag_type<Tag>>(id);
+  }
+
+  // The resource T: T& with write_resource<T>(), const T& with
+  // read_resource<T>().
+  template <typename T>
+  decltype(auto) resource() {
+    if constexpr (contains_v<T, typename signature_type::write_resource_types>) {
+      return static_cast<T&>(core_.template resource<T>());
+    } else if constexpr (contains_v<
+                             T, typename signature_type::read_resource_types>) {
+      return static_cast<const T&>(core_.template resource<T>());
+    } else {
+      diagnostic::report<
+          diagnostic::system_uses_undeclared_resource<system_type, T>>();
+      return static_cast<const T&>(*static_cast<const T*>(nullptr));
+    }
   }
 
   // Marks `id` dead; it is removed at the refresh. Ids that are not alive
@@ -132,7 +217,7 @@ class data_proxy {
   // allowed.
   template <typename F>
   void defer(F&& f) {
-    state_.deferred.emplace_back(std::forward<F>(f));
+    state_.deferred.push(std::forward<F>(f));
   }
 
   // This subtask's output (reset before the run).
@@ -163,6 +248,84 @@ class data_proxy {
   }
 
  private:
+  template <typename T>
+  static constexpr bool writes =
+      contains_v<T, typename signature_type::written_types>;
+
+  template <typename T>
+  T& checked_get(entity_id id) {
+    STRATA_DCHECK(core_.entities().alive(id),
+                  "data.get: the id is not alive (killed, or stale: its slot "
+                  "was reused); ask data.try_get or data.alive for ids that "
+                  "do not come from this system's iteration");
+    STRATA_DCHECK(core_.template has_component<T>(id),
+                  "data.get: the entity lacks this component");
+    return core_.components().template get<T>(id);
+  }
+
+  template <typename T>
+  static void report_not_writable() {
+    if constexpr (contains_v<T, typename signature_type::accessed_types>) {
+      diagnostic::report<
+          diagnostic::component_written_but_read_only<system_type, T>>();
+    } else {
+      diagnostic::report<
+          diagnostic::system_uses_undeclared_component<system_type, T>>();
+    }
+  }
+
+  // True if every parameter is a reference to a required component with a
+  // permitted constness; reports the first one that is not.
+  template <typename... P>
+  static constexpr bool check_parameters(type_list<P...>) {
+    return (check_parameter<P>() && ...);
+  }
+  template <typename P>
+  static constexpr bool check_parameter() {
+    using T = std::remove_cvref_t<P>;
+    if constexpr (!std::is_lvalue_reference_v<P>) {
+      diagnostic::report<diagnostic::for_each_parameter_not_a_component_reference<
+          system_type, P>>();
+      return false;
+    } else if constexpr (!contains_v<T,
+                                      typename signature_type::required_types>) {
+      if constexpr (contains_v<T, typename signature_type::accessed_types>) {
+        diagnostic::report<
+            diagnostic::for_each_component_not_required<system_type, T>>();
+      } else {
+        diagnostic::report<
+            diagnostic::system_uses_undeclared_component<system_type, T>>();
+      }
+      return false;
+    } else if constexpr (!std::is_const_v<std::remove_reference_t<P>> &&
+                         !contains_v<T, typename signature_type::write_types>) {
+      diagnostic::report<
+          diagnostic::component_written_but_read_only<system_type, T>>();
+      return false;
+    } else {
+      return true;
+    }
+  }
+
+  template <bool TakesId, typename F, typename... P>
+  void run_for_each(F& f, type_list<P...>) {
+    using storage_type = typename Types::component_storage_type;
+    constexpr bool checked = Types::settings_type::checked_access_enabled;
+    context_internal::loop_ranks<TakesId>(
+        instance_.subscribed().indices(), state_.begin, state_.end, core_.entities(), f,
+        context_internal::component_access<std::remove_cvref_t<P>,
+                                           storage_type, checked>(
+            core_.components())...);
+  }
+
+  template <typename F>
+  void visit_ranks(std::size_t begin, std::size_t end, F& f) {
+    const auto& entities = core_.entities();
+    instance_.subscribed().indices().for_each(begin, end, [&](std::size_t index) {
+      f(entities.live_id_at(index));
+    });
+  }
+
   context_core<Types>& core_;
   instance_type& instance_;
   typename instance_type::state_type& state_;

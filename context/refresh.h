@@ -1,9 +1,10 @@
 // The refresh: how the structural changes of a step take effect (seed 003).
 //
 //   refresh_queue<EntityStorage, ComponentStorage> queue;
-//   queue.queue_kill(entities, id);     // during the step: mark dead
-//   queue.queue_match(entities, id);    // during the step: created / changed
-//   queue.run(world, defer_proxy, parallel);  // after the step
+//   queue.note_created(entities, id);        // during the step
+//   queue.note_change(entities, id, bit);    // before a component's bit flips
+//   queue.queue_kill(entities, id);          // mark dead
+//   queue.run(world, defer_proxy, parallel); // after the step
 //
 // A step may create and kill entities and add and remove components; the
 // refresh, run once after the step's function returns, makes those changes
@@ -11,95 +12,102 @@
 //   1. run_deferred: every deferred function of every subtask state, in
 //      system id, subtask, then deferral order, sequentially, through the
 //      defer proxy (where critical operations are allowed, so they may queue
-//      more kills and matches). The first exception is kept; later deferred
-//      functions do not run; the other phases still do.
-//   2. apply_kills: every entity marked dead in the step (by a critical
-//      proxy, or by a subtask: its kill list is gathered here) is
-//      unsubscribed from every system, its components destroyed, and its id
-//      reclaimed (the version bumps, so old ids and handles turn stale).
-//      Kills are applied in entity-index order, so the result does not depend
-//      on how systems were split into subtasks.
-//   3. apply_matches: every entity created or given or stripped of a
-//      component in the step is subscribed to each system whose required
-//      components it has, and unsubscribed from the others.
-// Phases 2 and 3 visit systems in parallel when asked (each system's
-// subscribed set is touched by one thread; entity and component storage are
-// only read there).
+//      more kills and changes). The first exception is kept; the remaining
+//      deferred functions are dropped; the other phases still run. States of
+//      systems that failed in the step (their run threw) are discarded.
+//   2. apply_kills: every entity marked dead (by a critical proxy or by a
+//      subtask of a system that did not fail) leaves the systems it was in,
+//      its components are destroyed and its id reclaimed (the version bumps,
+//      so old ids and handles turn stale). In entity-index order, so the
+//      result does not depend on how systems were split into subtasks.
+//   3. apply_matches: every entity created or whose components changed in
+//      the step is matched again, but only against the systems that can care:
+//      a created entity against all, a changed one against the systems whose
+//      required or excluded components include a component it gained or lost
+//      (compile-time interest bits). A remove followed by an add of the same
+//      component leaves the entity where it was, without events.
+// Phases 2 and 3 visit systems in parallel when asked and nobody observes
+// events (each system's subscription is touched by one thread; entity and
+// component storage are only read there).
 //
-// Subscriptions call the system's optional hooks `on_subscribe(entity_id)`
-// and `on_unsubscribe(entity_id)` when membership actually changes.
-// leave_systems_requiring<bit of T>(world, id) takes an entity out of every system
-// that needs T at once: remove_component uses it so that no system ever sees
-// a subscribed entity without its required components.
+// Subscriptions. A system's subscription is the set of indices of the
+// entities that matched it (instance::matches: every required component,
+// no excluded one) at the last refresh. Between refreshes exactly one thing
+// changes it: remove_component takes the entity out of every system that
+// requires the removed component at once (leave_systems_requiring), so no
+// system ever sees a subscribed entity without its required components.
+// Whether that is a real departure is decided here: if the entity matches
+// again at the refresh it is back, and nothing is reported.
 //
-// The World a phase runs on provides:
-//   entities()                    the basic_entity_storage, whose metadata
-//                                 `extra` is an entity_refresh_flags;
-//   components()                  the component_storage;
-//   for_each_instance(f, parallel) f(instance) for every system instance
-//                                 (system_instance.h), maybe in parallel.
+// Events. When membership really changes, the system's optional hooks
+// `on_subscribe(entity_id)` / `on_unsubscribe(entity_id)` run, and the
+// world's observer (if any) gets a refresh_event, in this order: phase 2,
+// for each killed entity in index order, an unsubscribe per system it was in
+// (system id order), then its reclaim; phase 3, for each changed entity in
+// the order it was first changed in the step, its unsubscribes and
+// subscribes in system id order. Without an observer, a system's hooks see
+// its own events in that order (systems may run concurrently).
 //
-// Complexity: phase 1 O(deferred functions); phase 2 O(kills * systems with
-// entities) plus the sort of kills when they are out of index order; phase 3
-// O(matches * systems). queue_* are O(1) amortized: the per-entity flags keep
-// each entity queued at most once per step. The queues keep their capacity,
-// so a steady state allocates nothing.
+// The World a phase runs on provides: entities() (a basic_entity_storage
+// whose metadata `extra` is an entity_refresh_flags); components();
+// for_each_instance(f, parallel) (f(instance) for every system instance,
+// system_instance.h, maybe in parallel); observer() (a pointer to a
+// refresh_observer, or null); system_name(id).
 //
-// Thread-safety: queue_* and the phases are called by one thread at a time
-// (the context's), never while systems run.
+// Complexity: phase 1 O(deferred functions); phase 2 O(kills * systems)
+// bit tests plus the sort of kills when they are out of index order; phase 3
+// O(changes * systems) bit tests, and O(1) per real membership change. The
+// queues keep their capacity, so a steady state allocates nothing.
+//
+// Thread-safety: one thread (the context's) calls everything here, never
+// while systems run.
 #ifndef STRATA_CONTEXT_REFRESH_H_
 #define STRATA_CONTEXT_REFRESH_H_
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <exception>
+#include <functional>
+#include <string_view>
 #include <type_traits>
-#include <utility>
 #include <vector>
 
 #include "entity/entity_id.h"
 
 namespace strata {
 
-// Per-entity flags the refresh keeps in entity metadata (reset on reclaim).
+// Per-entity state the refresh keeps in entity metadata (reset on reclaim).
 struct entity_refresh_flags {
+  static constexpr std::uint32_t no_slot = ~std::uint32_t{0};
+  std::uint32_t match_slot = no_slot;  // its entry in the match queue
   bool pending_kill = false;
-  bool pending_match = false;
+  bool matched = false;  // went through a refresh: subscriptions reflect it
   friend constexpr bool operator==(entity_refresh_flags,
                                    entity_refresh_flags) = default;
 };
 
-namespace refresh_internal {
+struct refresh_event {
+  enum class kind { subscribe, unsubscribe, reclaim };
+  static constexpr std::size_t no_system = ~std::size_t{0};
+  kind what;
+  entity_id entity;
+  std::size_t system_id = no_system;  // no_system for reclaim
+  std::string_view system_name;       // empty for reclaim
+};
 
-template <typename Instance>
-void subscribe(Instance& instance, entity_id id) {
-  if (instance.mutable_subscribed().insert(id)) {
-    if constexpr (requires { instance.system().on_subscribe(id); }) {
-      instance.system().on_subscribe(id);
-    }
-  }
-}
-
-template <typename Instance>
-void unsubscribe(Instance& instance, entity_id id) {
-  if (instance.mutable_subscribed().erase(id)) {
-    if constexpr (requires { instance.system().on_unsubscribe(id); }) {
-      instance.system().on_unsubscribe(id);
-    }
-  }
-}
-
-}  // namespace refresh_internal
+// Context-wide observer of refresh events (ctx.observe_refresh(f)).
+using refresh_observer = std::function<void(const refresh_event&)>;
 
 // Takes `id` out of every system whose required components include the
-// component with bit `Bit`, at once.
+// component with bit `Bit`, at once (remove_component).
 template <std::size_t Bit, typename World>
 void leave_systems_requiring(World& world, entity_id id) {
   world.for_each_instance(
       [&](auto& instance) {
         using instance_type = std::remove_cvref_t<decltype(instance)>;
         if constexpr (instance_type::required_bits.test(Bit)) {
-          refresh_internal::unsubscribe(instance, id);
+          instance.mutable_subscribed().erase(id.index());
         }
       },
       /*parallel=*/false);
@@ -108,13 +116,15 @@ void leave_systems_requiring(World& world, entity_id id) {
 template <typename EntityStorage, typename ComponentStorage>
 class refresh_queue {
  public:
-  // Queues `id` for matching at the refresh (once per step).
-  void queue_match(EntityStorage& entities, entity_id id) {
-    auto& flags = entities.metadata(id).extra;
-    if (!flags.pending_match) {
-      flags.pending_match = true;
-      to_match_.push_back(id);
-    }
+  using bitset_type = typename EntityStorage::metadata_type::bitset_type;
+
+  // A new entity: matched against every system at the refresh.
+  void note_created(EntityStorage& entities, entity_id id) {
+    queue_change(entities, id);
+  }
+  // The component with bit `bit` is about to be added or removed.
+  void note_change(EntityStorage& entities, entity_id id, std::size_t bit) {
+    to_match_[queue_change(entities, id)].touched.set(bit);
   }
 
   // Marks `id` dead; false if it is not alive or already marked.
@@ -144,16 +154,12 @@ class refresh_queue {
     world.for_each_instance(
         [&](auto& instance) {
           for (std::size_t s = 0; s < instance.state_count(); ++s) {
-            auto& state = instance.state(s);
-            for (auto& deferred : state.deferred) {
-              if (failure) break;
-              try {
-                deferred(proxy);
-              } catch (...) {
-                failure = std::current_exception();
-              }
+            auto& deferred = instance.state(s).deferred;
+            if (failure || instance.failed()) {
+              deferred.clear();
+            } else {
+              failure = deferred.run_all(proxy);
             }
-            state.deferred.clear();
           }
         },
         /*parallel=*/false);
@@ -166,18 +172,28 @@ class refresh_queue {
     gather_subtask_kills(world);
     if (to_kill_.empty()) return;
     sort_kills_by_index();
-    world.for_each_instance(
-        [&](auto& instance) {
-          if (instance.entity_count() == 0) return;
-          for (entity_id id : to_kill_) {
-            refresh_internal::unsubscribe(instance, id);
-          }
-        },
-        parallel);
     auto& entities = world.entities();
+    const refresh_observer* observer = world.observer();
+    if (observer == nullptr) {
+      world.for_each_instance(
+          [&](auto& instance) {
+            if (instance.entity_count() == 0) return;
+            for (entity_id id : to_kill_) leave_if_member(world, instance, id);
+          },
+          parallel);
+    }
     for (entity_id id : to_kill_) {
+      if (observer != nullptr) {
+        world.for_each_instance(
+            [&](auto& instance) { leave_if_member(world, instance, id); },
+            /*parallel=*/false);
+      }
       world.components().remove_all(id, entities.bits(id));
       entities.reclaim(id);
+      if (observer != nullptr) {
+        (*observer)({refresh_event::kind::reclaim, id,
+                     refresh_event::no_system, {}});
+      }
     }
     to_kill_.clear();
   }
@@ -187,21 +203,26 @@ class refresh_queue {
   void apply_matches(World& world, bool parallel) {
     if (to_match_.empty()) return;
     auto& entities = world.entities();
-    world.for_each_instance(
-        [&](auto& instance) {
-          using instance_type = std::remove_cvref_t<decltype(instance)>;
-          for (entity_id id : to_match_) {
-            if (!entities.alive(id)) continue;
-            if (entities.bits(id).contains_all(instance_type::required_bits)) {
-              refresh_internal::subscribe(instance, id);
-            } else {
-              refresh_internal::unsubscribe(instance, id);
+    if (world.observer() == nullptr) {
+      world.for_each_instance(
+          [&](auto& instance) {
+            for (const pending_match& change : to_match_) {
+              rematch(world, instance, change);
             }
-          }
-        },
-        parallel);
-    for (entity_id id : to_match_) {
-      if (entities.alive(id)) entities.metadata(id).extra.pending_match = false;
+          },
+          parallel);
+    } else {
+      for (const pending_match& change : to_match_) {
+        world.for_each_instance(
+            [&](auto& instance) { rematch(world, instance, change); },
+            /*parallel=*/false);
+      }
+    }
+    for (const pending_match& change : to_match_) {
+      if (!entities.alive(change.id)) continue;
+      auto& flags = entities.metadata(change.id).extra;
+      flags.match_slot = entity_refresh_flags::no_slot;
+      flags.matched = true;
     }
     to_match_.clear();
   }
@@ -210,7 +231,85 @@ class refresh_queue {
   std::size_t pending_matches() const noexcept { return to_match_.size(); }
 
  private:
-  // Kills requested by subtasks join the step's own.
+  struct pending_match {
+    entity_id id;
+    bitset_type before;   // its components at the last refresh
+    bitset_type touched;  // components added or removed since
+  };
+
+  // The entry of `id` in the match queue, made on its first change.
+  std::size_t queue_change(EntityStorage& entities, entity_id id) {
+    auto& meta = entities.metadata(id);
+    if (meta.extra.match_slot == entity_refresh_flags::no_slot) {
+      meta.extra.match_slot = static_cast<std::uint32_t>(to_match_.size());
+      to_match_.push_back({id, meta.components, bitset_type{}});
+    }
+    return meta.extra.match_slot;
+  }
+
+  // The components `id` had at the last refresh.
+  const bitset_type& components_at_last_refresh(const EntityStorage& entities,
+                                                entity_id id) const {
+    const auto& meta = entities.metadata_at(id.index());
+    return meta.extra.match_slot == entity_refresh_flags::no_slot
+               ? meta.components
+               : to_match_[meta.extra.match_slot].before;
+  }
+
+  // Phase 2 for one (system, killed entity).
+  template <typename World, typename Instance>
+  void leave_if_member(World& world, Instance& instance, entity_id id) const {
+    const auto& entities = world.entities();
+    if (!entities.metadata_at(id.index()).extra.matched ||
+        !Instance::matches(components_at_last_refresh(entities, id))) {
+      return;
+    }
+    instance.mutable_subscribed().erase(id.index());
+    notify(world, instance, refresh_event::kind::unsubscribe, id);
+  }
+
+  // Phase 3 for one (system, changed entity).
+  template <typename World, typename Instance>
+  void rematch(World& world, Instance& instance,
+               const pending_match& change) const {
+    const auto& entities = world.entities();
+    if (!entities.alive(change.id)) return;  // killed in this refresh
+    const auto& meta = entities.metadata_at(change.id.index());
+    const bool created = !meta.extra.matched;
+    if (!created && (change.touched & Instance::interest_bits).none()) return;
+    const bool was = !created && Instance::matches(change.before);
+    const bool now = Instance::matches(meta.components);
+    const std::size_t index = change.id.index();
+    if (now) {
+      instance.mutable_subscribed().insert(index);  // back after a remove
+      if (!was) notify(world, instance, refresh_event::kind::subscribe, change.id);
+    } else {
+      instance.mutable_subscribed().erase(index);
+      if (was) {
+        notify(world, instance, refresh_event::kind::unsubscribe, change.id);
+      }
+    }
+  }
+
+  template <typename World, typename Instance>
+  static void notify(World& world, Instance& instance, refresh_event::kind what,
+                     entity_id id) {
+    if (what == refresh_event::kind::subscribe) {
+      if constexpr (requires { instance.system().on_subscribe(id); }) {
+        instance.system().on_subscribe(id);
+      }
+    } else {
+      if constexpr (requires { instance.system().on_unsubscribe(id); }) {
+        instance.system().on_unsubscribe(id);
+      }
+    }
+    if (const refresh_observer* observer = world.observer()) {
+      (*observer)({what, id, Instance::id, world.system_name(Instance::id)});
+    }
+  }
+
+  // Kills requested by subtasks of systems that did not fail join the
+  // step's own.
   template <typename World>
   void gather_subtask_kills(World& world) {
     auto& entities = world.entities();
@@ -218,7 +317,9 @@ class refresh_queue {
         [&](auto& instance) {
           for (std::size_t s = 0; s < instance.state_count(); ++s) {
             auto& state = instance.state(s);
-            for (entity_id id : state.to_kill) queue_kill(entities, id);
+            if (!instance.failed()) {
+              for (entity_id id : state.to_kill) queue_kill(entities, id);
+            }
             state.to_kill.clear();
           }
         },
@@ -238,7 +339,7 @@ class refresh_queue {
   }
 
   std::vector<entity_id> to_kill_;
-  std::vector<entity_id> to_match_;
+  std::vector<pending_match> to_match_;
 };
 
 }  // namespace strata

@@ -17,7 +17,8 @@
 #include "entity/entity_metadata.h"
 #include "entity/entity_storage.h"
 #include "gtest/gtest.h"
-#include "sparse_set/versioned_sparse_set.h"
+#include "context/deferred_queue.h"
+#include "sparse_set/ordered_index_set.h"
 
 namespace strata {
 namespace {
@@ -55,7 +56,7 @@ struct fake_defer_proxy {
 
 struct fake_state {
   std::vector<entity_id> to_kill;
-  std::vector<std::function<void(fake_defer_proxy&)>> deferred;
+  deferred_queue<fake_defer_proxy> deferred;
 };
 
 // Records the hooks the refresh calls.
@@ -70,19 +71,28 @@ struct recording_system {
   }
 };
 
-template <std::size_t... Required>
+template <std::size_t Id, std::size_t... Required>
 struct fake_instance {
+  static constexpr std::size_t id = Id;
   static constexpr bitset_type required_bits = bitset_type::of({Required...});
+  static constexpr bitset_type excluded_bits{};
+  static constexpr bitset_type interest_bits = required_bits;
+  static constexpr bool matches(const bitset_type& bits) {
+    return bits.contains_all(required_bits);
+  }
   explicit fake_instance(recording_system system) : system_(std::move(system)) {}
   recording_system system_;
-  versioned_sparse_set<entity_id> subscribed_;
+  ordered_index_set subscribed_;
   std::vector<fake_state> states_ = std::vector<fake_state>(2);
+  bool failed_ = false;
 
   recording_system& system() { return system_; }
-  versioned_sparse_set<entity_id>& mutable_subscribed() { return subscribed_; }
+  ordered_index_set& mutable_subscribed() { return subscribed_; }
+  bool contains(entity_id e) const { return subscribed_.contains(e.index()); }
   std::size_t entity_count() const { return subscribed_.size(); }
   std::size_t state_count() const { return states_.size(); }
   fake_state& state(std::size_t s) { return states_[s]; }
+  bool failed() const { return failed_; }
 };
 
 constexpr std::size_t kPosition = 0;
@@ -93,12 +103,19 @@ struct world {
   entity_storage_type entity_storage;
   component_storage_type component_storage;
   // movers need position; medics need position and health.
-  std::tuple<fake_instance<kPosition>, fake_instance<kPosition, kHealth>>
+  std::tuple<fake_instance<0, kPosition>, fake_instance<1, kPosition, kHealth>>
       instances{recording_system{&log, "movers"},
                 recording_system{&log, "medics"}};
   queue_type queue;
   std::vector<bool> parallel_requests;
 
+  refresh_observer observer_function;
+  const refresh_observer* observer() const {
+    return observer_function ? &observer_function : nullptr;
+  }
+  static std::string_view system_name(std::size_t id) {
+    return id == 0 ? "movers" : "medics";
+  }
   entity_storage_type& entities() { return entity_storage; }
   component_storage_type& components() { return component_storage; }
   template <typename F>
@@ -111,11 +128,11 @@ struct world {
 
   entity_id create(bool with_health) {
     const entity_id id = entity_storage.create();
+    queue.note_created(entity_storage, id);
     component_storage.add<position>(id, entity_storage.bits(id));
     if (with_health) {
       component_storage.add<health>(id, entity_storage.bits(id), 10);
     }
-    queue.queue_match(entity_storage, id);
     return id;
   }
   void refresh() {
@@ -131,10 +148,10 @@ TEST(RefreshTest, MatchingSubscribesToSystemsWhoseComponentsTheEntityHas) {
   EXPECT_EQ(w.queue.pending_matches(), 2u);
   EXPECT_EQ(w.movers().entity_count(), 0u);  // only at the refresh
   w.refresh();
-  EXPECT_TRUE(w.movers().subscribed_.contains(walker));
-  EXPECT_TRUE(w.movers().subscribed_.contains(patient));
-  EXPECT_FALSE(w.medics().subscribed_.contains(walker));
-  EXPECT_TRUE(w.medics().subscribed_.contains(patient));
+  EXPECT_TRUE(w.movers().contains(walker));
+  EXPECT_TRUE(w.movers().contains(patient));
+  EXPECT_FALSE(w.medics().contains(walker));
+  EXPECT_TRUE(w.medics().contains(patient));
   EXPECT_EQ(w.log, (std::vector<std::string>{"movers+0@0", "movers+1@0",
                                              "medics+1@0"}));
   EXPECT_EQ(w.queue.pending_matches(), 0u);
@@ -143,11 +160,11 @@ TEST(RefreshTest, MatchingSubscribesToSystemsWhoseComponentsTheEntityHas) {
 TEST(RefreshTest, AnEntityIsQueuedForMatchingOncePerStep) {
   world w;
   const entity_id e = w.create(false);
-  w.queue.queue_match(w.entity_storage, e);
-  w.queue.queue_match(w.entity_storage, e);
+  w.queue.note_change(w.entity_storage, e, kHealth);
+  w.queue.note_change(w.entity_storage, e, kPosition);
   EXPECT_EQ(w.queue.pending_matches(), 1u);
   w.refresh();
-  w.queue.queue_match(w.entity_storage, e);  // a new step queues it again
+  w.queue.note_change(w.entity_storage, e, kHealth);  // a new step: again
   EXPECT_EQ(w.queue.pending_matches(), 1u);
 }
 
@@ -155,12 +172,12 @@ TEST(RefreshTest, LosingAComponentUnsubscribesAtTheNextMatch) {
   world w;
   const entity_id e = w.create(true);
   w.refresh();
+  w.queue.note_change(w.entity_storage, e, kHealth);
   w.component_storage.remove<health>(e, w.entity_storage.bits(e));
-  w.queue.queue_match(w.entity_storage, e);
   w.log.clear();
   w.refresh();
-  EXPECT_TRUE(w.movers().subscribed_.contains(e));
-  EXPECT_FALSE(w.medics().subscribed_.contains(e));
+  EXPECT_TRUE(w.movers().contains(e));
+  EXPECT_FALSE(w.medics().contains(e));
   EXPECT_EQ(w.log, (std::vector<std::string>{"medics-0@0"}));
 }
 
@@ -201,12 +218,12 @@ TEST(RefreshTest, DeferredFunctionsRunFirstInSystemSubtaskAndDeferralOrder) {
   auto record = [&](std::string what) {
     return [&order, what](fake_defer_proxy&) { order.push_back(what); };
   };
-  w.medics().state(0).deferred.push_back(record("medics/0/a"));
-  w.movers().state(1).deferred.push_back(record("movers/1/a"));
-  w.movers().state(0).deferred.push_back(record("movers/0/a"));
-  w.movers().state(0).deferred.push_back(record("movers/0/b"));
+  w.medics().state(0).deferred.push(record("medics/0/a"));
+  w.movers().state(1).deferred.push(record("movers/1/a"));
+  w.movers().state(0).deferred.push(record("movers/0/a"));
+  w.movers().state(0).deferred.push(record("movers/0/b"));
   // A deferred creation is matched in the same refresh.
-  w.medics().state(1).deferred.push_back(
+  w.medics().state(1).deferred.push(
       [](fake_defer_proxy& proxy) { proxy.w->create(false); });
   w.refresh();
   EXPECT_EQ(order, (std::vector<std::string>{"movers/0/a", "movers/0/b",
@@ -220,16 +237,16 @@ TEST(RefreshTest, AThrowingDeferredFunctionStopsTheRestButKillsAndMatchesRun) {
   const entity_id doomed = w.create(false);
   w.refresh();
   bool later_ran = false;
-  w.movers().state(0).deferred.push_back(
+  w.movers().state(0).deferred.push(
       [](fake_defer_proxy&) { throw std::runtime_error("deferred failed"); });
-  w.movers().state(1).deferred.push_back(
+  w.movers().state(1).deferred.push(
       [&](fake_defer_proxy&) { later_ran = true; });
   w.queue.queue_kill(w.entity_storage, doomed);
   const entity_id fresh = w.create(false);
   EXPECT_THROW(w.refresh(), std::runtime_error);
   EXPECT_FALSE(later_ran);
   EXPECT_FALSE(w.entity_storage.alive(doomed));
-  EXPECT_TRUE(w.movers().subscribed_.contains(fresh));
+  EXPECT_TRUE(w.movers().contains(fresh));
   EXPECT_TRUE(w.movers().state(1).deferred.empty());  // dropped, not kept
 }
 
@@ -246,15 +263,96 @@ TEST(RefreshTest, OnlyKillsAndMatchesVisitSystemsInParallel) {
             (std::vector<bool>{false, false, true, true}));
 }
 
-TEST(RefreshTest, LeaveSystemsRequiringTakesTheEntityOutAtOnce) {
+TEST(RefreshTest, LeaveSystemsRequiringTakesTheEntityOutAtOnceSilently) {
   world w;
   const entity_id e = w.create(true);
   w.refresh();
   w.log.clear();
   leave_systems_requiring<kHealth>(w, e);
-  EXPECT_TRUE(w.movers().subscribed_.contains(e));
-  EXPECT_FALSE(w.medics().subscribed_.contains(e));
-  EXPECT_EQ(w.log, (std::vector<std::string>{"medics-0@0"}));
+  EXPECT_TRUE(w.movers().contains(e));
+  EXPECT_FALSE(w.medics().contains(e));
+  EXPECT_TRUE(w.log.empty());  // whether it really left is the refresh's call
+}
+
+// The RemoveAddComponent pattern: a component removed and added again in one
+// step leaves the entity where it was, with no events.
+TEST(RefreshTest, RemoveThenAddOfTheSameComponentIsNotADeparture) {
+  world w;
+  const entity_id e = w.create(true);
+  w.refresh();
+  w.log.clear();
+  w.queue.note_change(w.entity_storage, e, kHealth);
+  leave_systems_requiring<kHealth>(w, e);
+  w.component_storage.remove<health>(e, w.entity_storage.bits(e));
+  EXPECT_FALSE(w.medics().contains(e));  // invisible for the rest of the step
+  w.queue.note_change(w.entity_storage, e, kHealth);
+  w.component_storage.add<health>(e, w.entity_storage.bits(e), 3);
+  w.refresh();
+  EXPECT_TRUE(w.medics().contains(e));
+  EXPECT_TRUE(w.log.empty());
+}
+
+// A change touches only the systems whose required (or excluded) components
+// include what changed: here movers (position only) is left alone when
+// health changes, which the test sees by planting a wrong membership there.
+TEST(RefreshTest, AChangeRematchesOnlyTheSystemsThatCareAboutIt) {
+  world w;
+  const entity_id e = w.create(false);
+  w.refresh();
+  w.movers().mutable_subscribed().erase(e.index());  // planted
+  w.queue.note_change(w.entity_storage, e, kHealth);
+  w.component_storage.add<health>(e, w.entity_storage.bits(e), 1);
+  w.refresh();
+  EXPECT_FALSE(w.movers().contains(e));  // not revisited
+  EXPECT_TRUE(w.medics().contains(e));
+}
+
+TEST(RefreshTest, TheObserverSeesEventsInTheDocumentedOrder) {
+  world w;
+  std::vector<std::string> seen;
+  w.observer_function = [&](const refresh_event& event) {
+    const char* what = event.what == refresh_event::kind::subscribe ? "+"
+                       : event.what == refresh_event::kind::unsubscribe
+                           ? "-"
+                           : "reclaim ";
+    seen.push_back(std::string(event.system_name) + what +
+                   to_string(event.entity));
+  };
+  const entity_id a = w.create(true);
+  const entity_id b = w.create(false);
+  w.refresh();
+  // Entity-major: each entity's events in system id order.
+  EXPECT_EQ(seen, (std::vector<std::string>{"movers+0@0", "medics+0@0",
+                                            "movers+1@0"}));
+  EXPECT_EQ(w.log, (std::vector<std::string>{"movers+0@0", "medics+0@0",
+                                             "movers+1@0"}));
+  seen.clear();
+  w.queue.queue_kill(w.entity_storage, b);
+  w.queue.queue_kill(w.entity_storage, a);
+  w.create(true);  // reuses no index yet: kills come first, then matches
+  w.parallel_requests.clear();
+  w.refresh();
+  EXPECT_EQ(seen, (std::vector<std::string>{
+                      "movers-0@0", "medics-0@0", "reclaim 0@0", "movers-1@0",
+                      "reclaim 1@0", "movers+2@0", "medics+2@0"}));
+  // While observed, nothing runs in parallel.
+  for (bool parallel : w.parallel_requests) EXPECT_FALSE(parallel);
+}
+
+TEST(RefreshTest, TheWorkOfAFailedSystemIsDiscarded) {
+  world w;
+  const entity_id e = w.create(false);
+  w.refresh();
+  bool deferred_ran = false;
+  w.medics().failed_ = true;
+  w.medics().state(0).to_kill.push_back(e);
+  w.medics().state(1).deferred.push(
+      [&](fake_defer_proxy&) { deferred_ran = true; });
+  w.refresh();
+  EXPECT_TRUE(w.entity_storage.alive(e));
+  EXPECT_FALSE(deferred_ran);
+  EXPECT_TRUE(w.medics().state(0).to_kill.empty());
+  EXPECT_TRUE(w.medics().state(1).deferred.empty());
 }
 
 }  // namespace

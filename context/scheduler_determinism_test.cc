@@ -137,7 +137,7 @@ void churn(Proxy& proxy, std::uint64_t& rng, int creations) {
   if (everyone.size() == 0) return;
   for (int i = 0; i < 3; ++i) {
     const std::uint64_t r = splitmix64(rng);
-    const entity_id e = everyone.data()[r % everyone.size()];
+    const entity_id e = everyone[r % everyone.size()];
     const std::size_t which = (r >> 32) % strata::testing::kRandomDagComponents;
     switch ((r >> 40) % 8) {
       case 0:

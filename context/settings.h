@@ -5,6 +5,8 @@
 //       .allow_inner_parallelism()             // or .disallow_... (default)
 //       .component_signatures(components)
 //       .system_signatures(systems)
+//       .resources(strata::resources(strata::resource<grid>))  // none
+//       .checked_access()                      // debug aid, off by default
 //       .scheduler(strata::scheduler::atomic_counter)  // default: sequential
 //       .threads(4)                            // default: hardware threads
 //       .refresh_parallelism(true)             // default: true
@@ -24,6 +26,7 @@
 
 #include "base/limit.h"
 #include "component_storage/signature.h"
+#include "context/resources.h"
 #include "scheduler/atomic_counter.h"
 #include "scheduler/dag.h"
 #include "scheduler/sequential.h"
@@ -49,6 +52,13 @@ struct not_component_signatures {
 };
 
 template <typename Given>
+struct not_resources {
+  static_assert(always_false<Given>,
+                "settings().resources(x): x must come from "
+                "strata::resources(strata::resource<T>...)");
+};
+
+template <typename Given>
 struct not_system_signatures {
   static_assert(always_false<Given>,
                 "settings().system_signatures(x): x must come from "
@@ -62,6 +72,8 @@ struct entity_limit {};
 struct inner_parallelism {};
 struct components {};
 struct systems {};
+struct resources {};
+struct checked_access {};
 struct scheduler {};
 struct threads {};
 struct refresh_parallelism {};
@@ -99,6 +111,19 @@ struct context_settings : fluent_settings<context_settings, Map> {
     }
     return set<context_keys::systems>(list);
   }
+  template <typename ResourceList>
+  constexpr auto resources(ResourceList list) const {
+    if constexpr (!is_resource_list_v<ResourceList>) {
+      diagnostic::report<diagnostic::not_resources<ResourceList>>();
+    }
+    return set<context_keys::resources>(list);
+  }
+  // A debugging aid: every component access of data.for_each goes through
+  // the entity's id, checking that it is alive and has the component, as
+  // access to non-contiguous storage does; also forces that slower path.
+  constexpr auto checked_access() const {
+    return set<context_keys::checked_access>(std::true_type{});
+  }
   template <typename Scheduler>
   constexpr auto scheduler(Scheduler s) const {
     return set<context_keys::scheduler>(s);
@@ -124,8 +149,12 @@ struct context_settings : fluent_settings<context_settings, Map> {
       typename Map::template value_type<context_keys::components>;
   using system_list_type =
       typename Map::template value_type<context_keys::systems>;
+  using resource_list_type =
+      typename Map::template value_type<context_keys::resources>;
   using scheduler_type =
       typename Map::template value_type<context_keys::scheduler>;
+  static constexpr bool checked_access_enabled =
+      Map::template value_type<context_keys::checked_access>::value;
   static constexpr bool inner_parallelism_allowed =
       Map::template value_type<context_keys::inner_parallelism>::value;
   static constexpr bool trace_enabled =
@@ -147,6 +176,8 @@ constexpr auto settings() {
       option_default<context_keys::inner_parallelism>(std::false_type{}),
       option_default<context_keys::components>(component_signature_list<>{}),
       option_default<context_keys::systems>(system_signature_list<>{}),
+      option_default<context_keys::resources>(resource_list<>{}),
+      option_default<context_keys::checked_access>(std::false_type{}),
       option_default<context_keys::scheduler>(scheduler::sequential),
       option_default<context_keys::threads>(std::size_t{0}),
       option_default<context_keys::refresh_parallelism>(true),

@@ -13,21 +13,38 @@
 // by the thread that called step(), between system runs; the defer proxy by
 // the refresh, after them. Both offer (critical_proxy):
 //   * create_entity() / try_create_entity(): a new entity, alive at once,
-//     matched to systems at the refresh. At a full fixed limit
-//     create_entity() check-fails and try_create_entity() returns
-//     ResourceExhaustedError; existing entities are untouched either way.
-//   * kill_entity(id or handle): marks it dead, effective at the refresh;
-//     false if it is not alive or already marked;
+//     matched to systems at the refresh. A full fixed limit: see below.
+//     create_entities(n, f): n entities at once, f([entity_id,] T&...)
+//     filling the components its parameters name (value-initialized first,
+//     so they must be default-constructible);
+//   * kill_entity(id or handle) / kill_entities(ids): marks them dead,
+//     effective at the refresh; false (per id) if not alive or already
+//     marked;
 //   * add_component(ct::x, id, args...): constructs the component (replacing
-//     one the entity has); the entity joins new systems at the refresh;
+//     one the entity has); the entity joins new systems at the refresh.
 //     remove_component(ct::x, id): destroys it and takes the entity out of
-//     every system that needs it at once; false if there was none;
-//   * get_component / has_component, alive(id), create_handle(id) / valid(h);
+//     every system that requires it at once; false if there was none.
+//     add_components / remove_components (ct::x, ids, ...): the same for
+//     each id of a range;
+//   * queries: get_component / has_component, count(ct::x) (entities with
+//     the component, O(1)), for_each(f) / for_each(strata::exclude<T...>, f)
+//     over every entity with the components f's parameters name (any access:
+//     T& or const T&), alive(id), create_handle(id) / valid(h);
+//   * resource<T>(): T&, for every resource the settings declare;
 //   * per system: system(st), instance(st), for_system_outputs(st, f),
 //     count_entities_in(st), any_entity_in(st), is_in_system(st, id).
 // The step proxy adds execute_systems()(adapters...) (every system) and
 // execute_systems_from(st...)(adapters...) (those systems and everything
 // that depends on them; see context/execution_adapter.h for adapters).
+//
+// A full fixed entity limit: in a step, create_entity() check-fails with the
+// limit in the message and try_create_entity() returns
+// ResourceExhaustedError. In a deferred function create_entity() never
+// aborts: it returns strata::null_entity and counts the refusal
+// (ctx.refused_creations() after the step); add_component on that null id
+// constructs into a scratch object the refresh discards, and the other
+// operations treat it as dead (no-ops returning false; get_component
+// check-fails). Existing entities are untouched either way.
 //
 // Misuse results are documented in context/context.h. Proxies must not
 // escape the step (or deferred function) they were given to.
@@ -36,17 +53,30 @@
 
 #include <array>
 #include <cstddef>
+#include <type_traits>
 #include <utility>
 
 #include "absl/status/statusor.h"
 #include "context/internal/context_types.h"
+#include "context/internal/diagnostics.h"
+#include "context/internal/for_each.h"
 #include "entity/entity_handle.h"
 #include "entity/entity_id.h"
+#include "settings/diagnostic.h"
 #include "settings/tag.h"
+#include "settings/type_list.h"
 
 namespace strata {
 
-// Critical operations: the step proxy and the defer proxy share them.
+// strata::exclude<T...>: entities with any of these are skipped by a
+// proxy's or a context's for_each.
+template <typename... Ts>
+struct exclusion {
+  using types = type_list<Ts...>;
+};
+template <typename... Ts>
+inline constexpr exclusion<Ts...> exclude{};
+
 template <typename Types>
 class critical_proxy {
  public:
@@ -56,6 +86,11 @@ class critical_proxy {
   entity_id create_entity() { return core_.create_entity(); }
   absl::StatusOr<entity_id> try_create_entity() {
     return core_.try_create_entity();
+  }
+  // n new entities; f([entity_id,] T&...) fills their components.
+  template <typename F>
+  void create_entities(std::size_t n, F&& f) {
+    create_entities_with(n, f, [this] { return core_.create_entity(); });
   }
 
   entity_handle create_handle(entity_id id) {
@@ -73,6 +108,13 @@ class critical_proxy {
   bool kill_entity(entity_handle handle) {
     return core_.mark_dead(core_.entities().id_of(handle));
   }
+  // kill_entity for each id; how many were marked.
+  template <typename Ids>
+  std::size_t kill_entities(const Ids& ids) {
+    std::size_t marked = 0;
+    for (entity_id id : ids) marked += core_.mark_dead(id);
+    return marked;
+  }
 
   // Constructs the component from args (replacing an existing one).
   template <tag_value Tag, typename... Args>
@@ -80,10 +122,22 @@ class critical_proxy {
     return core_.template add_component<tag_type<Tag>>(
         id, std::forward<Args>(args)...);
   }
+  // add_component for each id, with the same arguments (copied).
+  template <tag_value Tag, typename Ids, typename... Args>
+  void add_components(Tag tag, const Ids& ids, const Args&... args) {
+    for (entity_id id : ids) add_component(tag, id, args...);
+  }
   // Destroys the component; false if the entity is dead or lacks it.
   template <tag_value Tag>
   bool remove_component(Tag, entity_id id) {
     return core_.template remove_component<tag_type<Tag>>(id);
+  }
+  // remove_component for each id; how many had it.
+  template <tag_value Tag, typename Ids>
+  std::size_t remove_components(Tag tag, const Ids& ids) {
+    std::size_t removed = 0;
+    for (entity_id id : ids) removed += remove_component(tag, id);
+    return removed;
   }
   template <tag_value Tag>
   tag_type<Tag>& get_component(Tag, entity_id id) {
@@ -92,6 +146,27 @@ class critical_proxy {
   template <tag_value Tag>
   bool has_component(Tag, entity_id id) const {
     return core_.template has_component<tag_type<Tag>>(id);
+  }
+  // Entities with the component: O(1).
+  template <tag_value Tag>
+  std::size_t count(Tag) const {
+    return core_.components().template count<tag_type<Tag>>();
+  }
+
+  // f([entity_id,] T&... / const T&...) for every entity with the components
+  // f's parameters name, in index order.
+  template <typename F>
+  void for_each(F&& f) {
+    for_each(exclude<>, f);
+  }
+  template <typename... Excluded, typename F>
+  void for_each(exclusion<Excluded...>, F&& f) {
+    query_each<Types, /*ReadOnly=*/false>(core_, exclusion<Excluded...>{}, f);
+  }
+
+  template <typename T>
+  T& resource() {
+    return core_.template resource<T>();
   }
 
   template <tag_value Tag>
@@ -124,6 +199,9 @@ class critical_proxy {
   std::size_t entity_count() const { return core_.entities().size(); }
 
  protected:
+  template <typename F, typename Create>
+  void create_entities_with(std::size_t n, F& f, Create create);
+
   context_core<Types>& core_;
 };
 
@@ -131,6 +209,20 @@ template <typename Types>
 class defer_proxy : public critical_proxy<Types> {
  public:
   using critical_proxy<Types>::critical_proxy;
+
+  // Never aborts: null (and counted) when a full fixed limit refuses.
+  entity_id create_entity() { return this->core_.create_entity_or_null(); }
+  template <typename F>
+  void create_entities(std::size_t n, F&& f) {
+    this->create_entities_with(
+        n, f, [this] { return this->core_.create_entity_or_null(); });
+  }
+  // On the null id of a refused creation: a discarded scratch component.
+  template <tag_value Tag, typename... Args>
+  tag_type<Tag>& add_component(Tag, entity_id id, Args&&... args) {
+    return this->core_.template add_component_or_discard<tag_type<Tag>>(
+        id, std::forward<Args>(args)...);
+  }
 };
 
 template <typename Types>
@@ -166,6 +258,74 @@ class step_proxy : public critical_proxy<Types> {
     return all;
   }
 };
+
+// The queries shared by proxies and the context: f over every entity with
+// the components f's parameters name and none of Excluded. ReadOnly: only
+// const T& parameters are allowed.
+template <typename Types, bool ReadOnly, typename Core, typename... Excluded,
+          typename F>
+void query_each(Core& core, exclusion<Excluded...>, F& f) {
+  using signature = context_internal::for_each_signature<F>;
+  if constexpr (!signature::known) {
+    diagnostic::report<
+        diagnostic::for_each_needs_typed_parameters<std::decay_t<F>>>();
+  } else {
+    [&]<typename... P>(type_list<P...>) {
+      static_assert((std::is_lvalue_reference_v<P> && ...),
+                    "for_each(f): f takes an optional leading "
+                    "strata::entity_id, then components as T& or const T&");
+      static_assert(!ReadOnly ||
+                        (std::is_const_v<std::remove_reference_t<P>> && ...),
+                    "ctx.for_each(f) between steps is read-only: take every "
+                    "component as const T& (write in a step instead)");
+      using storage_type = typename Types::component_storage_type;
+      using bits_type = typename Types::bitset_type;
+      using components = typename Types::component_list;
+      bits_type required, excluded;
+      (required.set(components::template id_of<std::remove_cvref_t<P>>()),
+       ...);
+      (excluded.set(components::template id_of<Excluded>()), ...);
+      auto& storage = const_cast<storage_type&>(core.components());
+      context_internal::loop_entities<signature::takes_id>(
+          core.entities(), required, excluded, f,
+          context_internal::component_access<std::remove_cvref_t<P>,
+                                             storage_type, false>(storage)...);
+    }(typename signature::component_parameters{});
+  }
+}
+
+template <typename Types>
+template <typename F, typename Create>
+void critical_proxy<Types>::create_entities_with(std::size_t n, F& f,
+                                                 Create create) {
+  using signature = context_internal::for_each_signature<F>;
+  if constexpr (!signature::known) {
+    diagnostic::report<
+        diagnostic::for_each_needs_typed_parameters<std::decay_t<F>>>();
+  } else {
+    [&]<typename... P>(type_list<P...>) {
+      static_assert(((std::is_lvalue_reference_v<P> &&
+                      !std::is_const_v<std::remove_reference_t<P>>)&&...),
+                    "create_entities(n, f): f takes an optional leading "
+                    "strata::entity_id, then the components to give each "
+                    "entity as T& (value-initialized, then filled by f)");
+      static_assert(
+          (std::is_default_constructible_v<std::remove_cvref_t<P>> && ...),
+          "create_entities(n, f): the components f names must be "
+          "default-constructible; create such entities one at a time with "
+          "add_component(ct::x, e, args...)");
+      for (std::size_t i = 0; i < n; ++i) {
+        const entity_id id = create();
+        if (id.is_null()) continue;  // refused in a deferred function
+        if constexpr (signature::takes_id) {
+          f(id, core_.template add_component<std::remove_cvref_t<P>>(id)...);
+        } else {
+          f(core_.template add_component<std::remove_cvref_t<P>>(id)...);
+        }
+      }
+    }(typename signature::component_parameters{});
+  }
+}
 
 }  // namespace strata
 

@@ -3,8 +3,11 @@
 //
 // * the system object, constructed in place (default-constructed, or from
 //   arguments given to make_context with strata::system_arguments);
-// * the subscribed entities: a versioned sparse set, kept by the refresh
-//   (entities whose component bitset contains `required_bits`);
+// * the subscribed entities: an ordered_index_set of entity indices, kept
+//   by the refresh (entities whose component bitset contains
+//   `required_bits` and none of `excluded_bits`), visited in ascending index
+//   order, so a system sees its entities in the same order under every
+//   scheduler, thread count and history of adds and removes;
 // * per-subtask states: entities to kill, deferred functions, and the
 //   subtask's output when the signature declares one. States are reused from
 //   step to step (cleared, capacity kept), so a steady state allocates
@@ -21,18 +24,21 @@
 #define STRATA_CONTEXT_SYSTEM_INSTANCE_H_
 
 #include <cstddef>
+#include <exception>
+#include <iterator>
 #include <tuple>
 #include <type_traits>
 #include <utility>
 #include <vector>
 
-#include "absl/functional/any_invocable.h"
+#include "context/deferred_queue.h"
 #include "context/trace.h"
 #include "entity/entity_id.h"
 #include "scheduler/inner_parallelism.h"
 #include "scheduler/signature.h"
 #include "settings/tag.h"
-#include "sparse_set/versioned_sparse_set.h"
+#include "settings/type_list.h"
+#include "sparse_set/ordered_index_set.h"
 
 namespace strata {
 
@@ -65,6 +71,14 @@ void reset_output(Output& output) {
   }
 }
 
+// The bitset with the bits of the given components.
+template <typename Bitset, typename ComponentList, typename... Components>
+constexpr Bitset bits_of(type_list<Components...>) {
+  Bitset bits;
+  (bits.set(ComponentList::template id_of<Components>()), ...);
+  return bits;
+}
+
 template <typename Strategy>
 using effective_strategy =
     std::conditional_t<std::is_same_v<Strategy, default_parallelism>,
@@ -74,13 +88,75 @@ using effective_strategy =
 
 struct no_trace_span {};
 
+// The entities a system is subscribed to, as ids: a view over the
+// subscription's indices and the entity storage that names them. Ascending
+// index order; size() and contains() are O(1).
+template <typename EntityStorage>
+class subscription_view {
+ public:
+  class iterator {
+   public:
+    using iterator_category = std::forward_iterator_tag;
+    using value_type = entity_id;
+    using difference_type = std::ptrdiff_t;
+    using pointer = const entity_id*;
+    using reference = entity_id;
+
+    iterator() = default;
+    iterator(ordered_index_set::const_iterator at, const EntityStorage* entities)
+        : at_(at), entities_(entities) {}
+    entity_id operator*() const { return entities_->live_id_at(*at_); }
+    iterator& operator++() {
+      ++at_;
+      return *this;
+    }
+    iterator operator++(int) {
+      iterator before = *this;
+      ++at_;
+      return before;
+    }
+    friend bool operator==(const iterator& a, const iterator& b) {
+      return a.at_ == b.at_;
+    }
+
+   private:
+    ordered_index_set::const_iterator at_;
+    const EntityStorage* entities_ = nullptr;
+  };
+
+  subscription_view(const ordered_index_set& indices,
+                    const EntityStorage& entities)
+      : indices_(&indices), entities_(&entities) {}
+
+  std::size_t size() const noexcept { return indices_->size(); }
+  bool empty() const noexcept { return indices_->empty(); }
+  // True for the exact live id (a stale id of a subscribed index is not).
+  bool contains(entity_id id) const {
+    return entities_->alive(id) && indices_->contains(id.index());
+  }
+  // The entity of rank `rank` (0 = lowest index): O(blocks + 64).
+  entity_id operator[](std::size_t rank) const {
+    const ordered_index_set::position at = indices_->position_of_rank(rank);
+    return entities_->live_id_at(at.word * ordered_index_set::word_bits +
+                                 at.bit);
+  }
+  iterator begin() const { return {indices_->begin(), entities_}; }
+  iterator end() const { return {indices_->end(), entities_}; }
+  const ordered_index_set& indices() const noexcept { return *indices_; }
+
+ private:
+  const ordered_index_set* indices_;
+  const EntityStorage* entities_;
+};
+
 template <typename DeferProxy, typename Output, bool Trace>
 struct subtask_state {
   std::vector<entity_id> to_kill;
-  std::vector<absl::AnyInvocable<void(DeferProxy&)>> deferred;
+  deferred_queue<DeferProxy> deferred;
   [[no_unique_address]] Output output{};
-  std::size_t begin = 0;  // slice of the subscribed set: [begin, end)
+  std::size_t begin = 0;  // slice of the subscribed set, by rank: [begin, end)
   std::size_t end = 0;
+  std::exception_ptr error;  // what the subtask threw in the latest run
   [[no_unique_address]] std::conditional_t<Trace, trace_span, no_trace_span>
       span;
 };
@@ -104,20 +180,30 @@ class system_instance {
                 "a system output type must be default-constructible (it is "
                 "reset before every run)");
 
-  // Components the system needs: all it reads or writes.
-  static constexpr bitset_type required_bits = [] {
-    bitset_type bits;
-    for_each_type(typename signature_type::accessed_types{}, [&](auto t) {
-      bits.set(
-          Types::component_list::template id_of<typename decltype(t)::type>());
-    });
-    return bits;
-  }();
+  // Components an entity must have (read() and write()), and must not have
+  // (exclude()), to be the system's; `interest_bits` is either.
+  static constexpr bitset_type required_bits =
+      context_internal::bits_of<bitset_type, typename Types::component_list>(
+          typename signature_type::required_types{});
+  static constexpr bitset_type excluded_bits =
+      context_internal::bits_of<bitset_type, typename Types::component_list>(
+          typename signature_type::excluded_types{});
+  static constexpr bitset_type interest_bits = required_bits | excluded_bits;
+
+  // Whether an entity with components `bits` belongs to the system.
+  static constexpr bool matches(const bitset_type& bits) noexcept {
+    return bits.contains_all(required_bits) &&
+           (bits & excluded_bits).none();
+  }
+
+  using entity_storage_type = typename Types::entity_storage_type;
 
   template <typename... Args>
-  explicit system_instance(const signature_type& signature, Args&&... args)
+  system_instance(const signature_type& signature,
+                  const entity_storage_type& entities, Args&&... args)
       : system_(std::forward<Args>(args)...),
-        strategy_(make_strategy(signature)) {}
+        strategy_(make_strategy(signature)),
+        entities_(&entities) {}
 
   system_instance(const system_instance&) = delete;
   system_instance& operator=(const system_instance&) = delete;
@@ -125,8 +211,9 @@ class system_instance {
   system_type& system() noexcept { return system_; }
   const system_type& system() const noexcept { return system_; }
 
-  const versioned_sparse_set<entity_id>& subscribed() const noexcept {
-    return subscribed_;
+  // The subscribed entities, as ids (subscribed().indices(): as indices).
+  subscription_view<entity_storage_type> subscribed() const noexcept {
+    return {subscribed_, *entities_};
   }
   std::size_t entity_count() const noexcept { return subscribed_.size(); }
 
@@ -144,9 +231,7 @@ class system_instance {
   }
 
   // For the context and its proxies.
-  versioned_sparse_set<entity_id>& mutable_subscribed() noexcept {
-    return subscribed_;
-  }
+  ordered_index_set& mutable_subscribed() noexcept { return subscribed_; }
   state_type& state(std::size_t subtask) noexcept { return states_[subtask]; }
   std::size_t state_count() const noexcept { return states_.size(); }
 
@@ -164,7 +249,13 @@ class system_instance {
         context_internal::reset_output(states_[i].output);
     }
     active_subtasks_ = count;
+    failed_ = false;
   }
+
+  // Whether the latest run threw: the refresh then discards the kills and
+  // deferred functions of its subtasks (context/context.h, exceptions).
+  bool failed() const noexcept { return failed_; }
+  void mark_failed() noexcept { failed_ = true; }
 
  private:
   static strategy_type make_strategy(const signature_type& signature) {
@@ -187,6 +278,7 @@ class system_instance {
 
   system_type system_;
   strategy_type strategy_;
+  const entity_storage_type* entities_;
 
  public:
   // The whole run of the system (tracing only).
@@ -195,9 +287,10 @@ class system_instance {
       run_span;
 
  private:
-  versioned_sparse_set<entity_id> subscribed_;
+  ordered_index_set subscribed_;
   std::vector<state_type> states_;
   std::size_t active_subtasks_ = 0;
+  bool failed_ = false;
 };
 
 }  // namespace strata

@@ -42,10 +42,12 @@
 // entity stays alive and unchanged.
 //
 // Metadata. With a non-void `Metadata` (normally entity_metadata<N, Extra>) the
-// storage keeps one default-constructed Metadata per index under the same
-// limit policy and resets it to Metadata{} on reclaim, so a reused index never
-// inherits the previous entity's components. `metadata(id)` and `bits(id)`
-// check that `id` is alive.
+// storage keeps one default-constructed Metadata per index, in the same
+// record as the index's id slot (so `alive(id)` followed by `bits(id)` touches
+// one cache line: the unpack path of the context), and resets it to
+// Metadata{} on reclaim, so a reused index never inherits the previous
+// entity's components. `metadata(id)` and `bits(id)` check that `id` is
+// alive.
 //
 // Complexity: create, reclaim, alive, valid, access, metadata: O(1) (dynamic
 // create is amortized O(1): a vector push_back when a fresh index is taken).
@@ -95,12 +97,17 @@ struct limit_container<dynamic_limit, T> {
   using type = std::vector<T>;
 };
 
-template <typename Limit, typename Metadata>
-struct metadata_column {
-  typename limit_container<Limit, Metadata>::type data{};
+// One record per index: the id slot and, next to it, the metadata, so that
+// "is it alive, and which components does it have" reads one cache line.
+template <typename Value, typename Metadata>
+struct slot_record {
+  Value id;
+  Metadata meta;
 };
-template <typename Limit>
-struct metadata_column<Limit, void> {};
+template <typename Value>
+struct slot_record<Value, void> {
+  Value id;
+};
 
 template <typename M>
 concept has_component_bits = requires(M& m) {
@@ -152,7 +159,9 @@ class basic_entity_storage {
   // Fixed: all N slots are inline and start as the null id, which no live id
   // ever equals.
   basic_entity_storage() noexcept {
-    if constexpr (is_fixed) slots_.fill(id_type::null().value());
+    if constexpr (is_fixed) {
+      for (record_type& record : records_) record.id = id_type::null().value();
+    }
   }
   // Dynamic only: reserves room for `initial_reserve` indices up front.
   explicit basic_entity_storage(size_type initial_reserve) requires(!is_fixed) {
@@ -162,8 +171,7 @@ class basic_entity_storage {
   void reserve(size_type n) requires(!is_fixed) {
     STRATA_CHECK(n <= max_size(),
                  "entity storage: reserve() beyond the id type's max_entities");
-    slots_.reserve(n);
-    if constexpr (has_metadata) meta_.data.reserve(n);
+    records_.reserve(n);
   }
 
   // A new live entity, or ResourceExhaustedError when the limit is reached
@@ -198,14 +206,14 @@ class basic_entity_storage {
     }
     free_tail_ = index;
     --size_;
-    if constexpr (has_metadata) meta_.data[index] = Metadata{};
+    if constexpr (has_metadata) records_[index].meta = Metadata{};
     return true;
   }
 
   // Whether `id` names a live entity: O(1), one load and one compare.
   bool alive(id_type id) const noexcept {
     const value_type index = id.index();
-    return index < slot_count() && slots_[index] == id.value();
+    return index < slot_count() && records_[index].id == id.value();
   }
 
   // Live entities.
@@ -218,7 +226,7 @@ class basic_entity_storage {
     if constexpr (is_fixed) {
       return LimitPolicy::value;  // untouched slots hold null: never alive
     } else {
-      return slots_.size();
+      return records_.size();
     }
   }
   // Indices the storage holds without allocating: N (fixed), or the vector's
@@ -227,7 +235,7 @@ class basic_entity_storage {
     if constexpr (is_fixed) {
       return LimitPolicy::value;
     } else {
-      return slots_.capacity();
+      return records_.capacity();
     }
   }
 
@@ -236,6 +244,22 @@ class basic_entity_storage {
     if (index >= slot_count()) return id_type::null();
     const id_type id = slot(index);
     return id.index() == index ? id : id_type::null();
+  }
+
+  // Whether a live entity holds `index`. Indices below end_index() are the
+  // only ones that ever held one.
+  bool alive_at(size_type index) const noexcept {
+    return index < slot_count() && slot(index).index() == index;
+  }
+  size_type end_index() const noexcept { return used_; }
+
+  // The id of the live entity at `index`, for loops over indices known to
+  // hold live entities (a system's subscription): no checks but in debug
+  // builds.
+  id_type live_id_at(size_type index) const noexcept {
+    STRATA_DCHECK(index < slot_count() && slot(index).index() == index,
+                  "entity storage: live_id_at of an index with no live entity");
+    return slot(index);
   }
 
   // Calls f(id) for every live entity in increasing index order. `f` may
@@ -291,23 +315,23 @@ class basic_entity_storage {
 
   metadata_reference metadata(id_type id) requires has_metadata {
     check_alive_for_metadata(id);
-    return meta_.data[id.index()];
+    return records_[id.index()].meta;
   }
   const_metadata_reference metadata(id_type id) const requires has_metadata {
     check_alive_for_metadata(id);
-    return meta_.data[id.index()];
+    return records_[id.index()].meta;
   }
   // By index, without the liveness check: for loops over ids already known to
   // be alive (e.g. a system's subscribed set). Checked only in debug builds.
   metadata_reference metadata_at(size_type index) noexcept requires
       has_metadata {
     STRATA_DCHECK(index < slot_count(), "entity storage: index out of range");
-    return meta_.data[index];
+    return records_[index].meta;
   }
   const_metadata_reference metadata_at(size_type index) const noexcept requires
       has_metadata {
     STRATA_DCHECK(index < slot_count(), "entity storage: index out of range");
-    return meta_.data[index];
+    return records_[index].meta;
   }
 
   // The component bitset of live entity `id` (check-fails if not alive).
@@ -338,8 +362,9 @@ class basic_entity_storage {
     if constexpr (is_fixed) {
       set_slot(used_, id);
     } else {
-      slots_.push_back(id.value());
-      if constexpr (has_metadata) meta_.data.emplace_back();
+      record_type record{};
+      record.id = id.value();
+      records_.push_back(record);
     }
     ++used_;
     ++size_;
@@ -384,18 +409,17 @@ class basic_entity_storage {
   }
 
   id_type slot(size_type index) const noexcept {
-    return id_type::from_value(slots_[index]);
+    return id_type::from_value(records_[index].id);
   }
   void set_slot(size_type index, id_type id) noexcept {
-    slots_[index] = id.value();
+    records_[index].id = id.value();
   }
 
   // Raw values rather than ids: a trivial element type lets std::vector
   // relocate with memmove when it grows (measurably faster create()).
-  typename entity_internal::limit_container<LimitPolicy, value_type>::type
-      slots_;
-  [[no_unique_address]] entity_internal::metadata_column<LimitPolicy, Metadata>
-      meta_;
+  using record_type = entity_internal::slot_record<value_type, Metadata>;
+  typename entity_internal::limit_container<LimitPolicy, record_type>::type
+      records_;
   // Front and back of the FIFO free list (null_index when empty).
   value_type free_head_ = Traits::null_index;
   value_type free_tail_ = Traits::null_index;

@@ -22,8 +22,9 @@
 //
 // Ordering guarantee: a system starts only after every selected dependency
 // finished (the decrement is acq_rel, so the dependency's writes are visible).
-// Exceptions: a throwing system does not start its dependents; every system
-// already running finishes; the first exception is rethrown to the caller.
+// Exceptions follow the rule of scheduler/sequential.h: a throwing system does
+// not start its dependents (nor, so, theirs); every other selected system
+// runs; after the run the exception of the lowest system id is rethrown.
 //
 // Cost per step: one stack array of counters and one task per system; no heap
 // allocation (each task captures one pointer, which fits the task's inline
@@ -34,6 +35,7 @@
 #include <array>
 #include <atomic>
 #include <cstddef>
+#include <exception>
 
 #include "base/check.h"
 #include "scheduler/chain.h"
@@ -116,6 +118,7 @@ struct atomic_counter_t {
         task_group* group;
         std::array<std::atomic<std::size_t>, n> remaining;
         std::array<node, n> nodes;
+        std::array<std::exception_ptr, n> errors;
         std::atomic<std::size_t> ran{0};
 
         void start(std::size_t id) {
@@ -123,7 +126,13 @@ struct atomic_counter_t {
           group->run([self] { self->state->run(self->id); });
         }
         void run(std::size_t id) {
-          (*run_system)(id);
+          try {
+            (*run_system)(id);
+          } catch (...) {
+            // Read by the caller after group.wait(), which orders it.
+            errors[id] = std::current_exception();
+            return;  // its dependents never start
+          }
           ran.fetch_add(1, std::memory_order_relaxed);
           for (std::size_t k = table::offset[id]; k < table::offset[id + 1];
                ++k) {
@@ -138,7 +147,7 @@ struct atomic_counter_t {
       };
 
       task_group group(pool);
-      run_state state{&run_system, &group, {}, {}};
+      run_state state{&run_system, &group, {}, {}, {}};
       for (std::size_t i = 0; i < n; ++i) {
         state.nodes[i] = node{&state, i};
         state.remaining[i].store(dependency_counts[i],
@@ -150,7 +159,10 @@ struct atomic_counter_t {
       for (std::size_t i = 0; i < n; ++i) {
         if (starts[i]) state.start(i);
       }
-      group.wait();  // rethrows the first exception a system threw
+      group.wait();
+      for (std::exception_ptr& error : state.errors) {
+        if (error) std::rethrow_exception(error);
+      }
       STRATA_DCHECK(state.ran.load(std::memory_order_relaxed) == expected,
                     "atomic_counter: the systems that ran are not the chain");
     }

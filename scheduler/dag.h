@@ -8,9 +8,12 @@
 // `system_signatures(...)` rejects, each with one static_assert that names the
 // culprits: a system listed twice; a dependency on a system not in the list;
 // a dependency cycle (naming a system on it); and a *data race*: two systems
-// that no chain of dependencies orders, where one writes a component the
-// other reads or writes. `check_components_stored(components, systems)` adds:
-// a system that uses a component no component signature stores.
+// that no chain of dependencies orders, where one writes a component (or a
+// resource) the other reads or writes; optional access counts like required
+// access. Every racing pair is reported in the same compile.
+// `check_components_stored(components, systems)` adds: a system that names a
+// component no component signature stores; `check_resources_declared` a
+// resource the settings do not declare.
 //
 // The resulting `system_signature_list` answers, in constant expressions:
 // system ids (`id(st::x)`, declaration order), direct dependencies and
@@ -71,6 +74,25 @@ struct data_race {
                 "the same time; make one depend on the other (or stop one "
                 "writing it). The two systems and the component are named "
                 "above as data_race<system, system, component>");
+};
+
+template <typename SystemA, typename SystemB, typename Resource>
+struct resource_race {
+  static_assert(always_false<SystemA, SystemB, Resource>,
+                "data race on a resource: two systems that no dependency "
+                "orders both use a resource and at least one writes it "
+                "(write_resource), so they could run at the same time; make "
+                "one depend on the other. The two systems and the resource "
+                "are named above as resource_race<system, system, resource>");
+};
+
+template <typename System, typename Resource>
+struct system_resource_not_declared {
+  static_assert(always_false<System, Resource>,
+                "a system signature uses a resource that the context "
+                "settings do not declare; add strata::resource<T> to "
+                "settings().resources(strata::resources(...)) (system and "
+                "resource are named above)");
 };
 
 template <typename System, typename Component>
@@ -338,36 +360,71 @@ constexpr void check_dependencies_known() {
   }
 }
 
-template <typename List, typename... Signatures>
-constexpr void check_races() {
-  using universe = unique_t<concat_t<typename Signatures::accessed_types...>>;
-  constexpr std::size_t n = List::count;
-  constexpr std::size_t c = size_v<universe>;
-  constexpr auto found = [] {
-    std::array<std::array<bool, c>, n> writes{}, accesses{};
-    [[maybe_unused]] std::size_t i = 0;
-    ((mark<universe>(typename Signatures::write_types{}, writes[i]),
-      mark<universe>(typename Signatures::accessed_types{}, accesses[i]), ++i),
-     ...);
-    for (std::size_t a = 0; a < n; ++a) {
-      for (std::size_t b = a + 1; b < n; ++b) {
-        if (List::ordered(a, b)) continue;
-        for (std::size_t k = 0; k < c; ++k) {
-          if ((writes[a][k] && accesses[b][k]) ||
-              (writes[b][k] && accesses[a][k])) {
-            return race{a, b, k};
+// Every pair of systems that no dependency orders and that share an item
+// (a component or a resource) one of them writes: the first such item of
+// each pair. Written[i] / Accessed[i]: type_lists of system i.
+template <typename List, typename Universe, typename... Written>
+struct race_finder {
+  static constexpr std::size_t n = List::count;
+  static constexpr std::size_t c = size_v<Universe>;
+
+  template <typename... Accessed>
+  static constexpr auto find(type_list<Accessed...>) {
+    struct result {
+      std::array<race, (n * (n - 1) / 2 + 1)> races{};
+      std::size_t count = 0;
+    } out{};
+    if constexpr (c > 0) {
+      std::array<std::array<bool, c>, n> writes{}, accesses{};
+      [[maybe_unused]] std::size_t i = 0;
+      ((mark<Universe>(Written{}, writes[i]),
+        mark<Universe>(Accessed{}, accesses[i]), ++i),
+       ...);
+      for (std::size_t a = 0; a < n; ++a) {
+        for (std::size_t b = a + 1; b < n; ++b) {
+          if (List::ordered(a, b)) continue;
+          for (std::size_t k = 0; k < c; ++k) {
+            if ((writes[a][k] && accesses[b][k]) ||
+                (writes[b][k] && accesses[a][k])) {
+              out.races[out.count++] = race{a, b, k};
+              break;
+            }
           }
         }
       }
     }
-    return race{n, n, c};
-  }();
-  if constexpr (found.first < n) {
-    diagnostic::report<
-        diagnostic::data_race<typename List::template system_at<found.first>,
-                              typename List::template system_at<found.second>,
-                              type_at_t<found.component, universe>>>();
+    return out;
   }
+};
+
+// Reports Rule<system, system, item> for every racing pair at once, so one
+// compile lists them all.
+template <typename List, template <typename, typename, typename> class Rule,
+          typename Universe, auto Found>
+constexpr void report_races() {
+  [&]<std::size_t... R>(std::index_sequence<R...>) {
+    (diagnostic::report<
+         Rule<typename List::template system_at<Found.races[R].first>,
+              typename List::template system_at<Found.races[R].second>,
+              type_at_t<Found.races[R].component, Universe>>>(),
+     ...);
+  }(std::make_index_sequence<Found.count>{});
+}
+
+template <typename List, typename... Signatures>
+constexpr void check_races() {
+  using components = unique_t<concat_t<typename Signatures::accessed_types...>>;
+  constexpr auto component_races =
+      race_finder<List, components, typename Signatures::written_types...>::
+          find(type_list<typename Signatures::accessed_types...>{});
+  report_races<List, diagnostic::data_race, components, component_races>();
+  using resources =
+      unique_t<concat_t<typename Signatures::accessed_resource_types...>>;
+  constexpr auto resource_races =
+      race_finder<List, resources,
+                  typename Signatures::write_resource_types...>::
+          find(type_list<typename Signatures::accessed_resource_types...>{});
+  report_races<List, diagnostic::resource_race, resources, resource_races>();
 }
 
 }  // namespace dag_internal
@@ -397,8 +454,8 @@ constexpr auto system_signatures(Signatures... signatures) {
   return list{{signatures...}};
 }
 
-// Every component a system reads or writes must be stored by a component
-// signature. `Components` is a component_signature_list (anything with a
+// Every component a system signature names (read, write, optional or
+// excluded) must be stored by a component signature. `Components` is a component_signature_list (anything with a
 // `stores<T>` member).
 template <typename Components, typename... Signatures>
 constexpr void check_components_stored(
@@ -408,12 +465,32 @@ constexpr void check_components_stored(
       [](auto component) {
         return Components::template stores<typename decltype(component)::type>;
       },
-      typename Signatures::accessed_types{}...);
+      typename Signatures::mentioned_types{}...);
   if constexpr (missing[0] < list::count) {
     using culprit = typename list::template signature_at<missing[0]>;
     diagnostic::report<diagnostic::system_component_not_stored<
         typename culprit::system_type,
-        type_at_t<missing[1], typename culprit::accessed_types>>>();
+        type_at_t<missing[1], typename culprit::mentioned_types>>>();
+  }
+}
+
+// Every resource a system signature reads or writes must be declared by the
+// context settings. `Resources` is a resource list (anything with a
+// `declares<T>` member, context/resources.h).
+template <typename Resources, typename... Signatures>
+constexpr void check_resources_declared(
+    const Resources&, const system_signature_list<Signatures...>&) {
+  using list = system_signature_list<Signatures...>;
+  constexpr auto missing = dag_internal::first_rejected(
+      [](auto resource) {
+        return Resources::template declares<typename decltype(resource)::type>;
+      },
+      typename Signatures::accessed_resource_types{}...);
+  if constexpr (missing[0] < list::count) {
+    using culprit = typename list::template signature_at<missing[0]>;
+    diagnostic::report<diagnostic::system_resource_not_declared<
+        typename culprit::system_type,
+        type_at_t<missing[1], typename culprit::accessed_resource_types>>>();
   }
 }
 

@@ -37,6 +37,7 @@
 #include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <iterator>
 #include <vector>
 
 #include "base/check.h"
@@ -174,6 +175,59 @@ class ordered_index_set {
   template <typename F>
   void for_each(F&& f) const {
     for_each(0, size_, f);
+  }
+
+  // A forward iterator over the members, ascending (for range-for; the
+  // run-based for_each_run is the fast way).
+  class const_iterator {
+   public:
+    using iterator_category = std::forward_iterator_tag;
+    using value_type = size_type;
+    using difference_type = std::ptrdiff_t;
+    using pointer = const size_type*;
+    using reference = size_type;
+
+    const_iterator() = default;
+    size_type operator*() const noexcept {
+      return word_ * word_bits +
+             static_cast<size_type>(std::countr_zero(bits_));
+    }
+    const_iterator& operator++() noexcept {
+      bits_ &= bits_ - 1;
+      settle();
+      return *this;
+    }
+    const_iterator operator++(int) noexcept {
+      const_iterator before = *this;
+      ++*this;
+      return before;
+    }
+    friend bool operator==(const const_iterator& a,
+                           const const_iterator& b) noexcept {
+      return a.word_ == b.word_ && a.bits_ == b.bits_;
+    }
+
+   private:
+    friend class ordered_index_set;
+    const_iterator(const ordered_index_set* set, size_type word) noexcept
+        : set_(set), word_(word) {
+      bits_ = word_ < set_->words_.size() ? set_->words_[word_] : 0;
+      settle();
+    }
+    // Moves to the next word with a member, or to the end.
+    void settle() noexcept {
+      while (bits_ == 0 && word_ < set_->words_.size()) {
+        ++word_;
+        bits_ = word_ < set_->words_.size() ? set_->words_[word_] : 0;
+      }
+    }
+    const ordered_index_set* set_ = nullptr;
+    size_type word_ = 0;
+    word_type bits_ = 0;
+  };
+  const_iterator begin() const noexcept { return const_iterator(this, 0); }
+  const_iterator end() const noexcept {
+    return const_iterator(this, words_.size());
   }
 
  private:

@@ -109,6 +109,7 @@ TEST(OrderedIndexSetTest, ModelTest) {
         set.for_each(begin, end, [&](std::size_t i) { seen.push_back(i); });
       }
       ASSERT_EQ(seen, std::vector<std::size_t>(model.begin(), model.end()));
+      ASSERT_EQ(std::vector<std::size_t>(set.begin(), set.end()), seen);
     }
   }
 }

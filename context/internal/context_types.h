@@ -4,19 +4,26 @@
 #ifndef STRATA_CONTEXT_INTERNAL_CONTEXT_TYPES_H_
 #define STRATA_CONTEXT_INTERNAL_CONTEXT_TYPES_H_
 
+#include <array>
 #include <cstddef>
 #include <memory>
+#include <new>
+#include <string_view>
 #include <tuple>
 #include <utility>
 
+#include "component_storage/chunk.h"
 #include "component_storage/component_storage.h"
 #include "context/internal/diagnostics.h"
 #include "context/refresh.h"
+#include "context/resources.h"
 #include "context/system_instance.h"
 #include "entity/entity_id.h"
 #include "entity/entity_metadata.h"
 #include "entity/entity_storage.h"
 #include "settings/diagnostic.h"
+#include "settings/type_list.h"
+#include "settings/type_name.h"
 
 namespace strata {
 
@@ -36,6 +43,41 @@ struct instance_tuple;
 template <typename Types, std::size_t... I>
 struct instance_tuple<Types, std::index_sequence<I...>> {
   using type = std::tuple<std::unique_ptr<system_instance<Types, I>>...>;
+};
+
+// Room for one T that is constructed on demand and thrown away: what a
+// deferred add_component builds for an entity a full limit refused.
+template <typename T>
+class scratch {
+ public:
+  scratch() = default;
+  scratch(const scratch&) = delete;
+  scratch& operator=(const scratch&) = delete;
+  ~scratch() { reset(); }
+
+  template <typename... Args>
+  T& emplace(Args&&... args) {
+    reset();
+    T* object = chunk_internal::construct_component<T>(
+        static_cast<void*>(bytes_), std::forward<Args>(args)...);
+    live_ = true;
+    return *object;
+  }
+  void reset() noexcept {
+    if (live_) std::launder(reinterpret_cast<T*>(bytes_))->~T();
+    live_ = false;
+  }
+
+ private:
+  alignas(T) std::byte bytes_[sizeof(T)];
+  bool live_ = false;
+};
+
+template <typename Components>
+struct scratch_list;
+template <typename... Ts>
+struct scratch_list<type_list<Ts...>> {
+  using type = type_list<scratch<Ts>...>;
 };
 
 }  // namespace context_internal
@@ -60,11 +102,30 @@ struct context_types {
   using entity_storage_type =
       basic_entity_storage<limit_type, entity_traits32, metadata_type>;
   using component_storage_type = component_storage<component_list, limit_type>;
+  using resource_storage_type =
+      resource_storage<typename Settings::resource_list_type>;
   using refresh_queue_type =
       refresh_queue<entity_storage_type, component_storage_type>;
   using defer_proxy_type = defer_proxy<context_types>;
   using instances_type = typename context_internal::instance_tuple<
       context_types, std::make_index_sequence<system_count>>::type;
+
+  // A system's name: System::name if it has one, else its type's name.
+  template <typename System>
+  static constexpr std::string_view name_of() {
+    if constexpr (requires { std::string_view(System::name); }) {
+      return System::name;
+    } else {
+      return type_name<System>();
+    }
+  }
+  static constexpr std::string_view system_name(std::size_t id) {
+    constexpr auto names = []<typename... Systems>(type_list<Systems...>) {
+      return std::array<std::string_view, sizeof...(Systems)>{
+          name_of<Systems>()...};
+    }(typename system_list::system_types{});
+    return names[id];
+  }
 
   template <typename System>
   static constexpr std::size_t system_id() {

@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <exception>
 #include <memory>
+#include <string_view>
 #include <thread>
 #include <tuple>
 #include <type_traits>
@@ -68,6 +69,7 @@ class context_core {
     if constexpr (Types::trace_enabled) {
       main_thread_ = std::this_thread::get_id();
     }
+    refused_creations_ = 0;
     step_proxy<Types> proxy(*this);
     std::exception_ptr failure;
     try {
@@ -98,13 +100,20 @@ class context_core {
   // Critical operations (through the step and defer proxies).
   entity_id create_entity() {
     const entity_id id = entities().create();
-    refresh_.queue_match(entities(), id);
+    refresh_.note_created(entities(), id);
     return id;
   }
   absl::StatusOr<entity_id> try_create_entity() {
     absl::StatusOr<entity_id> id = entities().try_create();
-    if (id.ok()) refresh_.queue_match(entities(), *id);
+    if (id.ok()) refresh_.note_created(entities(), *id);
     return id;
+  }
+  // The defer proxy's create_entity(): null (and counted) at a full limit.
+  entity_id create_entity_or_null() {
+    absl::StatusOr<entity_id> id = try_create_entity();
+    if (id.ok()) return *id;
+    ++refused_creations_;
+    return null_entity;
   }
   bool mark_dead(entity_id id) { return refresh_.queue_kill(entities(), id); }
   template <typename T, typename... Args>
@@ -112,10 +121,19 @@ class context_core {
     STRATA_CHECK(
         entities().alive(id),
         "add_component: the entity is not alive (killed, or a stale id)");
-    T& component = components_.template add<T>(id, entities().bits(id),
-                                               std::forward<Args>(args)...);
-    refresh_.queue_match(entities(), id);
-    return component;
+    refresh_.note_change(entities(), id, component_list::template id_of<T>());
+    return components_.template add<T>(id, entities().bits(id),
+                                       std::forward<Args>(args)...);
+  }
+  // The defer proxy's add_component(): on the null id of a refused
+  // creation, constructs into a scratch object that the refresh discards.
+  template <typename T, typename... Args>
+  T& add_component_or_discard(entity_id id, Args&&... args) {
+    if (id.is_null()) {
+      return std::get<context_internal::scratch<T>>(scratch_).emplace(
+          std::forward<Args>(args)...);
+    }
+    return add_component<T>(id, std::forward<Args>(args)...);
   }
   template <typename T>
   bool remove_component(entity_id id) {
@@ -123,11 +141,11 @@ class context_core {
     if (!entities().alive(id)) return false;
     auto& bits = entities().bits(id);
     if (!bits.test(bit)) return false;
+    refresh_.note_change(entities(), id, bit);
     // Leave every system that needs T now, so no system ever sees a
     // subscribed entity without it.
     leave_systems_requiring<bit>(*this, id);
     components_.template remove<T>(id, bits);
-    refresh_.queue_match(entities(), id);
     return true;
   }
   template <typename T>
@@ -141,7 +159,12 @@ class context_core {
   template <typename T>
   bool has_component(entity_id id) const {
     constexpr std::size_t bit = component_list::template id_of<T>();
-    return entities().alive(id) && entities().bits(id).test(bit);
+    return entities().alive(id) &&
+           entities().metadata_at(id.index()).components.test(bit);
+  }
+  template <typename T>
+  T& resource() {
+    return resources_.template get<T>();
   }
 
   // The World the refresh and the proxies work on.
@@ -172,6 +195,21 @@ class context_core {
     }
   }
 
+  // The context-wide observer of refresh events, or null.
+  const refresh_observer* observer() const {
+    return observer_ ? &observer_ : nullptr;
+  }
+  void set_observer(refresh_observer observer) {
+    observer_ = std::move(observer);
+  }
+  static constexpr std::string_view system_name(std::size_t id) {
+    return Types::system_name(id);
+  }
+
+  // Entities deferred code asked for in the latest step that a full fixed
+  // limit refused.
+  std::size_t refused_creations() const { return refused_creations_; }
+
   thread_pool& pool() { return pool_; }
   std::size_t thread_count() const { return thread_count_; }
   trace_log& trace() { return trace_; }
@@ -182,6 +220,7 @@ class context_core {
   void refresh() {
     defer_proxy<Types> proxy(*this);
     refresh_.run(*this, proxy, refresh_parallel_);
+    std::apply([](auto&... scratch) { (scratch.reset(), ...); }, scratch_);
   }
 
   static std::size_t initial_capacity(
@@ -219,7 +258,7 @@ class context_core {
   }
   // Constructs system I from the system_arguments given for it, if any.
   template <std::size_t I, typename Signature, typename ArgsTuple>
-  static auto make_instance(const Signature& signature, ArgsTuple& args) {
+  auto make_instance(const Signature& signature, ArgsTuple& args) {
     using system_type = typename Signature::system_type;
     constexpr std::size_t found =
         []<typename... A>(std::type_identity<std::tuple<A...>>) {
@@ -235,7 +274,8 @@ class context_core {
     if constexpr (found < std::tuple_size_v<ArgsTuple>) {
       return std::apply(
           [&](auto&... a) {
-            return std::make_unique<system_instance<Types, I>>(signature, a...);
+            return std::make_unique<system_instance<Types, I>>(
+                signature, entities(), a...);
           },
           std::get<found>(args).arguments);
     } else {
@@ -243,7 +283,8 @@ class context_core {
                     "a system type is not default-constructible: pass its "
                     "constructor arguments to make_context with "
                     "strata::system_arguments(st::x, args...)");
-      return std::make_unique<system_instance<Types, I>>(signature);
+      return std::make_unique<system_instance<Types, I>>(signature,
+                                                         entities());
     }
   }
 
@@ -255,6 +296,13 @@ class context_core {
   thread_pool pool_;
   typename Types::instances_type instances_;
   typename Types::refresh_queue_type refresh_;
+  typename Types::resource_storage_type resources_;
+  refresh_observer observer_;
+  // Where add_component puts a component for a refused creation's null id.
+  apply_t<std::tuple, typename context_internal::scratch_list<
+                          typename component_list::component_types>::type>
+      scratch_;
+  std::size_t refused_creations_ = 0;
   std::uint64_t step_count_ = 0;
   [[no_unique_address]] std::conditional_t<Types::trace_enabled, trace_log,
                                            no_trace_span>

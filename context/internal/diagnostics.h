@@ -14,7 +14,62 @@ struct system_uses_undeclared_component {
   static_assert(always_false<System, Component>,
                 "a system reads or writes a component its signature does not "
                 "declare; add it to .read(...) or .write(...) of that system "
-                "(system and component are named above)");
+                "(or to .read_optional(...) / .write_optional(...) to reach it "
+                "with data.try_get); system and component are named above");
+};
+
+template <typename System, typename Component>
+struct component_written_but_read_only {
+  static_assert(always_false<System, Component>,
+                "a system writes a component its signature declares "
+                "read-only (a T& parameter of data.for_each, data.write or "
+                "data.try_get as T*); take it as const T& to read it, or move "
+                "it to .write(...) (or .write_optional(...)) of that system; "
+                "system and component are named above");
+};
+
+template <typename System, typename Component>
+struct for_each_component_not_required {
+  static_assert(always_false<System, Component>,
+                "data.for_each(f): a parameter of f is a component the system "
+                "does not require; for_each visits the system's entities, "
+                "which have exactly its .read(...) and .write(...) "
+                "components: add it there, or reach an optional component "
+                "with data.try_get; system and component are named above");
+};
+
+template <typename System, typename Component>
+struct get_of_optional_component {
+  static_assert(always_false<System, Component>,
+                "data.get / data.write: the component is optional for this "
+                "system (read_optional / write_optional), so an entity may "
+                "lack it; use data.try_get, which returns null then (system "
+                "and component are named above)");
+};
+
+template <typename System, typename Parameter>
+struct for_each_parameter_not_a_component_reference {
+  static_assert(always_false<System, Parameter>,
+                "data.for_each(f): f takes an optional leading "
+                "strata::entity_id, then components as T& (written) or "
+                "const T& (read); the system and the offending parameter type "
+                "are named above");
+};
+
+template <typename Callable>
+struct for_each_needs_typed_parameters {
+  static_assert(always_false<Callable>,
+                "for_each(f): f's parameter types name the components to "
+                "visit, so they must be spelled out: write [](position& p, "
+                "const velocity& v) { ... }, not auto");
+};
+
+template <typename System, typename Resource>
+struct system_uses_undeclared_resource {
+  static_assert(always_false<System, Resource>,
+                "data.resource<T>(): the system's signature declares no "
+                "read_resource<T>() or write_resource<T>(); add one (system "
+                "and resource are named above)");
 };
 
 template <typename System>

@@ -17,6 +17,7 @@
 
 #include <array>
 #include <cstddef>
+#include <exception>
 #include <string_view>
 #include <tuple>
 #include <type_traits>
@@ -44,14 +45,21 @@ class subtask_executor {
       : core_(core), instance_(instance), parallel_(parallel) {}
 
   // f(system&, data_proxy&) once per subtask; concurrently when the context
-  // runs subtasks in parallel.
+  // runs subtasks in parallel. Every subtask runs even if another throws;
+  // then the exception of the lowest subtask index is rethrown, whatever the
+  // thread count.
   template <typename F>
   void for_subtasks(F&& f) {
     auto run = [&](std::size_t subtask) {
       auto& state = instance_.state(subtask);
+      state.error = nullptr;
       data_proxy<Types, I> data(core_, instance_, state, subtask);
       if constexpr (Types::trace_enabled) state.span.begin();
-      f(instance_.system(), data);
+      try {
+        f(instance_.system(), data);
+      } catch (...) {
+        state.error = std::current_exception();
+      }
       if constexpr (Types::trace_enabled) state.span.end();
     };
     const std::size_t count = instance_.subtask_count();
@@ -59,6 +67,11 @@ class subtask_executor {
       parallel_for(core_.pool(), count, run);
     } else {
       for (std::size_t i = 0; i < count; ++i) run(i);
+    }
+    for (std::size_t i = 0; i < count; ++i) {
+      if (auto& error = instance_.state(i).error) {
+        std::rethrow_exception(std::exchange(error, nullptr));
+      }
     }
   }
 
@@ -154,22 +167,19 @@ class system_runner {
         Types::inner_parallelism_allowed &&
             Types::scheduler_type::runs_subtasks_in_parallel);
     if constexpr (Types::trace_enabled) instance.run_span.begin();
-    if constexpr (std::remove_cvref_t<decltype(adapter)>::kind ==
-                  sea::adapter_kind::detailed) {
-      adapter.callable(instance, executor);
-    } else {
-      executor.for_subtasks(adapter.callable);
+    try {
+      if constexpr (std::remove_cvref_t<decltype(adapter)>::kind ==
+                    sea::adapter_kind::detailed) {
+        adapter.callable(instance, executor);
+      } else {
+        executor.for_subtasks(adapter.callable);
+      }
+    } catch (...) {
+      if constexpr (Types::trace_enabled) instance.run_span.end();
+      instance.mark_failed();
+      throw;
     }
     if constexpr (Types::trace_enabled) instance.run_span.end();
-  }
-
-  template <typename System>
-  static constexpr std::string_view system_name() {
-    if constexpr (requires { std::string_view(System::name); }) {
-      return System::name;
-    } else {
-      return type_name<System>();
-    }
   }
 
   // Appends the spans of the systems that just ran to the trace log.
@@ -180,7 +190,7 @@ class system_runner {
           if constexpr (Selected[I]) {
             auto& inst = core.template instance<I>();
             using system_type = typename system_list::template system_at<I>;
-            constexpr std::string_view name = system_name<system_type>();
+            constexpr std::string_view name = Types::template name_of<system_type>();
             core.trace().add({trace_event::kind::system, name, I, 0,
                         inst.run_span.thread, inst.run_span.start_ns,
                         inst.run_span.end_ns, core.step_count()});

@@ -1,0 +1,182 @@
+// The machinery behind data.for_each(f) and proxy.for_each(f): which
+// components f asks for (deduced from its parameter types), how each is
+// reached, and the loop.
+//
+// A callable's parameters are deduced from its operator() (or function
+// type): an optional leading `strata::entity_id` (by value or const&), then
+// one reference per component, `T&` or `const T&`. Generic lambdas (auto
+// parameters) cannot be deduced and are a compile error.
+//
+// Access: a component whose chunk keeps it at its entity's index (the
+// contiguous buffer, SoA or AoS; chunk_has_index_access) is reached by index
+// through an accessor hoisted out of the loop: over a run of consecutive
+// indices the loop body is `f(a[i], b[i])`, which the compiler vectorizes
+// like a hand-written loop. Other chunks are reached by id (the entity's id
+// is then loaded from the entity storage record of the index). With
+// `Checked`, every component goes by id and each access checks that the
+// entity is alive and has the component.
+//
+// Internal.
+#ifndef STRATA_CONTEXT_INTERNAL_FOR_EACH_H_
+#define STRATA_CONTEXT_INTERNAL_FOR_EACH_H_
+
+#include <cstddef>
+#include <type_traits>
+#include <utility>
+
+#include "base/check.h"
+#include "component_storage/chunk.h"
+#include "entity/entity_id.h"
+#include "settings/type_list.h"
+
+namespace strata::context_internal {
+
+// The parameter types of a callable with explicit parameter types.
+template <typename F, typename = void>
+struct callable_parameters {
+  static constexpr bool known = false;
+  using type = type_list<>;
+};
+template <typename M>
+struct member_parameters;
+#define STRATA_MEMBER_PARAMETERS(QUALIFIERS)              \
+  template <typename R, typename C, typename... A>        \
+  struct member_parameters<R (C::*)(A...) QUALIFIERS> {   \
+    static constexpr bool known = true;                   \
+    using type = type_list<A...>;                         \
+  };
+STRATA_MEMBER_PARAMETERS()
+STRATA_MEMBER_PARAMETERS(const)
+STRATA_MEMBER_PARAMETERS(noexcept)
+STRATA_MEMBER_PARAMETERS(const noexcept)
+#undef STRATA_MEMBER_PARAMETERS
+template <typename F>
+struct callable_parameters<F, std::void_t<decltype(&F::operator())>>
+    : member_parameters<decltype(&F::operator())> {};
+template <typename R, typename... A>
+struct callable_parameters<R (*)(A...)> {
+  static constexpr bool known = true;
+  using type = type_list<A...>;
+};
+template <typename R, typename... A>
+struct callable_parameters<R(A...)> : callable_parameters<R (*)(A...)> {};
+
+template <typename P>
+inline constexpr bool is_id_parameter_v =
+    std::is_same_v<P, entity_id> || std::is_same_v<P, const entity_id&>;
+
+// The parameters of F split into "takes the id first" and the component
+// parameter types (references, as declared).
+template <typename F>
+struct for_each_signature {
+  using all = typename callable_parameters<std::remove_cvref_t<F>>::type;
+  static constexpr bool known =
+      callable_parameters<std::remove_cvref_t<F>>::known;
+  static constexpr bool takes_id = [] {
+    if constexpr (size_v<all> == 0) {
+      return false;
+    } else {
+      return is_id_parameter_v<type_at_t<0, all>>;
+    }
+  }();
+  using component_parameters = decltype([]<typename... P>(type_list<P...>) {
+    if constexpr (takes_id) {
+      return []<typename First, typename... Rest>(type_list<First, Rest...>) {
+        return type_list<Rest...>{};
+      }(type_list<P...>{});
+    } else {
+      return type_list<P...>{};
+    }
+  }(all{}));
+};
+
+// How a loop reaches component T: by index when its chunk allows and the
+// access is unchecked, else by id.
+template <typename T, typename Storage, bool Checked>
+struct component_access {
+  using chunk_type =
+      std::remove_reference_t<decltype(std::declval<Storage&>()
+                                           .template chunk_for<T>())>;
+  static constexpr bool by_index =
+      !Checked && chunk_has_index_access<chunk_type, T>;
+
+  explicit component_access(Storage& storage)
+      : storage(storage), at(make_at(storage)) {}
+
+  template <typename Entities>
+  T& operator()(const Entities& entities, std::size_t index,
+                entity_id id) const {
+    if constexpr (by_index) {
+      return at[index];
+    } else {
+      if constexpr (Checked) {
+        constexpr std::size_t bit = Storage::template id_of<T>();
+        STRATA_CHECK(entities.alive(id),
+                     "for_each (checked access): an entity of the system is "
+                     "not alive");
+        STRATA_CHECK(entities.metadata_at(index).components.test(bit),
+                     "for_each (checked access): an entity of the system "
+                     "lacks a component it requires");
+      }
+      return storage.template get<T>(id);
+    }
+  }
+
+  static auto make_at(Storage& storage) {
+    if constexpr (by_index) {
+      return storage.template chunk_for<T>().template index_accessor<T>();
+    } else {
+      return nullptr;
+    }
+  }
+
+  Storage& storage;
+  decltype(make_at(std::declval<Storage&>())) at;
+};
+
+// Calls f([id,] components...) for index `index` of the loop.
+template <bool TakesId, typename Entities, typename F, typename... Access>
+inline void call_at(const Entities& entities, std::size_t index, F& f,
+                    const Access&... access) {
+  constexpr bool needs_id = TakesId || (!Access::by_index || ...);
+  entity_id id;
+  if constexpr (needs_id) id = entities.live_id_at(index);
+  if constexpr (TakesId) {
+    f(id, access(entities, index, id)...);
+  } else {
+    f(access(entities, index, id)...);
+  }
+}
+
+// f over the members of ranks [begin, end) of an ordered_index_set of
+// entity indices, run by run.
+template <bool TakesId, typename Set, typename Entities, typename F,
+          typename... Access>
+void loop_ranks(const Set& set, std::size_t begin, std::size_t end,
+                const Entities& entities, F& f, const Access&... access) {
+  set.for_each_run(begin, end, [&](std::size_t first, std::size_t count) {
+    const std::size_t last = first + count;
+    for (std::size_t i = first; i < last; ++i) {
+      call_at<TakesId>(entities, i, f, access...);
+    }
+  });
+}
+
+// f over every live entity whose components include `required` and none of
+// `excluded`, in index order (queries outside systems).
+template <bool TakesId, typename Entities, typename Bits, typename F,
+          typename... Access>
+void loop_entities(const Entities& entities, const Bits& required,
+                   const Bits& excluded, F& f, const Access&... access) {
+  const std::size_t end = entities.end_index();
+  for (std::size_t i = 0; i < end; ++i) {
+    if (!entities.alive_at(i)) continue;
+    const auto& bits = entities.metadata_at(i).components;
+    if (!bits.contains_all(required) || (bits & excluded).any()) continue;
+    call_at<TakesId>(entities, i, f, access...);
+  }
+}
+
+}  // namespace strata::context_internal
+
+#endif  // STRATA_CONTEXT_INTERNAL_FOR_EACH_H_
