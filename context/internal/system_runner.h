@@ -163,15 +163,6 @@ class system_runner {
     if constexpr (Types::trace_enabled) instance.run_span.end();
   }
 
-  template <typename System>
-  static constexpr std::string_view system_name() {
-    if constexpr (requires { std::string_view(System::name); }) {
-      return System::name;
-    } else {
-      return type_name<System>();
-    }
-  }
-
   // Appends the spans of the systems that just ran to the trace log.
   template <auto Selected, std::size_t... I>
   static void record_trace(core_type& core, std::index_sequence<I...>) {
@@ -180,16 +171,17 @@ class system_runner {
           if constexpr (Selected[I]) {
             auto& inst = core.template instance<I>();
             using system_type = typename system_list::template system_at<I>;
-            constexpr std::string_view name = system_name<system_type>();
+            constexpr std::string_view name = name_of<system_type>();
             core.trace().add({trace_event::kind::system, name, I, 0,
-                        inst.run_span.thread, inst.run_span.start_ns,
-                        inst.run_span.end_ns, core.step_count()});
+                              inst.run_span.thread, inst.run_span.start_ns,
+                              inst.run_span.end_ns, core.step_count()});
             for (std::size_t s = 0; s < inst.subtask_count(); ++s) {
               const trace_span& span = inst.state(s).span;
               if (span.start_ns < inst.run_span.start_ns)
                 continue;  // did not run
-              core.trace().add({trace_event::kind::subtask, name, I, s, span.thread,
-                          span.start_ns, span.end_ns, core.step_count()});
+              core.trace().add({trace_event::kind::subtask, name, I, s,
+                                span.thread, span.start_ns, span.end_ns,
+                                core.step_count()});
             }
           }
         }(),
