@@ -4,7 +4,8 @@
 // one `refresh` event per step; spans are well-ordered (a subtask inside its
 // system's span, a system after its dependencies); write_trace_json() writes
 // well-formed JSON (checked by a small validating parser below) with exactly
-// one complete ("ph":"X") event per recorded event.
+// one complete ("ph":"X") event per recorded event; the trace summary of
+// the same events counts every run, subtask and refresh.
 #include <cctype>
 #include <cstddef>
 #include <map>
@@ -281,6 +282,21 @@ TEST(TraceTest, EventsAndChromeJson) {
     EXPECT_EQ(a->name, "first");
     EXPECT_NE(b->name.find("second"), std::string_view::npos);
   }
+
+  // The summary of the same events (its arithmetic: trace_summary_test.cc).
+  const strata::trace_summary summary = strata::summarize(ctx.trace());
+  ASSERT_EQ(summary.systems().size(), 3u);
+  EXPECT_EQ(summary.systems()[0].name, "first");
+  EXPECT_EQ(summary.systems()[2].name, "third \"quoted\"");
+  for (std::size_t id = 0; id < 3; ++id) {
+    const strata::system_timing& timing = summary.systems()[id];
+    EXPECT_EQ(timing.runs.count(), kExecutes + (id == 2 ? 1u : 0u)) << id;
+    EXPECT_EQ(timing.mean_subtasks(), static_cast<double>(kSubtasks[id]));
+    EXPECT_GE(timing.runs.percentile_ns(95), 0);
+  }
+  EXPECT_EQ(summary.refresh().count(), static_cast<std::size_t>(steps));
+  EXPECT_NE(strata::format_trace_summary(summary).find("third \"quoted\""),
+            std::string::npos);
 
   std::ostringstream out;
   ctx.write_trace_json(out);

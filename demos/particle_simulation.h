@@ -20,6 +20,14 @@
 // per-subtask sprite lists that the step composes into an image; life kills
 // expired particles and defers a respawn.
 //
+// Where things live: particle_components.h (the world, the components),
+// particle_spawning.h (deterministic randomness, new particles),
+// spatial_grid.h (the grid, //demos:spatial_grid), particle_outputs.h,
+// physics_systems.h and particle_systems.h (the systems and what they
+// output), particle_signatures.h (the signatures), this header and
+// particle_simulation.cc (the run), run_report.h (the table),
+// particle_options.h (the flags) and particles_main.cc (the program).
+//
 // Determinism contract: for a given config, everything in the result except
 // timings (state_hash, particles, deaths, respawns, contacts, images) is the
 // same for both schedulers and any thread count. Every per-entity update
@@ -41,6 +49,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "context/trace.h"
 
 namespace strata::demos {
 
@@ -78,7 +87,7 @@ struct particle_state {
   bool glowing = false;  // has a glow (hash-map component)
 };
 
-// Timings of one system, from the context's trace: one sample per frame.
+// One system's samples, from the context's trace: one per frame.
 struct system_stats {
   std::string name;
   std::vector<double> run_ms;
@@ -94,7 +103,8 @@ struct simulation_result {
   std::size_t contacts = 0;               // contacts found, summed over frames
   std::size_t images_written = 0;
   // Timing (never part of the determinism contract).
-  std::vector<system_stats> systems;  // in system id order
+  strata::trace_summary timing;       // the frames' systems and refreshes
+  std::vector<system_stats> systems;  // its samples in ms, by system id
   std::vector<double> frame_ms;       // whole step, per frame
   std::vector<double> refresh_ms;     // the refresh part of each step
   std::vector<double> compose_ms;     // image composition + PNG, when done
@@ -110,8 +120,9 @@ using progress_callback = std::function<void(const frame_progress&)>;
 absl::StatusOr<simulation_result> run_particle_simulation(
     const simulation_config& config, const progress_callback& on_frame = {});
 
-// The system DAG as Graphviz DOT: one node per system with what it reads,
-// writes and outputs and how it splits, one edge per dependency.
+// The system DAG as Graphviz DOT (strata::system_graph_dot, scheduler/dot.h):
+// one node per system with what it reads, writes and outputs and how it
+// splits, one edge per dependency.
 std::string system_graph_dot();
 
 // Names of the systems, in system id order.

@@ -1,22 +1,22 @@
 // Runs the particle simulation in-process, briefly (small enough for the
 // sanitizer configs): determinism across schedulers and thread counts, the
-// physics invariants, the trace, the images, the DOT graph, and the
-// validation of command-line values.
-#include <cctype>
+// physics invariants, the trace, the images, the DOT graph and the report.
+// The command-line values are tested in particle_options_test.cc, the grid
+// in spatial_grid_test.cc.
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
-#include <memory>
 #include <sstream>
 #include <string>
-#include <variant>
 #include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "demos/canvas.h"
+#include "demos/json_testing.h"
 #include "demos/particle_options.h"
 #include "demos/particle_simulation.h"
 #include "demos/run_report.h"
@@ -26,168 +26,6 @@ namespace strata::demos {
 namespace {
 
 namespace fs = std::filesystem;
-
-// ---------------------------------------------------------------------------
-// A small strict JSON parser (RFC 8259 values; no extensions), enough to
-// prove the trace is well formed and to walk it.
-
-struct json;
-using json_object = std::map<std::string, json>;
-using json_array = std::vector<json>;
-struct json {
-  std::variant<std::nullptr_t, bool, double, std::string,
-               std::shared_ptr<json_array>, std::shared_ptr<json_object>>
-      value;
-  const json_object* object() const {
-    auto* p = std::get_if<std::shared_ptr<json_object>>(&value);
-    return p ? p->get() : nullptr;
-  }
-  const json_array* array() const {
-    auto* p = std::get_if<std::shared_ptr<json_array>>(&value);
-    return p ? p->get() : nullptr;
-  }
-  const std::string* string() const { return std::get_if<std::string>(&value); }
-  const double* number() const { return std::get_if<double>(&value); }
-};
-
-class json_parser {
- public:
-  explicit json_parser(const std::string& text) : text_(text) {}
-
-  // The document, or an error naming the offset.
-  absl::StatusOr<json> parse() {
-    json result;
-    if (!value(result)) return error();
-    skip_space();
-    if (pos_ != text_.size()) return error();
-    return result;
-  }
-
- private:
-  absl::Status error() const {
-    return absl::InvalidArgumentError("malformed JSON at offset " +
-                                      std::to_string(pos_));
-  }
-  void skip_space() {
-    while (pos_ < text_.size() && (text_[pos_] == ' ' || text_[pos_] == '\n' ||
-                                   text_[pos_] == '\r' || text_[pos_] == '\t'))
-      ++pos_;
-  }
-  bool consume(char c) {
-    skip_space();
-    if (pos_ < text_.size() && text_[pos_] == c) {
-      ++pos_;
-      return true;
-    }
-    return false;
-  }
-  bool literal(const char* word) {
-    const std::string w(word);
-    if (text_.compare(pos_, w.size(), w) != 0) return false;
-    pos_ += w.size();
-    return true;
-  }
-  bool value(json& out) {
-    skip_space();
-    if (pos_ >= text_.size()) return false;
-    const char c = text_[pos_];
-    if (c == '{') return object(out);
-    if (c == '[') return array(out);
-    if (c == '"') {
-      std::string s;
-      if (!string(s)) return false;
-      out.value = std::move(s);
-      return true;
-    }
-    if (c == 't' && literal("true")) return out.value = true, true;
-    if (c == 'f' && literal("false")) return out.value = false, true;
-    if (c == 'n' && literal("null")) return out.value = nullptr, true;
-    return number(out);
-  }
-  bool object(json& out) {
-    auto members = std::make_shared<json_object>();
-    ++pos_;  // {
-    if (!consume('}')) {
-      do {
-        skip_space();
-        std::string key;
-        if (!string(key) || !consume(':')) return false;
-        json member;
-        if (!value(member)) return false;
-        (*members)[key] = std::move(member);
-      } while (consume(','));
-      if (!consume('}')) return false;
-    }
-    out.value = std::move(members);
-    return true;
-  }
-  bool array(json& out) {
-    auto items = std::make_shared<json_array>();
-    ++pos_;  // [
-    if (!consume(']')) {
-      do {
-        json item;
-        if (!value(item)) return false;
-        items->push_back(std::move(item));
-      } while (consume(','));
-      if (!consume(']')) return false;
-    }
-    out.value = std::move(items);
-    return true;
-  }
-  bool string(std::string& out) {
-    if (pos_ >= text_.size() || text_[pos_] != '"') return false;
-    ++pos_;
-    while (pos_ < text_.size()) {
-      const char c = text_[pos_++];
-      if (c == '"') return true;
-      if (static_cast<unsigned char>(c) < 0x20) return false;
-      if (c != '\\') {
-        out += c;
-        continue;
-      }
-      if (pos_ >= text_.size()) return false;
-      const char e = text_[pos_++];
-      if (e == 'u') {
-        for (int i = 0; i < 4; ++i) {
-          if (pos_ >= text_.size() || !std::isxdigit(text_[pos_++]))
-            return false;
-        }
-        out += '?';
-      } else if (std::string("\"\\/bfnrt").find(e) != std::string::npos) {
-        out += e;
-      } else {
-        return false;
-      }
-    }
-    return false;
-  }
-  bool number(json& out) {
-    const std::size_t start = pos_;
-    if (pos_ < text_.size() && text_[pos_] == '-') ++pos_;
-    auto digits = [&] {
-      const std::size_t from = pos_;
-      while (pos_ < text_.size() && std::isdigit(text_[pos_])) ++pos_;
-      return pos_ > from;
-    };
-    if (!digits()) return false;
-    if (pos_ < text_.size() && text_[pos_] == '.') {
-      ++pos_;
-      if (!digits()) return false;
-    }
-    if (pos_ < text_.size() && (text_[pos_] == 'e' || text_[pos_] == 'E')) {
-      ++pos_;
-      if (pos_ < text_.size() && (text_[pos_] == '+' || text_[pos_] == '-'))
-        ++pos_;
-      if (!digits()) return false;
-    }
-    out.value = std::stod(text_.substr(start, pos_ - start));
-    return true;
-  }
-
-  const std::string& text_;
-  std::size_t pos_ = 0;
-};
 
 TEST(JsonParserTest, AcceptsValidAndRejectsMalformed) {
   EXPECT_TRUE(
@@ -432,127 +270,6 @@ TEST(SystemGraphTest, DotNamesEverySystemAndDependency) {
   EXPECT_EQ(dot.find("-> life"), std::string::npos);  // independent
   EXPECT_NE(dot.find("fixed_threshold("), std::string::npos);
   EXPECT_EQ(dot.back(), '\n');
-}
-
-// ---------------------------------------------------------------------------
-// Command-line values.
-
-void expect_rejected(const particle_flags& flags, const std::string& mention) {
-  absl::StatusOr<simulation_config> config = config_from_flags(flags);
-  ASSERT_FALSE(config.ok()) << "accepted; expected an error about " << mention;
-  EXPECT_EQ(config.status().code(), absl::StatusCode::kInvalidArgument);
-  EXPECT_NE(config.status().message().find(mention), std::string::npos)
-      << config.status().message();
-}
-
-TEST(ParticleOptionsTest, DefaultsAreValid) {
-  absl::StatusOr<simulation_config> config = config_from_flags({});
-  ASSERT_TRUE(config.ok()) << config.status();
-  EXPECT_EQ(config->particles, 10'000u);
-  EXPECT_EQ(config->scheduler, scheduler_kind::atomic_counter);
-}
-
-TEST(ParticleOptionsTest, CopiesEveryValue) {
-  particle_flags flags;
-  flags.particles = 5;
-  flags.frames = 6;
-  flags.threads = 3;
-  flags.seed = 99;
-  flags.scheduler = "sequential";
-  flags.width = 128;
-  flags.height = 96;
-  flags.frame_every = 2;
-  flags.png = temp_dir() + "/x.png";
-  absl::StatusOr<simulation_config> config = config_from_flags(flags);
-  ASSERT_TRUE(config.ok()) << config.status();
-  EXPECT_EQ(config->particles, 5u);
-  EXPECT_EQ(config->frames, 6u);
-  EXPECT_EQ(config->threads, 3u);
-  EXPECT_EQ(config->seed, 99u);
-  EXPECT_EQ(config->scheduler, scheduler_kind::sequential);
-  EXPECT_EQ(config->width, 128);
-  EXPECT_EQ(config->height, 96);
-  EXPECT_EQ(config->frame_every, 2u);
-  EXPECT_EQ(config->png_path, flags.png);
-  EXPECT_FALSE(fs::exists(flags.png));  // validation creates nothing
-}
-
-TEST(ParticleOptionsTest, RejectsBadCounts) {
-  particle_flags flags;
-  flags.particles = -5;
-  expect_rejected(flags, "--particles");
-  flags.particles = 0;
-  expect_rejected(flags, "(got 0)");
-  flags.particles = kMaxParticles + 1;
-  expect_rejected(flags, "--particles");
-  flags = {};
-  flags.frames = 0;
-  expect_rejected(flags, "--frames must be between 1");
-  flags = {};
-  flags.threads = -1;
-  expect_rejected(flags, "--threads");
-  flags = {};
-  flags.frames = kMaxTracedFrames + 1;
-  EXPECT_TRUE(config_from_flags(flags).ok());
-  flags.trace = temp_dir() + "/long_trace.json";
-  expect_rejected(flags, "--trace keeps every event in memory");
-  flags = {};
-  flags.frame_every = 0;
-  expect_rejected(flags, "--frame_every");
-  flags = {};
-  flags.width = 10;
-  expect_rejected(flags, "--width");
-  flags = {};
-  flags.height = 100'000;
-  expect_rejected(flags, "--height");
-}
-
-TEST(ParticleOptionsTest, RejectsUnknownScheduler) {
-  particle_flags flags;
-  flags.scheduler = "round_robin";
-  expect_rejected(flags, "--scheduler must be atomic_counter or sequential");
-  flags.scheduler = "";
-  expect_rejected(flags, "--scheduler");
-  EXPECT_TRUE(parse_scheduler("sequential").ok());
-}
-
-TEST(ParticleOptionsTest, RejectsUnwritablePaths) {
-  const std::string dir = temp_dir() + "/options_paths";
-  fs::remove_all(dir);
-  ASSERT_TRUE(fs::create_directory(dir));
-  const std::string file = dir + "/plain_file";
-  std::ofstream(file) << "x";
-
-  particle_flags flags;
-  flags.png = "/nonexistent-strata-dir/out.png";
-  expect_rejected(flags, "does not exist");
-  flags.png = dir;  // a directory
-  expect_rejected(flags, "is a directory");
-  flags.png = file + "/out.png";  // under a regular file
-  expect_rejected(flags, "is not a directory");
-  flags.png = dir + "/";
-  expect_rejected(flags, "--png");
-
-  flags = {};
-  flags.trace = "/nonexistent-strata-dir/trace.json";
-  expect_rejected(flags, "--trace");
-  flags = {};
-  flags.dot = file + "/graph.dot";
-  expect_rejected(flags, "--dot");
-
-  flags = {};
-  flags.frames_dir = file;  // exists, not a directory
-  expect_rejected(flags, "exists and is not a directory");
-  flags.frames_dir = "/nonexistent-strata-dir/a/b";
-  expect_rejected(flags, "--frames_dir");
-
-  // Writable ones pass; a missing frames_dir under a writable parent too.
-  flags = {};
-  flags.png = file;  // overwriting an existing file is fine
-  flags.frames_dir = dir + "/frames";
-  flags.trace = dir + "/t.json";
-  flags.dot = dir + "/g.dot";
-  EXPECT_TRUE(config_from_flags(flags).ok());
 }
 
 // ---------------------------------------------------------------------------

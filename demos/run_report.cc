@@ -1,13 +1,13 @@
 #include "demos/run_report.h"
 
-#include <algorithm>
-#include <cmath>
 #include <cstddef>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "context/trace.h"
 #include "demos/particle_simulation.h"
 
 namespace strata::demos {
@@ -20,40 +20,17 @@ double mean(const std::vector<double>& samples) {
 }
 
 double percentile(std::vector<double> samples, double p) {
-  if (samples.empty()) return 0;
-  std::sort(samples.begin(), samples.end());
-  const double rank =
-      std::ceil(p / 100.0 * static_cast<double>(samples.size()));
-  const std::size_t index = static_cast<std::size_t>(
-      std::clamp(rank, 1.0, static_cast<double>(samples.size())));
-  return samples[index - 1];
+  return strata::nearest_rank_percentile(std::move(samples), p);
 }
 
 std::string format_report(const simulation_result& result) {
   const std::size_t frames = result.frame_ms.size();
   const double frame_mean = mean(result.frame_ms);
-  auto share = [&](double ms) {
-    return frame_mean > 0 ? absl::StrFormat("%5.1f%%", 100.0 * ms / frame_mean)
-                          : std::string("    -");
-  };
-  std::string out = absl::StrFormat("%-22s %9s %9s %7s %9s\n", "system",
-                                    "mean ms", "p95 ms", "share", "subtasks");
-  absl::StrAppend(&out, std::string(60, '-'), "\n");
-  for (const system_stats& s : result.systems) {
-    const double m = mean(s.run_ms);
-    absl::StrAppendFormat(
-        &out, "%-22s %9.3f %9.3f %7s %9.1f\n", s.name, m,
-        percentile(s.run_ms, 95), share(m),
-        frames > 0 ? s.subtasks_total / static_cast<double>(frames) : 0.0);
-  }
-  absl::StrAppend(&out, std::string(60, '-'), "\n");
-  const double refresh_mean = mean(result.refresh_ms);
-  absl::StrAppendFormat(&out, "%-22s %9.3f %9.3f %7s\n", "refresh",
-                        refresh_mean, percentile(result.refresh_ms, 95),
-                        share(refresh_mean));
-  absl::StrAppendFormat(&out, "%-22s %9.3f %9.3f %7s\n", "frame (whole step)",
-                        frame_mean, percentile(result.frame_ms, 95),
-                        share(frame_mean));
+  std::string out = strata::format_trace_summary(result.timing, frame_mean);
+  absl::StrAppendFormat(
+      &out, "%-22s %9.3f %9.3f %7s\n", "frame (whole step)", frame_mean,
+      percentile(result.frame_ms, 95),
+      frame_mean > 0 ? absl::StrFormat("%5.1f%%", 100.0) : "    -");
   if (!result.compose_ms.empty()) {
     absl::StrAppendFormat(
         &out, "%-22s %9.3f %9.3f   (%zu images, not in frames)\n",

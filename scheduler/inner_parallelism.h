@@ -20,14 +20,32 @@
 // A zero count (split_evenly(0), split_every_n(0)) is a compile error in a
 // constant expression and a STRATA_CHECK failure at run time.
 //
+// Describing a strategy: a strategy may also have
+//     std::string describe() const;
+// saying how it splits, for people (the system graph of scheduler/dot.h
+// prints it). Built-ins describe themselves as the call that makes them,
+// without the namespace: "none", "split_evenly(4)", "split_evenly_per_core",
+// "split_every_n(4096)"; fixed_threshold composes its parts' descriptions,
+// "fixed_threshold(2048, split_evenly_per_core, none)" (none_below_threshold
+// is a fixed_threshold and says so); a signature without .parallelism(...)
+// has default_parallelism (scheduler/signature.h): "context default".
+// describe_strategy(s) returns s.describe(), or "custom strategy" when s has
+// no describe() (or one whose result does not make a std::string), so a
+// strategy without one still works everywhere, composed or not. describe()
+// returns a std::string rather than appending to one: it is one expression
+// to write, composes by concatenation, and describing is a cold path (once
+// per graph export).
+//
 // Strategies are small literal values, usable in constexpr signatures;
-// subtasks() is O(1) and thread-safe.
+// subtasks() is O(1) and thread-safe; describe() allocates and is
+// thread-safe.
 #ifndef STRATA_SCHEDULER_INNER_PARALLELISM_H_
 #define STRATA_SCHEDULER_INNER_PARALLELISM_H_
 
 #include <algorithm>
 #include <concepts>
 #include <cstddef>
+#include <string>
 #include <utility>
 
 #include "base/check.h"
@@ -40,10 +58,27 @@ concept inner_parallelism_strategy = requires(const S& s, std::size_t entities,
   { s.subtasks(entities, threads) } -> std::convertible_to<std::size_t>;
 };
 
+// A strategy (or anything) whose describe() makes a std::string.
+template <typename S>
+concept describable_strategy = requires(const S& s) {
+  std::string(s.describe());
+};
+
+// s.describe(), or "custom strategy" for a strategy without one.
+template <typename S>
+std::string describe_strategy(const S& strategy) {
+  if constexpr (describable_strategy<S>) {
+    return std::string(strategy.describe());
+  } else {
+    return "custom strategy";
+  }
+}
+
 namespace ips {
 
 struct none_t {
   constexpr std::size_t subtasks(std::size_t, std::size_t) const { return 1; }
+  std::string describe() const { return "none"; }
 };
 
 struct split_evenly_t {
@@ -51,18 +86,25 @@ struct split_evenly_t {
   constexpr std::size_t subtasks(std::size_t, std::size_t) const {
     return count;
   }
+  std::string describe() const {
+    return "split_evenly(" + std::to_string(count) + ")";
+  }
 };
 
 struct split_evenly_per_core_t {
   constexpr std::size_t subtasks(std::size_t, std::size_t threads) const {
     return threads;
   }
+  std::string describe() const { return "split_evenly_per_core"; }
 };
 
 struct split_every_n_t {
   std::size_t per_subtask;
   constexpr std::size_t subtasks(std::size_t entities, std::size_t) const {
     return (entities + per_subtask - 1) / per_subtask;
+  }
+  std::string describe() const {
+    return "split_every_n(" + std::to_string(per_subtask) + ")";
   }
 };
 
@@ -96,6 +138,10 @@ struct fixed_threshold_t {
                                  std::size_t threads) const {
     return entities >= threshold ? above.subtasks(entities, threads)
                                  : below.subtasks(entities, threads);
+  }
+  std::string describe() const {
+    return "fixed_threshold(" + std::to_string(threshold) + ", " +
+           describe_strategy(above) + ", " + describe_strategy(below) + ")";
   }
 };
 

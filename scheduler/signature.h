@@ -41,6 +41,7 @@
 #define STRATA_SCHEDULER_SIGNATURE_H_
 
 #include <cstddef>
+#include <string>
 #include <type_traits>
 
 #include "settings/diagnostic.h"
@@ -54,7 +55,10 @@ namespace strata {
 struct no_output {};
 
 // Placeholder strategy: let the context decide how to split the system.
-struct default_parallelism {};
+// Described (scheduler/inner_parallelism.h) as "context default".
+struct default_parallelism {
+  std::string describe() const { return "context default"; }
+};
 
 namespace diagnostic {
 

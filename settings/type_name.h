@@ -4,6 +4,12 @@
 // Clang), e.g. "movement" or "game::render_system"; it costs nothing at run
 // time. Names of types in anonymous namespaces include "(anonymous
 // namespace)::" or "{anonymous}::", as the compiler spells them.
+//
+// name_of<T>() is the name Strata shows for a system, component or output
+// type (traces, the DOT graph of scheduler/dot.h): T::name when T declares a
+// static `name` convertible to std::string_view (e.g.
+// `static constexpr std::string_view name = "movement";`), else
+// type_name<T>().
 #ifndef STRATA_SETTINGS_TYPE_NAME_H_
 #define STRATA_SETTINGS_TYPE_NAME_H_
 
@@ -20,6 +26,15 @@ constexpr std::string_view type_name() {
   pretty.remove_prefix(with + 4);
   const std::size_t end = pretty.find_first_of(";]");
   return pretty.substr(0, end);
+}
+
+template <typename T>
+constexpr std::string_view name_of() {
+  if constexpr (requires { std::string_view(T::name); }) {
+    return T::name;
+  } else {
+    return type_name<T>();
+  }
 }
 
 }  // namespace strata

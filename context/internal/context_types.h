@@ -110,19 +110,10 @@ struct context_types {
   using instances_type = typename context_internal::instance_tuple<
       context_types, std::make_index_sequence<system_count>>::type;
 
-  // A system's name: System::name if it has one, else its type's name.
-  template <typename System>
-  static constexpr std::string_view name_of() {
-    if constexpr (requires { std::string_view(System::name); }) {
-      return System::name;
-    } else {
-      return type_name<System>();
-    }
-  }
   static constexpr std::string_view system_name(std::size_t id) {
     constexpr auto names = []<typename... Systems>(type_list<Systems...>) {
       return std::array<std::string_view, sizeof...(Systems)>{
-          name_of<Systems>()...};
+          strata::name_of<Systems>()...};
     }(typename system_list::system_types{});
     return names[id];
   }

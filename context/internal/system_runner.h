@@ -190,16 +190,17 @@ class system_runner {
           if constexpr (Selected[I]) {
             auto& inst = core.template instance<I>();
             using system_type = typename system_list::template system_at<I>;
-            constexpr std::string_view name = Types::template name_of<system_type>();
+            constexpr std::string_view name = name_of<system_type>();
             core.trace().add({trace_event::kind::system, name, I, 0,
-                        inst.run_span.thread, inst.run_span.start_ns,
-                        inst.run_span.end_ns, core.step_count()});
+                              inst.run_span.thread, inst.run_span.start_ns,
+                              inst.run_span.end_ns, core.step_count()});
             for (std::size_t s = 0; s < inst.subtask_count(); ++s) {
               const trace_span& span = inst.state(s).span;
               if (span.start_ns < inst.run_span.start_ns)
                 continue;  // did not run
-              core.trace().add({trace_event::kind::subtask, name, I, s, span.thread,
-                          span.start_ns, span.end_ns, core.step_count()});
+              core.trace().add({trace_event::kind::subtask, name, I, s,
+                                span.thread, span.start_ns, span.end_ns,
+                                core.step_count()});
             }
           }
         }(),
