@@ -10,7 +10,8 @@
 //   1460    auto refs = head->freeListRefs.load(std::memory_order_relaxed);
 //   1461    if ((refs & REFS_MASK) == 0 ||
 //               !head->freeListRefs.compare_exchange_strong(
-//                   refs, refs + 1, acquire, relaxed)) { reload head; continue; }
+//                   refs, refs + 1, acquire, relaxed)) {
+//             head = freeListHead.load(acquire); continue; }
 //   1468    auto next = head->freeListNext.load(std::memory_order_relaxed);
 //   1469    if (freeListHead.compare_exchange_strong(head, next,
 //               std::memory_order_acquire, std::memory_order_relaxed)) ...
@@ -26,11 +27,13 @@
 // ordering. It reports
 //
 //   Atomic read of size 4 ... by thread T5:
-//     std::__atomic_base<unsigned int>::load ... FreeList<...>::try_get()
-//       concurrentqueue.h:1460 ... requisition_block ... ImplicitProducer::enqueue
-//   Previous write of size 8 ... by thread T7:
-//     malloc ... ConcurrentQueue<...>::create<Block>() ... requisition_block ...
-//       ImplicitProducer::enqueue          [often "failed to restore the stack"]
+//     std::__atomic_base<unsigned int>::load
+//     FreeList<...>::try_get() concurrentqueue.h:1460
+//     ... requisition_block ... ImplicitProducer::enqueue ... post
+//   Previous write of size 8 ... by thread T7:   [the allocation; often
+//     malloc                                       "failed to restore the
+//     ConcurrentQueue<...>::create<Block>()        stack" when it is old]
+//     ... requisition_block ... ImplicitProducer::enqueue ... post
 //
 // Why this is safe:
 //   * The block was constructed before it was published: it reaches the list

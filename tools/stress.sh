@@ -130,7 +130,7 @@ print()
 print(f"stress summary: {runs} runs per target in {minutes}m{seconds:02d}s "
       f"(wall time of the test phase; about {elapsed / runs:.0f}s per "
       f"repetition of the whole set):")
-print("\n".join(lines) if lines else "  (no test results: see the output above)")
+print("\n".join(lines) if lines else "  (no test results: see above)")
 print(f"  ThreadSanitizer: {reports} reports, {suppressed} suppressed matches")
 print(f"stress: {passed} passed, {failed} failed")
 sys.exit(1 if failed or not lines else 0)
