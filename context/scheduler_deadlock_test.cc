@@ -22,7 +22,7 @@
 
 #include "context/context.h"
 #include "gtest/gtest.h"
-#include "threading/test_timeout.h"
+#include "testing/timeout.h"
 
 namespace {
 

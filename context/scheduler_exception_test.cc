@@ -24,7 +24,7 @@
 
 #include "context/context.h"
 #include "gtest/gtest.h"
-#include "threading/test_timeout.h"
+#include "testing/timeout.h"
 
 namespace {
 
