@@ -2,16 +2,13 @@
 // sanitizer configs): determinism across schedulers and thread counts, the
 // physics invariants, the trace, the images, the DOT graph, and the
 // validation of command-line values.
-#include <cctype>
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <map>
-#include <memory>
 #include <sstream>
 #include <string>
-#include <variant>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -21,184 +18,12 @@
 #include "demos/particle_simulation.h"
 #include "demos/run_report.h"
 #include "gtest/gtest.h"
+#include "testing/chrome_trace.h"
 
 namespace strata::demos {
 namespace {
 
 namespace fs = std::filesystem;
-
-// ---------------------------------------------------------------------------
-// A small strict JSON parser (RFC 8259 values; no extensions), enough to
-// prove the trace is well formed and to walk it.
-
-struct json;
-using json_object = std::map<std::string, json>;
-using json_array = std::vector<json>;
-struct json {
-  std::variant<std::nullptr_t, bool, double, std::string,
-               std::shared_ptr<json_array>, std::shared_ptr<json_object>>
-      value;
-  const json_object* object() const {
-    auto* p = std::get_if<std::shared_ptr<json_object>>(&value);
-    return p ? p->get() : nullptr;
-  }
-  const json_array* array() const {
-    auto* p = std::get_if<std::shared_ptr<json_array>>(&value);
-    return p ? p->get() : nullptr;
-  }
-  const std::string* string() const { return std::get_if<std::string>(&value); }
-  const double* number() const { return std::get_if<double>(&value); }
-};
-
-class json_parser {
- public:
-  explicit json_parser(const std::string& text) : text_(text) {}
-
-  // The document, or an error naming the offset.
-  absl::StatusOr<json> parse() {
-    json result;
-    if (!value(result)) return error();
-    skip_space();
-    if (pos_ != text_.size()) return error();
-    return result;
-  }
-
- private:
-  absl::Status error() const {
-    return absl::InvalidArgumentError("malformed JSON at offset " +
-                                      std::to_string(pos_));
-  }
-  void skip_space() {
-    while (pos_ < text_.size() && (text_[pos_] == ' ' || text_[pos_] == '\n' ||
-                                   text_[pos_] == '\r' || text_[pos_] == '\t'))
-      ++pos_;
-  }
-  bool consume(char c) {
-    skip_space();
-    if (pos_ < text_.size() && text_[pos_] == c) {
-      ++pos_;
-      return true;
-    }
-    return false;
-  }
-  bool literal(const char* word) {
-    const std::string w(word);
-    if (text_.compare(pos_, w.size(), w) != 0) return false;
-    pos_ += w.size();
-    return true;
-  }
-  bool value(json& out) {
-    skip_space();
-    if (pos_ >= text_.size()) return false;
-    const char c = text_[pos_];
-    if (c == '{') return object(out);
-    if (c == '[') return array(out);
-    if (c == '"') {
-      std::string s;
-      if (!string(s)) return false;
-      out.value = std::move(s);
-      return true;
-    }
-    if (c == 't' && literal("true")) return out.value = true, true;
-    if (c == 'f' && literal("false")) return out.value = false, true;
-    if (c == 'n' && literal("null")) return out.value = nullptr, true;
-    return number(out);
-  }
-  bool object(json& out) {
-    auto members = std::make_shared<json_object>();
-    ++pos_;  // {
-    if (!consume('}')) {
-      do {
-        skip_space();
-        std::string key;
-        if (!string(key) || !consume(':')) return false;
-        json member;
-        if (!value(member)) return false;
-        (*members)[key] = std::move(member);
-      } while (consume(','));
-      if (!consume('}')) return false;
-    }
-    out.value = std::move(members);
-    return true;
-  }
-  bool array(json& out) {
-    auto items = std::make_shared<json_array>();
-    ++pos_;  // [
-    if (!consume(']')) {
-      do {
-        json item;
-        if (!value(item)) return false;
-        items->push_back(std::move(item));
-      } while (consume(','));
-      if (!consume(']')) return false;
-    }
-    out.value = std::move(items);
-    return true;
-  }
-  bool string(std::string& out) {
-    if (pos_ >= text_.size() || text_[pos_] != '"') return false;
-    ++pos_;
-    while (pos_ < text_.size()) {
-      const char c = text_[pos_++];
-      if (c == '"') return true;
-      if (static_cast<unsigned char>(c) < 0x20) return false;
-      if (c != '\\') {
-        out += c;
-        continue;
-      }
-      if (pos_ >= text_.size()) return false;
-      const char e = text_[pos_++];
-      if (e == 'u') {
-        for (int i = 0; i < 4; ++i) {
-          if (pos_ >= text_.size() || !std::isxdigit(text_[pos_++]))
-            return false;
-        }
-        out += '?';
-      } else if (std::string("\"\\/bfnrt").find(e) != std::string::npos) {
-        out += e;
-      } else {
-        return false;
-      }
-    }
-    return false;
-  }
-  bool number(json& out) {
-    const std::size_t start = pos_;
-    if (pos_ < text_.size() && text_[pos_] == '-') ++pos_;
-    auto digits = [&] {
-      const std::size_t from = pos_;
-      while (pos_ < text_.size() && std::isdigit(text_[pos_])) ++pos_;
-      return pos_ > from;
-    };
-    if (!digits()) return false;
-    if (pos_ < text_.size() && text_[pos_] == '.') {
-      ++pos_;
-      if (!digits()) return false;
-    }
-    if (pos_ < text_.size() && (text_[pos_] == 'e' || text_[pos_] == 'E')) {
-      ++pos_;
-      if (pos_ < text_.size() && (text_[pos_] == '+' || text_[pos_] == '-'))
-        ++pos_;
-      if (!digits()) return false;
-    }
-    out.value = std::stod(text_.substr(start, pos_ - start));
-    return true;
-  }
-
-  const std::string& text_;
-  std::size_t pos_ = 0;
-};
-
-TEST(JsonParserTest, AcceptsValidAndRejectsMalformed) {
-  EXPECT_TRUE(
-      json_parser(R"({"a":[1,-2.5e3,"x\"y",true,null],"b":{}})").parse().ok());
-  for (const char* bad : {"{", R"({"a":1,})", "[1 2]", R"({"a" 1})", "01x",
-                          R"(["\q"])", "{} {}"}) {
-    EXPECT_FALSE(json_parser(bad).parse().ok()) << bad;
-  }
-}
-
-// ---------------------------------------------------------------------------
 
 std::string temp_dir() {
   const char* dir = std::getenv("TEST_TMPDIR");
@@ -317,28 +142,18 @@ TEST(ParticleSimulationTest, TraceIsValidJsonWithOneEventPerSystemPerFrame) {
   config.trace_path = temp_dir() + "/particles_trace.json";
   const simulation_result result = run_or_die(config);
 
-  absl::StatusOr<json> doc = json_parser(read_file(config.trace_path)).parse();
-  ASSERT_TRUE(doc.ok()) << doc.status();
-  ASSERT_NE(doc->object(), nullptr);
-  const auto events_it = doc->object()->find("traceEvents");
-  ASSERT_NE(events_it, doc->object()->end());
-  const json_array* events = events_it->second.array();
-  ASSERT_NE(events, nullptr);
+  const absl::StatusOr<strata::testing::chrome_trace> trace =
+      strata::testing::parse_chrome_trace(read_file(config.trace_path));
+  // Every event has a string "name", "cat" and "ph", and numbers "ts", "dur"
+  // and "tid" (checked by the parser).
+  ASSERT_TRUE(trace.ok()) << trace.status();
 
   std::map<std::string, std::size_t> system_runs;
   std::size_t refreshes = 0;
-  for (const json& event : *events) {
-    const json_object* e = event.object();
-    ASSERT_NE(e, nullptr);
-    for (const char* key : {"name", "cat", "ph", "ts", "dur", "tid"}) {
-      ASSERT_TRUE(e->count(key)) << "event without " << key;
-    }
-    ASSERT_NE(e->at("ts").number(), nullptr);
-    ASSERT_NE(e->at("dur").number(), nullptr);
-    EXPECT_GE(*e->at("dur").number(), 0.0);
-    const std::string& cat = *e->at("cat").string();
-    if (cat == "system") ++system_runs[*e->at("name").string()];
-    if (cat == "refresh") ++refreshes;
+  for (const strata::testing::chrome_trace_event& e : trace->events) {
+    EXPECT_GE(e.dur, 0.0);
+    if (e.cat == "system") ++system_runs[e.name];
+    if (e.cat == "refresh") ++refreshes;
   }
   const std::vector<std::string> names = system_names();
   ASSERT_EQ(names.size(), 10u);
