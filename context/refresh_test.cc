@@ -18,13 +18,12 @@
 #include "entity/entity_storage.h"
 #include "gtest/gtest.h"
 #include "sparse_set/versioned_sparse_set.h"
+#include "testing/components.h"
 
 namespace strata {
 namespace {
 
-struct position {
-  float x = 0;
-};
+using testing::position;
 struct health {
   int hp = 0;
   // Counts destructions, so the test sees that kills destroy components.
@@ -73,7 +72,8 @@ struct recording_system {
 template <std::size_t... Required>
 struct fake_instance {
   static constexpr bitset_type required_bits = bitset_type::of({Required...});
-  explicit fake_instance(recording_system system) : system_(std::move(system)) {}
+  explicit fake_instance(recording_system system)
+      : system_(std::move(system)) {}
   recording_system system_;
   versioned_sparse_set<entity_id> subscribed_;
   std::vector<fake_state> states_ = std::vector<fake_state>(2);
@@ -242,8 +242,7 @@ TEST(RefreshTest, OnlyKillsAndMatchesVisitSystemsInParallel) {
   w.parallel_requests.clear();
   w.refresh();
   // deferred, subtask kills, kills, matches.
-  EXPECT_EQ(w.parallel_requests,
-            (std::vector<bool>{false, false, true, true}));
+  EXPECT_EQ(w.parallel_requests, (std::vector<bool>{false, false, true, true}));
 }
 
 TEST(RefreshTest, LeaveSystemsRequiringTakesTheEntityOutAtOnce) {

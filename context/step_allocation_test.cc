@@ -13,28 +13,20 @@
 #include "context/context.h"
 #include "gtest/gtest.h"
 #include "testing/allocation_counter.h"
+#include "testing/components.h"
 #include "testing/timeout.h"
 
 namespace {
 
 using strata::entity_id;
 
-struct position {
-  float x = 0, y = 0;
-};
-struct velocity {
-  float x = 0, y = 0;
-};
-struct acceleration {
-  float x = 0, y = 0;
-};
 struct life {
   float seconds = 0;
 };
 namespace ct {
-inline constexpr auto position = strata::tag<::position>;
-inline constexpr auto velocity = strata::tag<::velocity>;
-inline constexpr auto acceleration = strata::tag<::acceleration>;
+using strata::testing::ct::acceleration;
+using strata::testing::ct::position;
+using strata::testing::ct::velocity;
 inline constexpr auto life = strata::tag<::life>;
 }  // namespace ct
 

@@ -15,18 +15,14 @@
 #include "context/context.h"
 #include "gtest/gtest.h"
 #include "testing/chrome_trace.h"
+#include "testing/components.h"
 
 namespace {
 
 using strata::entity_id;
 using strata::trace_event;
 
-struct position {
-  float x = 0;
-};
-namespace ct {
-inline constexpr auto position = strata::tag<::position>;
-}
+namespace ct = strata::testing::ct;
 
 struct first {
   static constexpr std::string_view name = "first";
