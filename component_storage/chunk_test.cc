@@ -17,13 +17,12 @@
 #include "component_storage/sparse_chunk.h"
 #include "entity/entity_id.h"
 #include "gtest/gtest.h"
+#include "testing/components.h"
 
 namespace strata {
 namespace {
 
-struct position {
-  float x, y;
-};
+using testing::position;
 struct name {
   std::string value;
 };
@@ -44,16 +43,16 @@ static_assert(
 static_assert(component_chunk<
               contiguous_buffer_chunk<dynamic_limit, position, name>, name>);
 static_assert(
-    component_chunk<
-        aos_contiguous_buffer_chunk<dynamic_limit, position, name>, name>);
+    component_chunk<aos_contiguous_buffer_chunk<dynamic_limit, position, name>,
+                    name>);
 static_assert(
     component_chunk<sparse_chunk<dynamic_limit, move_only>, move_only>);
 static_assert(
     component_chunk<hash_map_chunk<dynamic_limit, move_only>, move_only>);
 static_assert(component_chunk<empty_chunk<tag_only>, tag_only>);
 // ... and not for a component it does not hold.
-static_assert(!component_chunk<
-              contiguous_buffer_chunk<fixed_limit<8>, position>, name>);
+static_assert(
+    !component_chunk<contiguous_buffer_chunk<fixed_limit<8>, position>, name>);
 static_assert(chunk_has_contains<sparse_chunk<fixed_limit<8>, name>, name>);
 static_assert(!chunk_has_contains<empty_chunk<tag_only>, tag_only>);
 static_assert(chunk_has_reserve<hash_map_chunk<dynamic_limit, name>>);

@@ -15,6 +15,7 @@
 #include "entity/entity_id.h"
 #include "entity/entity_metadata.h"
 #include "gtest/gtest.h"
+#include "testing/components.h"
 
 namespace strata {
 namespace {
@@ -33,15 +34,15 @@ struct config {
 
 using fixed = fixed_limit<kModelEntities>;
 
-using configs = ::testing::Types<
-    config<storage::contiguous_buffer, false, fixed>,
-    config<storage::contiguous_buffer, false, dynamic_limit>,
-    config<storage::contiguous_buffer, true, fixed>,
-    config<storage::contiguous_buffer, true, dynamic_limit>,
-    config<storage::sparse, false, fixed>,
-    config<storage::sparse, false, dynamic_limit>,
-    config<storage::hash_map, false, fixed>,
-    config<storage::hash_map, false, dynamic_limit>>;
+using configs =
+    ::testing::Types<config<storage::contiguous_buffer, false, fixed>,
+                     config<storage::contiguous_buffer, false, dynamic_limit>,
+                     config<storage::contiguous_buffer, true, fixed>,
+                     config<storage::contiguous_buffer, true, dynamic_limit>,
+                     config<storage::sparse, false, fixed>,
+                     config<storage::sparse, false, dynamic_limit>,
+                     config<storage::hash_map, false, fixed>,
+                     config<storage::hash_map, false, dynamic_limit>>;
 
 template <typename Config>
 class model_test : public ::testing::Test {};
@@ -86,9 +87,7 @@ TEST(component_storage, selects_the_chunk_each_signature_asks_for) {
 
 struct player {};
 struct enemy {};
-struct position {
-  float x, y;
-};
+using testing::position;
 
 TEST(component_storage, empty_components_take_no_storage) {
   constexpr auto components = component_signatures(

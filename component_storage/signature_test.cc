@@ -4,34 +4,29 @@
 #include <type_traits>
 
 #include "gtest/gtest.h"
+#include "testing/components.h"
 
 namespace {
 
-struct position {
-  float x, y;
-};
-struct velocity {
-  float x, y;
-};
+using strata::testing::health;
+using strata::testing::position;
+using strata::testing::velocity;
 struct color {
   int rgba;
 };
 struct circle {
   float radius;
 };
-struct health {
-  int hp;
-};
 struct name {
   const char* text;
 };
 
 namespace ct {
-inline constexpr auto position = strata::tag<::position>;
-inline constexpr auto velocity = strata::tag<::velocity>;
+using strata::testing::ct::health;
+using strata::testing::ct::position;
+using strata::testing::ct::velocity;
 inline constexpr auto color = strata::tag<::color>;
 inline constexpr auto circle = strata::tag<::circle>;
-inline constexpr auto health = strata::tag<::health>;
 inline constexpr auto name = strata::tag<::name>;
 }  // namespace ct
 

@@ -10,26 +10,14 @@
 
 #include "context/context.h"
 #include "gtest/gtest.h"
+#include "testing/components.h"
 
 namespace {
 
-struct position {
-  float x = 0, y = 0;
-  friend bool operator==(const position&, const position&) = default;
-};
-struct velocity {
-  float x = 0, y = 0;
-  friend bool operator==(const velocity&, const velocity&) = default;
-};
-struct health {
-  int hp = 0;
-};
-
-namespace ct {
-inline constexpr auto position = strata::tag<::position>;
-inline constexpr auto velocity = strata::tag<::velocity>;
-inline constexpr auto health = strata::tag<::health>;
-}  // namespace ct
+using strata::testing::health;
+using strata::testing::position;
+using strata::testing::velocity;
+namespace ct = strata::testing::ct;
 
 constexpr float kDt = 0.25f;
 

@@ -10,15 +10,12 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "testing/components.h"
 
 namespace {
 
-struct position {
-  float x = 0, y = 0;
-};
-struct velocity {
-  float x = 0, y = 0;
-};
+using strata::testing::position;
+using strata::testing::velocity;
 struct health {
   int hp;
   explicit health(int h) : hp(h) {}  // not default-constructible
@@ -28,8 +25,8 @@ struct label {
 };
 
 namespace ct {
-inline constexpr auto position = strata::tag<::position>;
-inline constexpr auto velocity = strata::tag<::velocity>;
+using strata::testing::ct::position;
+using strata::testing::ct::velocity;
 inline constexpr auto health = strata::tag<::health>;
 inline constexpr auto label = strata::tag<::label>;
 }  // namespace ct

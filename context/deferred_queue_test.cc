@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "gtest/gtest.h"
-#include "threading/allocation_counter.h"
+#include "testing/allocation_counter.h"
 
 namespace strata {
 namespace {

@@ -19,13 +19,12 @@
 #include "gtest/gtest.h"
 #include "context/deferred_queue.h"
 #include "sparse_set/ordered_index_set.h"
+#include "testing/components.h"
 
 namespace strata {
 namespace {
 
-struct position {
-  float x = 0;
-};
+using testing::position;
 struct health {
   int hp = 0;
   // Counts destructions, so the test sees that kills destroy components.
@@ -80,7 +79,8 @@ struct fake_instance {
   static constexpr bool matches(const bitset_type& bits) {
     return bits.contains_all(required_bits);
   }
-  explicit fake_instance(recording_system system) : system_(std::move(system)) {}
+  explicit fake_instance(recording_system system)
+      : system_(std::move(system)) {}
   recording_system system_;
   ordered_index_set subscribed_;
   std::vector<fake_state> states_ = std::vector<fake_state>(2);
@@ -259,8 +259,7 @@ TEST(RefreshTest, OnlyKillsAndMatchesVisitSystemsInParallel) {
   w.parallel_requests.clear();
   w.refresh();
   // deferred, subtask kills, kills, matches.
-  EXPECT_EQ(w.parallel_requests,
-            (std::vector<bool>{false, false, true, true}));
+  EXPECT_EQ(w.parallel_requests, (std::vector<bool>{false, false, true, true}));
 }
 
 TEST(RefreshTest, LeaveSystemsRequiringTakesTheEntityOutAtOnceSilently) {

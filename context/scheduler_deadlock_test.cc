@@ -22,18 +22,14 @@
 
 #include "context/context.h"
 #include "gtest/gtest.h"
-#include "threading/test_timeout.h"
+#include "testing/components.h"
+#include "testing/timeout.h"
 
 namespace {
 
 using strata::entity_id;
 
-struct position {
-  float x = 0;
-};
-namespace ct {
-inline constexpr auto position = strata::tag<::position>;
-}
+namespace ct = strata::testing::ct;
 
 // Role r of the systems made for strategy tag S.
 template <typename S, int Role>

@@ -18,7 +18,7 @@
 #include "context/context.h"
 #include "context/random_dag_testing.h"
 #include "gtest/gtest.h"
-#include "threading/test_timeout.h"
+#include "testing/timeout.h"
 
 namespace {
 

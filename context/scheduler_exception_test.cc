@@ -24,20 +24,18 @@
 
 #include "context/context.h"
 #include "gtest/gtest.h"
-#include "threading/test_timeout.h"
+#include "testing/components.h"
+#include "testing/timeout.h"
 
 namespace {
 
 using strata::entity_id;
 
-struct position {
-  float x = 0;
-};
 struct marker {  // put on entities created by deferred functions
   int from_subtask = -1;
 };
 namespace ct {
-inline constexpr auto position = strata::tag<::position>;
+using strata::testing::ct::position;
 inline constexpr auto marker = strata::tag<::marker>;
 }  // namespace ct
 

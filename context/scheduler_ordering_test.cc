@@ -20,7 +20,8 @@
 #include "context/context.h"
 #include "context/random_dag_testing.h"
 #include "gtest/gtest.h"
-#include "threading/test_timeout.h"
+#include "testing/components.h"
+#include "testing/timeout.h"
 
 namespace {
 
@@ -103,12 +104,7 @@ auto recording_adapter(recorder& rec) {
   });
 }
 
-struct position {
-  float x = 0;
-};
-namespace ct {
-inline constexpr auto position = strata::tag<::position>;
-}
+namespace ct = strata::testing::ct;
 
 template <typename Ctx>
 void populate(Ctx& ctx, int entities) {

@@ -4,7 +4,7 @@
 // runs under the atomic_counter scheduler with 2 and 4 threads. After
 // warm-up steps (queue blocks, vector capacities), 100 steps with no entity
 // creation or destruction must make exactly zero calls to the global
-// operator new, counted by //threading:allocation_counter across all
+// operator new, counted by //testing:allocation_counter across all
 // threads. A sequential-scheduler run is checked too.
 #include <cstddef>
 #include <cstdint>
@@ -12,29 +12,21 @@
 
 #include "context/context.h"
 #include "gtest/gtest.h"
-#include "threading/allocation_counter.h"
-#include "threading/test_timeout.h"
+#include "testing/allocation_counter.h"
+#include "testing/components.h"
+#include "testing/timeout.h"
 
 namespace {
 
 using strata::entity_id;
 
-struct position {
-  float x = 0, y = 0;
-};
-struct velocity {
-  float x = 0, y = 0;
-};
-struct acceleration {
-  float x = 0, y = 0;
-};
 struct life {
   float seconds = 0;
 };
 namespace ct {
-inline constexpr auto position = strata::tag<::position>;
-inline constexpr auto velocity = strata::tag<::velocity>;
-inline constexpr auto acceleration = strata::tag<::acceleration>;
+using strata::testing::ct::acceleration;
+using strata::testing::ct::position;
+using strata::testing::ct::velocity;
 inline constexpr auto life = strata::tag<::life>;
 }  // namespace ct
 

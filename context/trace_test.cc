@@ -3,30 +3,27 @@
 // per execute_systems call, one `subtask` event per subtask that ran, and
 // one `refresh` event per step; spans are well-ordered (a subtask inside its
 // system's span, a system after its dependencies); write_trace_json() writes
-// well-formed JSON (checked by a small validating parser below) with exactly
-// one complete ("ph":"X") event per recorded event; the trace summary of
-// the same events counts every run, subtask and refresh.
-#include <cctype>
+// well-formed JSON (checked by //testing:chrome_trace) with exactly one
+// complete ("ph":"X") event per recorded event; the trace summary of the
+// same events counts every run, subtask and refresh.
 #include <cstddef>
 #include <map>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "absl/status/statusor.h"
 #include "context/context.h"
 #include "gtest/gtest.h"
+#include "testing/chrome_trace.h"
+#include "testing/components.h"
 
 namespace {
 
 using strata::entity_id;
 using strata::trace_event;
 
-struct position {
-  float x = 0;
-};
-namespace ct {
-inline constexpr auto position = strata::tag<::position>;
-}
+namespace ct = strata::testing::ct;
 
 struct first {
   static constexpr std::string_view name = "first";
@@ -63,155 +60,6 @@ constexpr auto systems =
                                   .read(ct::position)
                                   .dependencies(strata::tag<second>));
 constexpr std::size_t kSubtasks[] = {2, 3, 1};
-
-// A minimal JSON validator (RFC 8259 grammar): returns false on any syntax
-// error. Counts objects that have "ph" (trace events) on the way.
-class json_checker {
- public:
-  explicit json_checker(const std::string& text) : s_(text) {}
-  bool valid() {
-    skip();
-    if (!value()) return false;
-    skip();
-    return i_ == s_.size();
-  }
-  int events_with_ph() const { return events_; }
-
- private:
-  bool value() {
-    if (i_ >= s_.size()) return false;
-    switch (s_[i_]) {
-      case '{':
-        return object();
-      case '[':
-        return array();
-      case '"': {
-        std::string ignored;
-        return string(ignored);
-      }
-      case 't':
-        return literal("true");
-      case 'f':
-        return literal("false");
-      case 'n':
-        return literal("null");
-      default:
-        return number();
-    }
-  }
-  bool object() {
-    ++i_;
-    skip();
-    if (peek('}')) return ++i_, true;
-    while (true) {
-      skip();
-      std::string key;
-      if (!string(key)) return false;
-      if (key == "ph") ++events_;
-      skip();
-      if (!peek(':')) return false;
-      ++i_;
-      skip();
-      if (!value()) return false;
-      skip();
-      if (peek(',')) {
-        ++i_;
-        continue;
-      }
-      if (peek('}')) return ++i_, true;
-      return false;
-    }
-  }
-  bool array() {
-    ++i_;
-    skip();
-    if (peek(']')) return ++i_, true;
-    while (true) {
-      skip();
-      if (!value()) return false;
-      skip();
-      if (peek(',')) {
-        ++i_;
-        continue;
-      }
-      if (peek(']')) return ++i_, true;
-      return false;
-    }
-  }
-  bool string(std::string& out) {
-    if (!peek('"')) return false;
-    ++i_;
-    while (i_ < s_.size()) {
-      const char c = s_[i_++];
-      if (c == '"') return true;
-      if (static_cast<unsigned char>(c) < 0x20) return false;
-      if (c == '\\') {
-        if (i_ >= s_.size()) return false;
-        const char e = s_[i_++];
-        if (e == 'u') {
-          for (int k = 0; k < 4; ++k) {
-            if (i_ >= s_.size() || !std::isxdigit(s_[i_++])) return false;
-          }
-        } else if (std::string("\"\\/bfnrt").find(e) == std::string::npos) {
-          return false;
-        }
-        out += e;
-      } else {
-        out += c;
-      }
-    }
-    return false;
-  }
-  bool number() {
-    const std::size_t start = i_;
-    if (peek('-')) ++i_;
-    if (peek('0')) {
-      ++i_;
-    } else if (!digits()) {
-      return false;
-    }
-    if (peek('.')) {
-      ++i_;
-      if (!digits()) return false;
-    }
-    if (peek('e') || peek('E')) {
-      ++i_;
-      if (peek('+') || peek('-')) ++i_;
-      if (!digits()) return false;
-    }
-    return i_ > start;
-  }
-  bool digits() {
-    const std::size_t start = i_;
-    while (i_ < s_.size() && std::isdigit(s_[i_])) ++i_;
-    return i_ > start;
-  }
-  bool literal(const char* word) {
-    const std::string w(word);
-    if (s_.compare(i_, w.size(), w) != 0) return false;
-    i_ += w.size();
-    return true;
-  }
-  bool peek(char c) const { return i_ < s_.size() && s_[i_] == c; }
-  void skip() {
-    while (i_ < s_.size() && std::isspace(s_[i_])) ++i_;
-  }
-
-  const std::string& s_;
-  std::size_t i_ = 0;
-  int events_ = 0;
-};
-
-TEST(JsonCheckerTest, AcceptsAndRejects) {
-  EXPECT_TRUE(json_checker(R"({"a":[1,-2.5e3,"x\"y",true,null,{}]})").valid());
-  EXPECT_FALSE(json_checker(R"({"a":[1,]})").valid());
-  EXPECT_FALSE(json_checker(R"({"a":1,})").valid());
-  EXPECT_FALSE(json_checker(R"({"a" 1})").valid());
-  EXPECT_FALSE(json_checker(R"({"a":"x"y"})").valid());
-  EXPECT_FALSE(json_checker(R"({"a":01})").valid());
-  EXPECT_FALSE(json_checker("{\"a\":\"tab\there\"}").valid());
-  EXPECT_FALSE(json_checker(R"({"a":1}{)").valid());
-}
 
 TEST(TraceTest, EventsAndChromeJson) {
   auto ctx =
@@ -301,9 +149,13 @@ TEST(TraceTest, EventsAndChromeJson) {
   std::ostringstream out;
   ctx.write_trace_json(out);
   const std::string json = out.str();
-  json_checker checker(json);
-  EXPECT_TRUE(checker.valid()) << json;
-  EXPECT_EQ(checker.events_with_ph(), static_cast<int>(events.size()));
+  const absl::StatusOr<strata::testing::chrome_trace> trace =
+      strata::testing::parse_chrome_trace(json);
+  EXPECT_TRUE(trace.ok()) << trace.status() << "\n" << json;
+  if (trace.ok()) {
+    EXPECT_EQ(trace->ph_members, events.size());
+    EXPECT_EQ(trace->events.size(), events.size());
+  }
   std::size_t complete = 0;
   for (std::size_t at = json.find("\"ph\":\"X\""); at != std::string::npos;
        at = json.find("\"ph\":\"X\"", at + 1)) {
@@ -316,7 +168,12 @@ TEST(TraceTest, EventsAndChromeJson) {
   EXPECT_TRUE(ctx.trace().events().empty());
   std::ostringstream empty;
   ctx.write_trace_json(empty);
-  EXPECT_TRUE(json_checker(empty.str()).valid()) << empty.str();
+  const absl::StatusOr<strata::testing::chrome_trace> empty_trace =
+      strata::testing::parse_chrome_trace(empty.str());
+  EXPECT_TRUE(empty_trace.ok()) << empty_trace.status() << "\n" << empty.str();
+  if (empty_trace.ok()) {
+    EXPECT_TRUE(empty_trace->events.empty());
+  }
 }
 
 }  // namespace

@@ -2,9 +2,11 @@
 
 #include <sstream>
 #include <string>
+#include <type_traits>
 #include <unordered_set>
 
 #include "gtest/gtest.h"
+#include "testing/ids.h"
 
 namespace strata {
 namespace {
@@ -19,6 +21,9 @@ static_assert(entity_id::combine(5, 7).version() == 7);
 static_assert(entity_id().is_null());
 static_assert(null_entity.has_tombstone_version());
 static_assert(!entity_id::combine(0, 0).is_null());
+// The ids the tests of //sparse_set use are these very types.
+static_assert(std::is_same_v<testing::entity_id, entity_id>);
+static_assert(std::is_same_v<testing::entity_id64, entity_id64>);
 
 TEST(EntityIdTest, CombineMasksEachPart) {
   const auto id = entity_id::combine(entity_traits32::index_mask + 3, 2);

@@ -15,8 +15,8 @@
 #include "gtest/gtest.h"
 #include "scheduler/dag.h"
 #include "scheduler/sequential.h"
+#include "testing/timeout.h"
 #include "threading/task_group.h"
-#include "threading/test_timeout.h"
 #include "threading/thread_pool.h"
 
 namespace strata {
@@ -32,11 +32,11 @@ struct f {};
 using ss::make;
 
 // a -> {b, c} -> d -> f; e alone.
-constexpr auto systems = system_signatures(
-    make(tag<a>), make(tag<b>).dependencies(tag<a>),
-    make(tag<c>).dependencies(tag<a>),
-    make(tag<d>).dependencies(tag<b>, tag<c>), make(tag<e>),
-    make(tag<f>).dependencies(tag<d>));
+constexpr auto systems =
+    system_signatures(make(tag<a>), make(tag<b>).dependencies(tag<a>),
+                      make(tag<c>).dependencies(tag<a>),
+                      make(tag<d>).dependencies(tag<b>, tag<c>), make(tag<e>),
+                      make(tag<f>).dependencies(tag<d>));
 using list = std::remove_const_t<decltype(systems)>;
 constexpr std::size_t kSystems = list::count;
 
@@ -46,7 +46,8 @@ constexpr std::array<bool, kSystems> all = [] {
   return flags;
 }();
 constexpr auto everything = list::chain(all);
-constexpr auto from_b = list::chain(list::as_flags(std::array<std::size_t, 1>{1}));
+constexpr auto from_b =
+    list::chain(list::as_flags(std::array<std::size_t, 1>{1}));
 
 // Records what ran, and checks at each start that every selected dependency
 // has finished.
@@ -92,7 +93,8 @@ TEST_P(AtomicCounterTest, APartialChainTreatsOutsideDependenciesAsSatisfied) {
     // d also depends on c, which is not selected: d must still run.
     scheduler::atomic_counter_t::execute<list, from_b>(
         pool, [&](std::size_t id) { r.run<from_b>(id); });
-    EXPECT_EQ(r.runs, (std::array<std::atomic<int>, kSystems>{0, 1, 0, 1, 0, 1}));
+    EXPECT_EQ(r.runs,
+              (std::array<std::atomic<int>, kSystems>{0, 1, 0, 1, 0, 1}));
     EXPECT_EQ(r.violations, 0);
   });
 }
@@ -101,14 +103,13 @@ TEST_P(AtomicCounterTest, AThrowingSystemStopsItsDependentsOnly) {
   testing::run_with_timeout(std::chrono::seconds(60), "exceptions", [&] {
     thread_pool pool(GetParam());
     recorder r;
-    EXPECT_THROW(
-        (scheduler::atomic_counter_t::execute<list, everything>(
-            pool,
-            [&](std::size_t id) {
-              if (id == 1) throw std::runtime_error("b failed");
-              r.run<everything>(id);
-            })),
-        std::runtime_error);
+    EXPECT_THROW((scheduler::atomic_counter_t::execute<list, everything>(
+                     pool,
+                     [&](std::size_t id) {
+                       if (id == 1) throw std::runtime_error("b failed");
+                       r.run<everything>(id);
+                     })),
+                 std::runtime_error);
     EXPECT_EQ(r.runs[0], 1);  // a
     EXPECT_EQ(r.runs[2], 1);  // c
     EXPECT_EQ(r.runs[4], 1);  // e: independent

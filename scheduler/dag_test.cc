@@ -8,18 +8,18 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "testing/components.h"
 
 namespace {
 
-struct position {};
-struct velocity {};
-struct acceleration {};
+using strata::testing::position;
+using strata::testing::velocity;
 struct color {};
 
 namespace ct {
-inline constexpr auto position = strata::tag<::position>;
-inline constexpr auto velocity = strata::tag<::velocity>;
-inline constexpr auto acceleration = strata::tag<::acceleration>;
+using strata::testing::ct::acceleration;
+using strata::testing::ct::position;
+using strata::testing::ct::velocity;
 inline constexpr auto color = strata::tag<::color>;
 }  // namespace ct
 

@@ -16,12 +16,13 @@
 #include "base/versioned_id.h"
 #include "gtest/gtest.h"
 #include "sparse_set/versioned_sparse_set.h"
+#include "testing/ids.h"
 
 namespace strata {
 namespace {
 
 // Sparse sets take any versioned id; these are //entity's widths.
-using entity_id = basic_versioned_id<versioned_id_traits<std::uint32_t, 22>>;
+using testing::entity_id;
 
 using traits = entity_id::traits;
 

@@ -10,14 +10,14 @@
 
 #include "base/versioned_id.h"
 #include "gtest/gtest.h"
+#include "testing/ids.h"
 
 namespace strata {
 namespace {
 
 // Sparse sets take any versioned id; these are //entity's widths.
-using entity_id = basic_versioned_id<versioned_id_traits<std::uint32_t, 22>>;
-using entity_id64 =
-    basic_versioned_id<versioned_id_traits<std::uint64_t, 32>>;
+using testing::entity_id;
+using testing::entity_id64;
 
 using set_type = versioned_sparse_set<entity_id>;
 using traits = entity_id::traits;

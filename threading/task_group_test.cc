@@ -10,9 +10,9 @@
 #include <vector>
 
 #include "gtest/gtest.h"
-#include "threading/allocation_counter.h"
+#include "testing/allocation_counter.h"
+#include "testing/timeout.h"
 #include "threading/latch.h"
-#include "threading/test_timeout.h"
 #include "threading/thread_pool.h"
 
 namespace strata {

@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "benchmark/benchmark.h"
-#include "threading/allocation_counter.h"
+#include "testing/allocation_counter.h"
 #include "threading/task_group.h"
 #include "threading/thread_pool.h"
 

@@ -9,9 +9,9 @@
 #include <vector>
 
 #include "gtest/gtest.h"
-#include "threading/allocation_counter.h"
+#include "testing/allocation_counter.h"
+#include "testing/timeout.h"
 #include "threading/latch.h"
-#include "threading/test_timeout.h"
 
 namespace strata {
 namespace {

@@ -1,11 +1,8 @@
 #include "component_storage/signature.h"
+#include "testing/components.h"
 
-struct position {
-  float x, y;
-};
-struct velocity {
-  float x, y;
-};
+using strata::testing::position;
+using strata::testing::velocity;
 
 constexpr auto components = strata::component_signatures(
     strata::cs::make(strata::tag<position>, strata::tag<velocity>),

@@ -1,8 +1,7 @@
 #include "component_storage/signature.h"
+#include "testing/components.h"
 
-struct position {
-  float x, y;
-};
+using strata::testing::position;
 
 constexpr auto components = strata::component_signatures(
     strata::cs::make(strata::tag<position>, strata::tag<position>));

@@ -2,18 +2,15 @@
 #include <bitset>
 
 #include "component_storage/component_storage.h"
+#include "testing/components.h"
 
-struct position {
-  float x, y;
-};
-struct velocity {
-  float x, y;
-};
+using strata::testing::position;
+using strata::testing::velocity;
 
 constexpr auto components =
     strata::component_signatures(strata::cs::make(strata::tag<position>));
 
-void f(strata::component_storage<decltype(components),
-                                 strata::dynamic_limit>& storage) {
+void f(strata::component_storage<decltype(components), strata::dynamic_limit>&
+           storage) {
   storage.get(strata::tag<velocity>, strata::entity_id::combine(0, 0)).x = 1;
 }

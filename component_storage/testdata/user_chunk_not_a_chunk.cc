@@ -1,9 +1,8 @@
 // Must not compile: a user storage whose chunk lacks remove<T>() and clear().
 #include "component_storage/component_storage.h"
+#include "testing/components.h"
 
-struct position {
-  float x, y;
-};
+using strata::testing::position;
 
 struct half_done_storage {
   template <typename Limit, typename... Components>
@@ -20,5 +19,4 @@ struct half_done_storage {
 constexpr auto components = strata::component_signatures(
     strata::cs::make(strata::tag<position>).storage(half_done_storage{}));
 
-strata::component_storage<decltype(components), strata::dynamic_limit>
-    storage;
+strata::component_storage<decltype(components), strata::dynamic_limit> storage;

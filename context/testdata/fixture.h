@@ -3,16 +3,11 @@
 #define STRATA_CONTEXT_TESTDATA_FIXTURE_H_
 
 #include "context/context.h"
+#include "testing/components.h"
 
-struct position {
-  float x, y;
-};
-struct velocity {
-  float x, y;
-};
 namespace ct {
-inline constexpr auto position = strata::tag<::position>;
-inline constexpr auto velocity = strata::tag<::velocity>;
+using strata::testing::ct::position;
+using strata::testing::ct::velocity;
 }  // namespace ct
 
 inline constexpr auto components =

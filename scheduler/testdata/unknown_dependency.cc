@@ -1,7 +1,8 @@
 #include "scheduler/dag.h"
+#include "testing/components.h"
 
-struct position {};
-struct velocity {};
+using strata::testing::position;
+using strata::testing::velocity;
 struct a {};
 struct b {};
 struct c {};

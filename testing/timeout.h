@@ -6,8 +6,8 @@
 //
 // Uses only std::mutex/std::condition_variable (not std::future) so that
 // ThreadSanitizer sees all of its synchronization.
-#ifndef STRATA_THREADING_TEST_TIMEOUT_H_
-#define STRATA_THREADING_TEST_TIMEOUT_H_
+#ifndef STRATA_TESTING_TIMEOUT_H_
+#define STRATA_TESTING_TIMEOUT_H_
 
 #include <chrono>
 #include <condition_variable>
@@ -50,4 +50,4 @@ void run_with_timeout(std::chrono::seconds limit, const char* what, F&& f) {
 
 }  // namespace strata::testing
 
-#endif  // STRATA_THREADING_TEST_TIMEOUT_H_
+#endif  // STRATA_TESTING_TIMEOUT_H_
