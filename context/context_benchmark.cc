@@ -1,8 +1,10 @@
 // Context hot paths (issue 8), each next to the raw code doing the same work
 // by hand, in the same run:
-//   * Movement1M: position += velocity * dt over 1M entities through
-//     for_entities + data.get (sequential scheduler, one thread) vs a raw SoA
-//     loop over two vectors. Target: within 1.2x.
+//   * Movement/<n>: position += velocity * dt over 16k .. 2M entities, one
+//     thread (sequential scheduler): through data.for_each (typed, the
+//     contiguous fast path), through for_entities + data.get (by id, the way
+//     systems were written before for_each), and a raw SoA loop over two
+//     vectors. Target for for_each: <= 1.0x the raw loop.
 //   * Create1M: create 1M entities with two components (in one step,
 //     refresh included) vs push_back into raw vectors.
 //   * Kill1M: kill 1M entities (one step: mark, unsubscribe from a system,
@@ -56,6 +58,15 @@ struct movement {
     });
   }
 };
+struct typed_movement {
+  template <typename Data>
+  void process(Data& data) {
+    data.for_each([](position& p, const velocity& v) {
+      p.x += v.x * kDt;
+      p.y += v.y * kDt;
+    });
+  }
+};
 
 constexpr auto components = strata::component_signatures(
     strata::cs::make(ct::position, ct::velocity), strata::cs::make(ct::health),
@@ -64,6 +75,15 @@ constexpr auto movement_only =
     strata::system_signatures(strata::ss::make(strata::tag<movement>)
                                   .read(ct::velocity)
                                   .write(ct::position));
+constexpr auto typed_movement_only =
+    strata::system_signatures(strata::ss::make(strata::tag<typed_movement>)
+                                  .read(ct::velocity)
+                                  .write(ct::position));
+constexpr auto movement_settings = strata::settings()
+                                       .dynamic_entity_limit()
+                                       .component_signatures(components)
+                                       .scheduler(strata::scheduler::sequential)
+                                       .threads(1);
 constexpr auto base = strata::settings()
                           .fixed_entity_limit<kLimit>()
                           .component_signatures(components)
@@ -83,39 +103,60 @@ void create_movers(Ctx& ctx, std::size_t n) {
 
 // ---- Movement. -------------------------------------------------------------
 
-void BM_MovementContext(benchmark::State& state) {
-  auto ctx = strata::make_context(base.system_signatures(movement_only));
-  create_movers(ctx, kEntities);
+void movement_sizes(benchmark::internal::Benchmark* b) {
+  for (std::int64_t n : {1 << 14, 1 << 18, 1 << 20, 1 << 21}) b->Arg(n);
+}
+
+template <typename Systems>
+void movement_through_context(benchmark::State& state, Systems systems) {
+  const auto n = static_cast<std::size_t>(state.range(0));
+  auto ctx = strata::make_context(movement_settings.system_signatures(systems));
+  create_movers(ctx, n);
   auto run = [](auto& proxy) {
     proxy.execute_systems()(strata::sea::all().for_subtasks(
         [](auto& system, auto& data) { system.process(data); }));
   };
   for (auto _ : state) ctx.step(run);
-  state.SetItemsProcessed(state.iterations() * kEntities);
+  state.SetItemsProcessed(state.iterations() * state.range(0));
+}
+
+void BM_MovementForEach(benchmark::State& state) {
+  movement_through_context(state, typed_movement_only);
+}
+BENCHMARK(BM_MovementForEach)
+    ->Name("Movement/for_each")
+    ->Apply(movement_sizes)
+    ->Unit(benchmark::kMicrosecond);
+
+void BM_MovementContext(benchmark::State& state) {
+  movement_through_context(state, movement_only);
 }
 BENCHMARK(BM_MovementContext)
-    ->Name("Movement1M/context_for_entities_get")
-    ->Unit(benchmark::kMillisecond);
+    ->Name("Movement/for_entities_get")
+    ->Apply(movement_sizes)
+    ->Unit(benchmark::kMicrosecond);
 
 void BM_MovementRaw(benchmark::State& state) {
-  std::vector<position> positions(kEntities);
-  std::vector<velocity> velocities(kEntities);
-  for (std::size_t i = 0; i < kEntities; ++i)
+  const auto n = static_cast<std::size_t>(state.range(0));
+  std::vector<position> positions(n);
+  std::vector<velocity> velocities(n);
+  for (std::size_t i = 0; i < n; ++i)
     velocities[i] = {1.f, static_cast<float>(i % 7)};
   for (auto _ : state) {
     position* p = positions.data();
     const velocity* v = velocities.data();
-    for (std::size_t i = 0; i < kEntities; ++i) {
+    for (std::size_t i = 0; i < n; ++i) {
       p[i].x += v[i].x * kDt;
       p[i].y += v[i].y * kDt;
     }
     benchmark::ClobberMemory();
   }
-  state.SetItemsProcessed(state.iterations() * kEntities);
+  state.SetItemsProcessed(state.iterations() * state.range(0));
 }
 BENCHMARK(BM_MovementRaw)
-    ->Name("Movement1M/raw_soa_loop")
-    ->Unit(benchmark::kMillisecond);
+    ->Name("Movement/raw_soa_loop")
+    ->Apply(movement_sizes)
+    ->Unit(benchmark::kMicrosecond);
 
 // ---- Create. ---------------------------------------------------------------
 

@@ -278,7 +278,15 @@ class data_proxy {
   // permitted constness; reports the first one that is not.
   template <typename... P>
   static constexpr bool check_parameters(type_list<P...>) {
-    return (check_parameter<P>() && ...);
+    using components = type_list<std::remove_cvref_t<P>...>;
+    constexpr std::size_t twice = first_duplicate_index_v<components>;
+    if constexpr (twice < sizeof...(P)) {
+      diagnostic::report<diagnostic::for_each_component_twice<
+          system_type, type_at_t<twice, components>>>();
+      return false;
+    } else {
+      return (check_parameter<P>() && ...);
+    }
   }
   template <typename P>
   static constexpr bool check_parameter() {

@@ -274,6 +274,10 @@ void query_each(Core& core, exclusion<Excluded...>, F& f) {
       static_assert((std::is_lvalue_reference_v<P> && ...),
                     "for_each(f): f takes an optional leading "
                     "strata::entity_id, then components as T& or const T&");
+      static_assert(first_duplicate_index_v<
+                        type_list<std::remove_cvref_t<P>...>> == sizeof...(P),
+                    "for_each(f): f names the same component in two "
+                    "parameters; take it once");
       static_assert(!ReadOnly ||
                         (std::is_const_v<std::remove_reference_t<P>> && ...),
                     "ctx.for_each(f) between steps is read-only: take every "

@@ -19,7 +19,8 @@
 //
 // Complexity: insert, erase, contains O(1) (insert amortized: the bitmap
 // grows to the index). size O(1). position_of_rank(r) O(blocks + 64).
-// for_each_run / for_each over [begin, end) ranks: O(words spanned + runs).
+// for_each_run / for_each over [begin, end) ranks: O(words spanned + runs),
+// and O(blocks) over blocks that are full (a dense world).
 // clear O(words). Memory: capacity / 8 bytes, plus 4 bytes per 4096
 // indices.
 //
@@ -135,8 +136,35 @@ class ordered_index_set {
     const position start = position_of_rank(begin_rank);
     size_type run_first = 0;
     size_type run_count = 0;
-    word_type bits = words_[start.word] & (~word_type{0} << start.bit);
-    for (size_type w = start.word; remaining > 0;) {
+    size_type w = start.word;
+    word_type bits = words_[w] & (~word_type{0} << start.bit);
+    for (;;) {
+      // Full words (the common case of a dense world) extend the run 64 at
+      // a time: one load and one compare each.
+      if (bits == ~word_type{0} && remaining >= word_bits) {
+        const size_type first = w * word_bits;
+        if (run_count == 0 || run_first + run_count != first) {
+          if (run_count > 0) f(run_first, run_count);
+          run_first = first;
+          run_count = 0;
+        }
+        do {
+          // A whole full block at once, when the run is at its start.
+          if (w % block_words == 0 && remaining >= block_indices &&
+              block_counts_[w / block_words] == block_indices) {
+            run_count += block_indices;
+            remaining -= block_indices;
+            w += block_words;
+          } else {
+            run_count += word_bits;
+            remaining -= word_bits;
+            ++w;
+          }
+          if (remaining == 0) break;
+          bits = words_[w];
+        } while (bits == ~word_type{0} && remaining >= word_bits);
+        if (remaining == 0) break;
+      }
       while (bits != 0 && remaining > 0) {
         const auto low = static_cast<size_type>(std::countr_zero(bits));
         const word_type shifted = bits >> low;

@@ -56,6 +56,13 @@ struct for_each_parameter_not_a_component_reference {
                 "are named above");
 };
 
+template <typename System, typename Component>
+struct for_each_component_twice {
+  static_assert(always_false<System, Component>,
+                "for_each(f): f names the same component in two parameters; "
+                "take it once (system and component are named above)");
+};
+
 template <typename Callable>
 struct for_each_needs_typed_parameters {
   static_assert(always_false<Callable>,
