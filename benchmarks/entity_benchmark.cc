@@ -29,7 +29,7 @@
 namespace bench {
 namespace {
 
-constexpr auto kEntitySettings = settings_1t(kUpdateSystems);
+constexpr auto kEntitySettings = settings_1t(kUpdateSystems<>);
 using entity_settings = std::remove_const_t<decltype(kEntitySettings)>;
 using entity_context = context_of<entity_settings>;
 using entity_world = strata_world<entity_settings>;

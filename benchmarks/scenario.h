@@ -36,11 +36,13 @@
 #define STRATA_BENCHMARKS_SCENARIO_H_
 
 #include <array>
+#include <barrier>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
+#include <thread>
 #include <typeinfo>
 #include <utility>
 #include <vector>
@@ -263,72 +265,126 @@ inline constexpr auto damage = strata::tag<bench::damage>;
 inline constexpr auto sprite = strata::tag<bench::sprite>;
 }  // namespace ct
 
+// How a system reaches its components: typed data.for_each (the contiguous
+// fast path), or for_entities + data.get by id (the way systems were written
+// before for_each; kept so the tables show the difference).
+enum class access { typed, by_id };
+
+template <access A>
 struct movement_system {
   template <typename Data>
   void process(float dt, Data& d) {
-    d.for_entities([&](strata::entity_id e) {
-      update_movement(d.get(ct::position, e), d.get(ct::velocity, e), dt);
-    });
+    if constexpr (A == access::typed) {
+      d.for_each([dt](position& p, const velocity& v) {
+        update_movement(p, v, dt);
+      });
+    } else {
+      d.for_entities([&](strata::entity_id e) {
+        update_movement(d.get(ct::position, e), d.get(ct::velocity, e), dt);
+      });
+    }
   }
 };
+template <access A>
 struct data_system {
   template <typename Data>
   void process(float dt, Data& d) {
-    d.for_entities(
-        [&](strata::entity_id e) { update_data(d.get(ct::data, e), dt); });
+    if constexpr (A == access::typed) {
+      d.for_each([dt](data& x) { update_data(x, dt); });
+    } else {
+      d.for_entities(
+          [&](strata::entity_id e) { update_data(d.get(ct::data, e), dt); });
+    }
   }
 };
+template <access A>
 struct more_complex_system {
   template <typename Data>
   void process(float, Data& d) {
-    d.for_entities([&](strata::entity_id e) {
-      update_more_complex(d.get(ct::position, e), d.get(ct::velocity, e),
-                          d.get(ct::data, e));
-    });
+    if constexpr (A == access::typed) {
+      d.for_each([](const position& p, velocity& v, data& x) {
+        update_more_complex(p, v, x);
+      });
+    } else {
+      d.for_entities([&](strata::entity_id e) {
+        update_more_complex(d.get(ct::position, e), d.get(ct::velocity, e),
+                            d.get(ct::data, e));
+      });
+    }
   }
 };
+template <access A>
 struct health_system {
   template <typename Data>
   void process(float, Data& d) {
-    d.for_entities(
-        [&](strata::entity_id e) { update_health(d.get(ct::health, e)); });
+    if constexpr (A == access::typed) {
+      d.for_each([](health& h) { update_health(h); });
+    } else {
+      d.for_entities(
+          [&](strata::entity_id e) { update_health(d.get(ct::health, e)); });
+    }
   }
 };
+template <access A>
 struct damage_system {
   template <typename Data>
   void process(float, Data& d) {
-    d.for_entities([&](strata::entity_id e) {
-      update_damage(d.get(ct::health, e), d.get(ct::damage, e));
-    });
+    if constexpr (A == access::typed) {
+      d.for_each([](health& h, const damage& x) { update_damage(h, x); });
+    } else {
+      d.for_entities([&](strata::entity_id e) {
+        update_damage(d.get(ct::health, e), d.get(ct::damage, e));
+      });
+    }
   }
 };
+template <access A>
 struct sprite_system {
   template <typename Data>
   void process(float, Data& d) {
-    d.for_entities([&](strata::entity_id e) {
-      update_sprite(d.get(ct::sprite, e), d.get(ct::player, e),
-                    d.get(ct::health, e));
-    });
+    if constexpr (A == access::typed) {
+      d.for_each([](sprite& s, const player& p, const health& h) {
+        update_sprite(s, p, h);
+      });
+    } else {
+      d.for_entities([&](strata::entity_id e) {
+        update_sprite(d.get(ct::sprite, e), d.get(ct::player, e),
+                      d.get(ct::health, e));
+      });
+    }
   }
 };
+template <access A>
 struct render_system {
   frame_buffer fb;
   template <typename Data>
   void process(float, Data& d) {
-    d.for_entities([&](strata::entity_id e) {
-      render(fb, d.get(ct::position, e), d.get(ct::sprite, e));
-    });
+    if constexpr (A == access::typed) {
+      d.for_each(
+          [this](const position& p, const sprite& s) { render(fb, p, s); });
+    } else {
+      d.for_entities([&](strata::entity_id e) {
+        render(fb, d.get(ct::position, e), d.get(ct::sprite, e));
+      });
+    }
   }
 };
 
 namespace st {
-inline constexpr auto movement = strata::tag<movement_system>;
-inline constexpr auto data = strata::tag<data_system>;
-inline constexpr auto more_complex = strata::tag<more_complex_system>;
-inline constexpr auto health = strata::tag<health_system>;
-inline constexpr auto damage = strata::tag<damage_system>;
-inline constexpr auto sprite = strata::tag<sprite_system>;
-inline constexpr auto render = strata::tag<render_system>;
+template <access A>
+inline constexpr auto movement = strata::tag<movement_system<A>>;
+template <access A>
+inline constexpr auto data = strata::tag<data_system<A>>;
+template <access A>
+inline constexpr auto more_complex = strata::tag<more_complex_system<A>>;
+template <access A>
+inline constexpr auto health = strata::tag<health_system<A>>;
+template <access A>
+inline constexpr auto damage = strata::tag<damage_system<A>>;
+template <access A>
+inline constexpr auto sprite = strata::tag<sprite_system<A>>;
+template <access A>
+inline constexpr auto render = strata::tag<render_system<A>>;
 }  // namespace st
 
 // Every component in its own SoA contiguous buffer (the default storage).
@@ -344,41 +400,43 @@ inline constexpr auto kSplit = strata::ipc::none_below_threshold(
     4096, strata::ips::split_evenly_per_core());
 
 // SystemsUpdate: movement and data (independent: they run concurrently).
+template <access A = access::typed>
 inline constexpr auto kUpdateSystems = strata::system_signatures(
-    strata::ss::make(st::movement)
+    strata::ss::make(st::movement<A>)
         .read(ct::velocity)
         .write(ct::position)
         .parallelism(kSplit),
-    strata::ss::make(st::data).write(ct::data).parallelism(kSplit));
+    strata::ss::make(st::data<A>).write(ct::data).parallelism(kSplit));
 
 // ComplexSystemsUpdate: seven systems. The race check forces the order
 // {movement, data} -> more_complex -> render and health -> damage -> sprite
 // -> render. Render draws into one frame buffer, so it is never split.
+template <access A = access::typed>
 inline constexpr auto kComplexSystems = strata::system_signatures(
-    strata::ss::make(st::movement)
+    strata::ss::make(st::movement<A>)
         .read(ct::velocity)
         .write(ct::position)
         .parallelism(kSplit),
-    strata::ss::make(st::data).write(ct::data).parallelism(kSplit),
-    strata::ss::make(st::more_complex)
+    strata::ss::make(st::data<A>).write(ct::data).parallelism(kSplit),
+    strata::ss::make(st::more_complex<A>)
         .read(ct::position)
         .write(ct::velocity, ct::data)
-        .dependencies(st::movement, st::data)
+        .dependencies(st::movement<A>, st::data<A>)
         .parallelism(kSplit),
-    strata::ss::make(st::health).write(ct::health).parallelism(kSplit),
-    strata::ss::make(st::damage)
+    strata::ss::make(st::health<A>).write(ct::health).parallelism(kSplit),
+    strata::ss::make(st::damage<A>)
         .read(ct::damage)
         .write(ct::health)
-        .dependencies(st::health)
+        .dependencies(st::health<A>)
         .parallelism(kSplit),
-    strata::ss::make(st::sprite)
+    strata::ss::make(st::sprite<A>)
         .read(ct::player, ct::health)
         .write(ct::sprite)
-        .dependencies(st::damage)
+        .dependencies(st::damage<A>)
         .parallelism(kSplit),
-    strata::ss::make(st::render)
+    strata::ss::make(st::render<A>)
         .read(ct::position, ct::sprite)
-        .dependencies(st::sprite, st::more_complex));
+        .dependencies(st::sprite<A>, st::more_complex<A>));
 
 // One thread: the sequential scheduler, no pool, no subtask splitting.
 template <typename Systems>
@@ -540,6 +598,113 @@ struct baseline_world {
     each(sprite_ids, [=](std::size_t i) { update_sprite(s[i], pl[i], h[i]); });
     each(render_ids, [=](std::size_t i) { render(*f, p[i], s[i]); });
   }
+};
+
+// The hand-written baseline split over threads, as careful parallel code
+// does it by hand: `threads` persistent threads (the caller is thread 0)
+// each run their slice of every system and meet at a std::barrier only where
+// the systems' dependencies need it. SystemsUpdate: {movement, data} in one
+// phase. ComplexSystemsUpdate: {movement, data, health}, {more_complex,
+// damage}, {sprite}, then render on thread 0 alone (one frame buffer).
+// Between updates the workers sleep in the barrier.
+class baseline_mt_world {
+ public:
+  baseline_mt_world(std::size_t n, mix m, std::size_t threads)
+      : world_(n, m),
+        threads_(threads < 1 ? 1 : threads),
+        start_(static_cast<std::ptrdiff_t>(threads_)),
+        phase_(static_cast<std::ptrdiff_t>(threads_)) {
+    for (std::size_t t = 1; t < threads_; ++t) {
+      workers_.emplace_back([this, t] { worker(t); });
+    }
+  }
+  ~baseline_mt_world() {
+    stop_ = true;
+    start_.arrive_and_wait();
+    for (std::thread& w : workers_) w.join();
+  }
+  baseline_mt_world(const baseline_mt_world&) = delete;
+  baseline_mt_world& operator=(const baseline_mt_world&) = delete;
+
+  std::size_t thread_count() const { return threads_; }
+
+  void update_systems() { run(&baseline_mt_world::systems_job); }
+  void update_complex() { run(&baseline_mt_world::complex_job); }
+
+ private:
+  using job = void (baseline_mt_world::*)(std::size_t);
+
+  void run(job j) {
+    job_ = j;
+    start_.arrive_and_wait();  // publishes job_ to the workers
+    (this->*j)(0);
+    phase_.arrive_and_wait();  // everyone done
+  }
+  void worker(std::size_t t) {
+    for (;;) {
+      start_.arrive_and_wait();
+      if (stop_) return;
+      (this->*job_)(t);
+      phase_.arrive_and_wait();
+    }
+  }
+
+  // f(i) for thread t's slice of the system's entities.
+  template <typename F>
+  void slice(const std::vector<std::uint32_t>& ids, std::size_t t, F f) {
+    const std::size_t count = world_.dense ? world_.pos.size() : ids.size();
+    const std::size_t begin = t * count / threads_;
+    const std::size_t end = (t + 1) * count / threads_;
+    if (world_.dense) {
+      for (std::size_t i = begin; i < end; ++i) f(i);
+    } else {
+      for (std::size_t k = begin; k < end; ++k) f(ids[k]);
+    }
+  }
+
+  void systems_job(std::size_t t) {
+    position* const p = world_.pos.data();
+    velocity* const v = world_.vel.data();
+    data* const d = world_.dat.data();
+    slice(world_.movement_ids, t,
+          [=](std::size_t i) { update_movement(p[i], v[i], kDt); });
+    slice(world_.data_ids, t, [=](std::size_t i) { update_data(d[i], kDt); });
+  }
+  void complex_job(std::size_t t) {
+    position* const p = world_.pos.data();
+    velocity* const v = world_.vel.data();
+    data* const d = world_.dat.data();
+    player* const pl = world_.pla.data();
+    health* const h = world_.hea.data();
+    damage* const dm = world_.dam.data();
+    sprite* const s = world_.spr.data();
+    slice(world_.movement_ids, t,
+          [=](std::size_t i) { update_movement(p[i], v[i], kDt); });
+    slice(world_.data_ids, t, [=](std::size_t i) { update_data(d[i], kDt); });
+    slice(world_.health_ids, t, [=](std::size_t i) { update_health(h[i]); });
+    phase_.arrive_and_wait();
+    slice(world_.more_complex_ids, t,
+          [=](std::size_t i) { update_more_complex(p[i], v[i], d[i]); });
+    slice(world_.damage_ids, t,
+          [=](std::size_t i) { update_damage(h[i], dm[i]); });
+    phase_.arrive_and_wait();
+    slice(world_.sprite_ids, t,
+          [=](std::size_t i) { update_sprite(s[i], pl[i], h[i]); });
+    phase_.arrive_and_wait();
+    if (t == 0) {
+      frame_buffer* const f = &world_.fb;
+      world_.each(world_.render_ids,
+                  [=](std::size_t i) { render(*f, p[i], s[i]); });
+    }
+  }
+
+  baseline_world world_;
+  std::size_t threads_;
+  std::barrier<> start_;
+  std::barrier<> phase_;
+  job job_ = nullptr;
+  bool stop_ = false;  // written before start_'s phase completes
+  std::vector<std::thread> workers_;
 };
 
 // ------------------------------------------------------------------ fixtures

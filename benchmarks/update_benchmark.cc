@@ -2,10 +2,16 @@
 // ComplexSystemsUpdate (seven systems, see scenario.h) and their "Mixed"
 // variants, where some entities lack some components. Each at 1 .. 2M
 // entities, for:
-//   baseline   hand-written SoA std::vector loops (index lists when mixed);
-//   strata_1t  Strata, sequential scheduler, one thread;
-//   strata_mt  Strata, atomic-counter scheduler + inner parallelism, every
-//              hardware thread (threads(0)).
+//   baseline       hand-written SoA std::vector loops (index lists when
+//                  mixed);
+//   baseline_mt    the same kernels split over every hardware thread by
+//                  hand: std::threads meeting at a std::barrier (scenario.h);
+//   strata_1t      Strata, sequential scheduler, one thread, systems written
+//                  with typed data.for_each;
+//   strata_1t_ids  the same with for_entities + data.get (by id): the way
+//                  systems were written before for_each;
+//   strata_mt      Strata, atomic-counter scheduler + inner parallelism,
+//                  every hardware thread (threads(0)), for_each.
 // Set-up (creating the entities) is outside the timed region; a timed run
 // is one update of every system (for Strata: one ctx.step() with
 // execute_systems, including its empty refresh). Wall-clock time.
@@ -13,6 +19,8 @@
 // Names: BM_<Scenario>/<implementation>/<entities>/real_time.
 #include <cstddef>
 #include <cstdint>
+#include <thread>
+#include <algorithm>
 
 #include "benchmark/benchmark.h"
 #include "benchmarks/scenario.h"
@@ -44,14 +52,34 @@ void baseline(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations() * state.range(0));
 }
 
-template <scenario S, bool Mixed, bool Threaded>
+template <scenario S, bool Mixed>
+void baseline_mt(benchmark::State& state) {
+  const auto n = static_cast<std::size_t>(state.range(0));
+  const std::size_t threads =
+      std::max<std::size_t>(1, std::thread::hardware_concurrency());
+  auto& world = cached_world<baseline_mt_world>(n, mix_of(S, Mixed), 0, [&] {
+    return new baseline_mt_world(n, mix_of(S, Mixed), threads);
+  });
+  for (auto _ : state) {
+    if constexpr (S == scenario::systems) {
+      world.update_systems();
+    } else {
+      world.update_complex();
+    }
+    benchmark::ClobberMemory();
+  }
+  state.counters["threads"] = static_cast<double>(world.thread_count());
+  state.SetItemsProcessed(state.iterations() * state.range(0));
+}
+
+template <scenario S, bool Mixed, bool Threaded, access A = access::typed>
 void strata_update(benchmark::State& state) {
   const auto n = static_cast<std::size_t>(state.range(0));
   constexpr auto systems = [] {
     if constexpr (S == scenario::systems) {
-      return kUpdateSystems;
+      return kUpdateSystems<A>;
     } else {
-      return kComplexSystems;
+      return kComplexSystems<A>;
     }
   }();
   constexpr auto settings = [&] {
@@ -73,18 +101,26 @@ void strata_update(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations() * state.range(0));
 }
 
-#define STRATA_UPDATE_BENCHMARKS(NAME, S, Mixed) \
-  BENCHMARK(baseline<S, Mixed>)                  \
-      ->Name(NAME "/baseline")                   \
-      ->Apply(entity_counts)                     \
-      ->UseRealTime();                           \
-  BENCHMARK(strata_update<S, Mixed, false>)      \
-      ->Name(NAME "/strata_1t")                  \
-      ->Apply(entity_counts)                     \
-      ->UseRealTime();                           \
-  BENCHMARK(strata_update<S, Mixed, true>)       \
-      ->Name(NAME "/strata_mt")                  \
-      ->Apply(entity_counts)                     \
+#define STRATA_UPDATE_BENCHMARKS(NAME, S, Mixed)           \
+  BENCHMARK(baseline<S, Mixed>)                            \
+      ->Name(NAME "/baseline")                             \
+      ->Apply(entity_counts)                               \
+      ->UseRealTime();                                     \
+  BENCHMARK(baseline_mt<S, Mixed>)                         \
+      ->Name(NAME "/baseline_mt")                          \
+      ->Apply(entity_counts)                               \
+      ->UseRealTime();                                     \
+  BENCHMARK(strata_update<S, Mixed, false>)                \
+      ->Name(NAME "/strata_1t")                            \
+      ->Apply(entity_counts)                               \
+      ->UseRealTime();                                     \
+  BENCHMARK(strata_update<S, Mixed, false, access::by_id>) \
+      ->Name(NAME "/strata_1t_ids")                        \
+      ->Apply(entity_counts)                               \
+      ->UseRealTime();                                     \
+  BENCHMARK(strata_update<S, Mixed, true>)                 \
+      ->Name(NAME "/strata_mt")                            \
+      ->Apply(entity_counts)                               \
       ->UseRealTime()
 
 STRATA_UPDATE_BENCHMARKS("BM_SystemsUpdate", scenario::systems, false);

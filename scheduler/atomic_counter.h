@@ -104,7 +104,8 @@ struct atomic_counter_t {
         return counts;
       }();
       static constexpr std::array<bool, n> starts = start_set(depends, Selected);
-      static constexpr std::size_t expected = chain_size(depends, starts);
+      [[maybe_unused]] static constexpr std::size_t expected =
+          chain_size(depends, starts);
 
       using table = atomic_counter_internal::dependents_table<SystemList>;
       struct run_state;
