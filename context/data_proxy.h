@@ -211,13 +211,17 @@ class data_proxy {
 
   // Marks `id` dead; it is removed at the refresh. Ids that are not alive
   // then are ignored.
-  void kill_entity(entity_id id) { state_.to_kill.push_back(id); }
+  void kill_entity(entity_id id) {
+    state_.to_kill.push_back(id);
+    core_.note_subtask_work();
+  }
 
   // Runs f(defer_proxy&) during the refresh, where critical operations are
   // allowed.
   template <typename F>
   void defer(F&& f) {
     state_.deferred.push(std::forward<F>(f));
+    core_.note_subtask_work();
   }
 
   // This subtask's output (reset before the run).

@@ -50,6 +50,8 @@
 //
 // The World a phase runs on provides: entities() (a basic_entity_storage
 // whose metadata `extra` is an entity_refresh_flags); components();
+// take_subtask_work() (whether any subtask state holds kills or deferred
+// functions since the last refresh; it resets the answer);
 // for_each_instance(f, parallel) (f(instance) for every system instance,
 // system_instance.h, maybe in parallel); observer() (a pointer to a
 // refresh_observer, or null); system_name(id).
@@ -139,10 +141,14 @@ class refresh_queue {
 
   // The three phases in order; rethrows the first exception of a deferred
   // function after all of them ran.
+  // Phases 1 and 2 visit the subtask states only when the world says a
+  // subtask left work there (world.take_subtask_work()).
   template <typename World, typename DeferProxy>
   void run(World& world, DeferProxy& proxy, bool parallel) {
-    const std::exception_ptr failure = run_deferred(world, proxy);
-    apply_kills(world, parallel);
+    const bool subtask_work = world.take_subtask_work();
+    const std::exception_ptr failure =
+        subtask_work ? run_deferred(world, proxy) : nullptr;
+    apply_kills(world, parallel, subtask_work);
     apply_matches(world, parallel);
     if (failure) std::rethrow_exception(failure);
   }
@@ -168,8 +174,8 @@ class refresh_queue {
 
   // Phase 2.
   template <typename World>
-  void apply_kills(World& world, bool parallel) {
-    gather_subtask_kills(world);
+  void apply_kills(World& world, bool parallel, bool subtask_work = true) {
+    if (subtask_work) gather_subtask_kills(world);
     if (to_kill_.empty()) return;
     sort_kills_by_index();
     auto& entities = world.entities();

@@ -116,6 +116,7 @@ struct world {
   static std::string_view system_name(std::size_t id) {
     return id == 0 ? "movers" : "medics";
   }
+  bool take_subtask_work() { return true; }
   entity_storage_type& entities() { return entity_storage; }
   component_storage_type& components() { return component_storage; }
   template <typename F>

@@ -192,12 +192,65 @@ class ordered_index_set {
     if (run_count > 0) f(run_first, run_count);
   }
 
+  // The members of ranks [begin_rank, end_rank), ascending, the cheapest
+  // way for each part of the bitmap: on_run(first, count) for consecutive
+  // full words (count a multiple of 64: a dense stretch, worth a tight loop),
+  // on_index(index) one by one for the members of other words (a sparse
+  // stretch, where run detection would cost more than it saves).
+  template <typename OnRun, typename OnIndex>
+  void for_each_member(size_type begin_rank, size_type end_rank, OnRun&& on_run,
+                       OnIndex&& on_index) const {
+    if (end_rank > size_) end_rank = size_;
+    if (begin_rank >= end_rank) return;
+    // Words [start.word, stop.word], masked at both ends; no per-member
+    // count is needed inside the loops.
+    const position start = position_of_rank(begin_rank);
+    const position stop = position_of_rank(end_rank);
+    const word_type last_mask =
+        stop.word < words_.size() ? (word_type{1} << stop.bit) - 1 : 0;
+    size_type w = start.word;
+    word_type bits = words_[w] & (~word_type{0} << start.bit);
+    while (w < stop.word) {
+      if (bits == ~word_type{0}) {
+        const size_type first = w * word_bits;
+        do {
+          // A whole full block at once, when the walk is at its start.
+          if (w % block_words == 0 && w + block_words <= stop.word &&
+              block_counts_[w / block_words] == block_indices) {
+            w += block_words;
+          } else {
+            ++w;
+          }
+          bits = w < words_.size() ? words_[w] : 0;
+        } while (w < stop.word && bits == ~word_type{0});
+        on_run(first, w * word_bits - first);
+        if (w >= stop.word) break;
+      }
+      const size_type base = w * word_bits;
+      for (; bits != 0; bits &= bits - 1) {
+        on_index(base + static_cast<size_type>(std::countr_zero(bits)));
+      }
+      ++w;
+      bits = w < words_.size() ? words_[w] : 0;
+    }
+    if (w == stop.word && w < words_.size()) {
+      bits &= last_mask;
+      const size_type base = w * word_bits;
+      for (; bits != 0; bits &= bits - 1) {
+        on_index(base + static_cast<size_type>(std::countr_zero(bits)));
+      }
+    }
+  }
+
   // f(index) for the members of ranks [begin_rank, end_rank), ascending.
   template <typename F>
   void for_each(size_type begin_rank, size_type end_rank, F&& f) const {
-    for_each_run(begin_rank, end_rank, [&](size_type first, size_type count) {
-      for (size_type i = first; i < first + count; ++i) f(i);
-    });
+    for_each_member(
+        begin_rank, end_rank,
+        [&](size_type first, size_type count) {
+          for (size_type i = first; i < first + count; ++i) f(i);
+        },
+        f);
   }
   // f(index) for every member, ascending.
   template <typename F>

@@ -107,6 +107,22 @@ TEST(OrderedIndexSetTest, ModelTest) {
         const std::size_t end = (s + 1) * model.size() / slices;
         ASSERT_EQ(runs_of(set, begin, end), model_runs(model, begin, end));
         set.for_each(begin, end, [&](std::size_t i) { seen.push_back(i); });
+        // for_each_member: whole full words as runs, the rest one by one.
+        std::vector<std::size_t> members;
+        set.for_each_member(
+            begin, end,
+            [&](std::size_t first, std::size_t count) {
+              ASSERT_EQ(first % 64, 0u);
+              ASSERT_EQ(count % 64, 0u);
+              for (std::size_t i = first; i < first + count; ++i) {
+                members.push_back(i);
+              }
+            },
+            [&](std::size_t i) { members.push_back(i); });
+        ASSERT_EQ(members, std::vector<std::size_t>(
+                               seen.end() - static_cast<std::ptrdiff_t>(
+                                                end - begin),
+                               seen.end()));
       }
       ASSERT_EQ(seen, std::vector<std::size_t>(model.begin(), model.end()));
       ASSERT_EQ(std::vector<std::size_t>(set.begin(), set.end()), seen);

@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <exception>
@@ -195,6 +196,15 @@ class context_core {
     }
   }
 
+  // Subtasks left kills or deferred functions for the refresh (set by data
+  // proxies, possibly from several threads; read after systems joined).
+  void note_subtask_work() noexcept {
+    subtask_work_.store(true, std::memory_order_relaxed);
+  }
+  bool take_subtask_work() noexcept {
+    return subtask_work_.exchange(false, std::memory_order_relaxed);
+  }
+
   // The context-wide observer of refresh events, or null.
   const refresh_observer* observer() const {
     return observer_ ? &observer_ : nullptr;
@@ -303,6 +313,7 @@ class context_core {
                           typename component_list::component_types>::type>
       scratch_;
   std::size_t refused_creations_ = 0;
+  std::atomic<bool> subtask_work_{false};
   std::uint64_t step_count_ = 0;
   [[no_unique_address]] std::conditional_t<Types::trace_enabled, trace_log,
                                            no_trace_span>

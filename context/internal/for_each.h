@@ -154,40 +154,33 @@ inline void call_at(const Entities& entities, std::size_t index, F& f,
 // parameters, checked), so the pointers are restrict: GCC then vectorizes
 // the loop at -O2 without run-time alias checks, as it does a hand-written
 // loop over distinct arrays.
-// A long run gets a function of its own: inlined into the run walk, GCC
-// re-loads loop constants on every iteration for lack of registers.
+// A dense stretch gets a function of its own: inlined into the bitmap
+// walk, GCC re-loads loop constants on every iteration for lack of
+// registers.
 template <typename F, typename... T>
 [[gnu::noinline]] void loop_long_run(std::size_t first, std::size_t last,
                                      F& f, T* __restrict... at) {
   for (std::size_t i = first; i < last; ++i) f(at[i]...);
 }
-template <typename Set, typename F, typename... T>
-void loop_runs_by_pointer(const Set& set, std::size_t begin, std::size_t end,
-                          F& f, T*... at) {
-  constexpr std::size_t kLongRun = 32;
-  set.for_each_run(begin, end, [&](std::size_t first, std::size_t count) {
-    if (count >= kLongRun) {
-      loop_long_run(first, first + count, f, at...);
-    } else {
-      for (std::size_t i = first; i < first + count; ++i) f(at[i]...);
-    }
-  });
-}
+// Dense stretches (whole full words of the subscription) run as one loop;
+// sparse ones index by index, as a list of indices would.
 template <typename Set, typename F, typename... At>
 void loop_runs_by_index(const Set& set, std::size_t begin, std::size_t end,
                         F& f, At... at) {
-  if constexpr ((std::is_pointer_v<At> && ...)) {
-    loop_runs_by_pointer(set, begin, end, f, at...);
-  } else {
-    set.for_each_run(begin, end, [&](std::size_t first, std::size_t count) {
-      const std::size_t last = first + count;
-      for (std::size_t i = first; i < last; ++i) f(at[i]...);
-    });
-  }
+  set.for_each_member(
+      begin, end,
+      [&](std::size_t first, std::size_t count) {
+        if constexpr ((std::is_pointer_v<At> && ...)) {
+          loop_long_run(first, first + count, f, at...);
+        } else {
+          for (std::size_t i = first; i < first + count; ++i) f(at[i]...);
+        }
+      },
+      [&](std::size_t i) { f(at[i]...); });
 }
 
 // f over the members of ranks [begin, end) of an ordered_index_set of
-// entity indices, run by run.
+// entity indices.
 template <bool TakesId, typename Set, typename Entities, typename F,
           typename... Access>
 void loop_ranks(const Set& set, std::size_t begin, std::size_t end,
@@ -195,11 +188,8 @@ void loop_ranks(const Set& set, std::size_t begin, std::size_t end,
   if constexpr (!TakesId && (Access::by_index && ...)) {
     loop_runs_by_index(set, begin, end, f, access.at...);
   } else {
-    set.for_each_run(begin, end, [&](std::size_t first, std::size_t count) {
-      const std::size_t last = first + count;
-      for (std::size_t i = first; i < last; ++i) {
-        call_at<TakesId>(entities, i, f, access...);
-      }
+    set.for_each(begin, end, [&](std::size_t i) {
+      call_at<TakesId>(entities, i, f, access...);
     });
   }
 }
