@@ -275,9 +275,8 @@ struct movement_system {
   template <typename Data>
   void process(float dt, Data& d) {
     if constexpr (A == access::typed) {
-      d.for_each([dt](position& p, const velocity& v) {
-        update_movement(p, v, dt);
-      });
+      d.for_each(
+          [dt](position& p, const velocity& v) { update_movement(p, v, dt); });
     } else {
       d.for_entities([&](strata::entity_id e) {
         update_movement(d.get(ct::position, e), d.get(ct::velocity, e), dt);
@@ -434,9 +433,12 @@ inline constexpr auto kComplexSystems = strata::system_signatures(
         .write(ct::sprite)
         .dependencies(st::damage<A>)
         .parallelism(kSplit),
+    // One frame buffer, a member of the system: never split (the default,
+    // ips::automatic(), would run two subtasks on it at once).
     strata::ss::make(st::render<A>)
         .read(ct::position, ct::sprite)
-        .dependencies(st::sprite<A>, st::more_complex<A>));
+        .dependencies(st::sprite<A>, st::more_complex<A>)
+        .parallelism(strata::ips::none()));
 
 // One thread: the sequential scheduler, no pool, no subtask splitting.
 template <typename Systems>

@@ -12,15 +12,18 @@
 //                  systems were written before for_each;
 //   strata_mt      Strata, atomic-counter scheduler + inner parallelism,
 //                  every hardware thread (threads(0)), for_each.
+// And oversubscription: BM_ComplexSystemsUpdate/strata_mt_threads/262144/T,
+// strata_mt with T = 2, 8, 16 threads (more than this machine's cores).
 // Set-up (creating the entities) is outside the timed region; a timed run
 // is one update of every system (for Strata: one ctx.step() with
 // execute_systems, including its empty refresh). Wall-clock time.
 //
 // Names: BM_<Scenario>/<implementation>/<entities>/real_time.
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <thread>
-#include <algorithm>
+#include <type_traits>
 
 #include "benchmark/benchmark.h"
 #include "benchmarks/scenario.h"
@@ -100,6 +103,34 @@ void strata_update(benchmark::State& state) {
   state.counters["threads"] = static_cast<double>(world.ctx.thread_count());
   state.SetItemsProcessed(state.iterations() * state.range(0));
 }
+
+// strata_mt with an explicit thread count (state.range(1)), which may exceed
+// the cores: oversubscribed workers must not make a step much slower.
+void strata_mt_threads(benchmark::State& state) {
+  const auto n = static_cast<std::size_t>(state.range(0));
+  const auto threads = static_cast<std::size_t>(state.range(1));
+  const auto settings = strata::settings()  // settings_mt, but threads(T)
+                            .dynamic_entity_limit(0)
+                            .allow_inner_parallelism()
+                            .component_signatures(kComponents)
+                            .system_signatures(kComplexSystems<access::typed>)
+                            .scheduler(strata::scheduler::atomic_counter)
+                            .threads(threads);
+  using world_type = strata_world<std::remove_const_t<decltype(settings)>>;
+  auto& world = cached_world<world_type>(
+      n, mix::complex, static_cast<int>(threads),
+      [&] { return new world_type(settings, n, mix::complex); });
+  for (auto _ : state) {
+    world.update();
+    benchmark::ClobberMemory();
+  }
+  state.counters["threads"] = static_cast<double>(world.ctx.thread_count());
+  state.SetItemsProcessed(state.iterations() * state.range(0));
+}
+BENCHMARK(strata_mt_threads)
+    ->Name("BM_ComplexSystemsUpdate/strata_mt_threads")
+    ->ArgsProduct({{1 << 18}, {2, 8, 16}})
+    ->UseRealTime();
 
 #define STRATA_UPDATE_BENCHMARKS(NAME, S, Mixed)           \
   BENCHMARK(baseline<S, Mixed>)                            \

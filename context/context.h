@@ -85,10 +85,12 @@
 //     and the context stays consistent and usable.
 //
 // Thread-safety: a context is used from one thread at a time; step() runs
-// systems on its own thread pool. Proxies must not escape their step.
-// Data proxies of different subtasks run concurrently: each touches only
-// its own subtask state, and the compile-time race check guarantees that
-// concurrently running systems never write the same component or resource.
+// systems on its own thread pool, or on an engine's job system given as
+// make_context(settings, strata::run_on(executor)) (threading/executor.h).
+// Proxies must not escape their step. Data proxies of different subtasks run
+// concurrently: each touches only its own subtask state, and the compile-time
+// race check guarantees that concurrently running systems never write the same
+// component or resource.
 #ifndef STRATA_CONTEXT_CONTEXT_H_
 #define STRATA_CONTEXT_CONTEXT_H_
 
@@ -100,11 +102,11 @@
 #include <utility>
 
 #include "context/data_proxy.h"
-#include "context/refresh.h"
-#include "context/resources.h"
 #include "context/execution_adapter.h"
 #include "context/internal/context_types.h"
 #include "context/internal/core.h"
+#include "context/refresh.h"
+#include "context/resources.h"
 #include "context/settings.h"
 #include "context/step_proxy.h"
 #include "context/system_instance.h"
@@ -178,7 +180,9 @@ class context {
   // f(refresh_event) for every subscribe, unsubscribe and reclaim from now
   // on, in the order context/refresh.h documents (an empty f stops it).
   // While observed, the refresh visits systems on the calling thread.
-  void observe_refresh(refresh_observer f) { core_->set_observer(std::move(f)); }
+  void observe_refresh(refresh_observer f) {
+    core_->set_observer(std::move(f));
+  }
 
   // Entities that deferred functions of the latest step asked for and a full
   // fixed limit refused (create_entity() returned null_entity there).
@@ -216,21 +220,36 @@ template <typename Given>
 struct not_system_arguments {
   static_assert(always_false<Given>,
                 "make_context(settings, extra...): each extra argument must "
-                "come from strata::system_arguments(st::x, args...)");
+                "come from strata::system_arguments(st::x, args...) or "
+                "strata::run_on(executor)");
+};
+
+template <typename Given>
+struct executor_given_twice {
+  static_assert(always_false<Given>,
+                "make_context(settings, extra...): strata::run_on(executor) "
+                "given more than once; a context runs on one executor");
 };
 
 }  // namespace diagnostic
 
 // Builds a context; systems that are not default-constructible get their
-// constructor arguments from strata::system_arguments(st::x, args...).
+// constructor arguments from strata::system_arguments(st::x, args...); an
+// engine's job system is given with strata::run_on(executor)
+// (threading/executor.h).
 template <typename Settings, typename... SystemArgs>
 auto make_context(const Settings& settings, SystemArgs&&... system_args) {
   if constexpr (!is_context_settings_v<Settings>) {
     diagnostic::report<diagnostic::not_context_settings<Settings>>();
-  } else if constexpr (!(is_system_arguments_v<
+  } else if constexpr (!(is_context_argument_v<
                              std::remove_cvref_t<SystemArgs>> &&
                          ...)) {
     diagnostic::report<diagnostic::not_system_arguments<
+        type_list<std::remove_cvref_t<SystemArgs>...>>>();
+  } else if constexpr ((std::is_same_v<std::remove_cvref_t<SystemArgs>,
+                                       run_on_t> +
+                        ... + 0) > 1) {
+    diagnostic::report<diagnostic::executor_given_twice<
         type_list<std::remove_cvref_t<SystemArgs>...>>>();
   } else {
     check_components_stored(settings.template get<context_keys::components>(),

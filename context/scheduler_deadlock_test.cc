@@ -99,60 +99,67 @@ void run_strategy(const char* name) {
   constexpr auto x = strata::tag<counting_system<S, 4>>;
   constexpr auto y = strata::tag<counting_system<S, 5>>;
   constexpr auto z = strata::tag<counting_system<S, 6>>;
-  for (std::size_t threads : {1, 2, 3, 9}) {
-    for (int entities : {0, 1, 3, 100}) {
-      SCOPED_TRACE(std::string(name) + " threads=" + std::to_string(threads) +
-                   " entities=" + std::to_string(entities));
-      strata::testing::run_with_timeout(std::chrono::seconds(60), name, [&] {
-        auto ctx = strata::make_context(
-            strata::settings()
-                .allow_inner_parallelism()
-                .component_signatures(components)
-                .system_signatures(systems)
-                .scheduler(strata::scheduler::atomic_counter)
-                .threads(threads));
-        ctx.step([&](auto& proxy) {
-          for (int i = 0; i < entities; ++i)
-            proxy.add_component(ct::position, proxy.create_entity());
-        });
-        // d runs its subtasks twice: two nested fork-joins in one task.
-        auto twice =
-            strata::sea::t(d).detailed_instance([](auto&, auto& executor) {
-              for (int round = 0; round < 2; ++round) {
-                executor.for_subtasks(
-                    [](auto& system, auto& data) { system.process(data); });
-              }
+  for (strata::hand_off mode :
+       {strata::hand_off::automatic, strata::hand_off::always,
+        strata::hand_off::never}) {
+    for (std::size_t threads : {1, 2, 3, 9}) {
+      for (int entities : {0, 1, 3, 100}) {
+        SCOPED_TRACE(std::string(name) + " threads=" + std::to_string(threads) +
+                     " entities=" + std::to_string(entities) +
+                     " hand_off=" + std::to_string(static_cast<int>(mode)));
+        strata::testing::run_with_timeout(std::chrono::seconds(60), name, [&] {
+          auto ctx = strata::make_context(
+              strata::settings()
+                  .allow_inner_parallelism()
+                  .component_signatures(components)
+                  .system_signatures(systems)
+                  .scheduler(strata::scheduler::atomic_counter)
+                  .threads(threads)
+                  .hand_off(mode));
+          ctx.step([&](auto& proxy) {
+            for (int i = 0; i < entities; ++i)
+              proxy.add_component(ct::position, proxy.create_entity());
+          });
+          // d runs its subtasks twice: two nested fork-joins in one task.
+          auto twice =
+              strata::sea::t(d).detailed_instance([](auto&, auto& executor) {
+                for (int round = 0; round < 2; ++round) {
+                  executor.for_subtasks(
+                      [](auto& system, auto& data) { system.process(data); });
+                }
+              });
+          auto once = strata::sea::all().for_subtasks(
+              [](auto& system, auto& data) { system.process(data); });
+          for (int step = 0; step < 10; ++step) {
+            ctx.step([&](auto& proxy) {
+              proxy.execute_systems()(twice, once);
+              EXPECT_EQ(visited(proxy, a), entities);
+              EXPECT_EQ(visited(proxy, b), entities);
+              EXPECT_EQ(visited(proxy, d), 2 * entities);  // outputs accumulate
+              EXPECT_EQ(visited(proxy, z), entities);
+              const auto& inst = proxy.instance(a);
+              EXPECT_GE(inst.subtask_count(), 1u);
+              EXPECT_LE(inst.subtask_count(),
+                        std::max<std::size_t>(entities, 1));
             });
-        auto once = strata::sea::all().for_subtasks(
-            [](auto& system, auto& data) { system.process(data); });
-        for (int step = 0; step < 10; ++step) {
+            ctx.step([&](auto& proxy) {
+              // Partial chain: z also depends on y, which does not run.
+              const int y_runs = proxy.system(y).runs.load();
+              proxy.execute_systems_from(x)(once);
+              EXPECT_EQ(visited(proxy, x), entities);
+              EXPECT_EQ(visited(proxy, z), entities);
+              EXPECT_EQ(proxy.system(y).runs.load(), y_runs);
+              // A chain from the middle of the diamond: d waits for b only.
+              proxy.execute_systems_from(b)(twice, once);
+              EXPECT_EQ(visited(proxy, d), 2 * entities);
+            });
+          }
           ctx.step([&](auto& proxy) {
-            proxy.execute_systems()(twice, once);
-            EXPECT_EQ(visited(proxy, a), entities);
-            EXPECT_EQ(visited(proxy, b), entities);
-            EXPECT_EQ(visited(proxy, d), 2 * entities);  // outputs accumulate
-            EXPECT_EQ(visited(proxy, z), entities);
-            const auto& inst = proxy.instance(a);
-            EXPECT_GE(inst.subtask_count(), 1u);
-            EXPECT_LE(inst.subtask_count(), std::max<std::size_t>(entities, 1));
+            EXPECT_GT(proxy.system(a).runs.load(), 0);
+            EXPECT_GT(proxy.system(y).runs.load(), 0);
           });
-          ctx.step([&](auto& proxy) {
-            // Partial chain: z also depends on y, which does not run.
-            const int y_runs = proxy.system(y).runs.load();
-            proxy.execute_systems_from(x)(once);
-            EXPECT_EQ(visited(proxy, x), entities);
-            EXPECT_EQ(visited(proxy, z), entities);
-            EXPECT_EQ(proxy.system(y).runs.load(), y_runs);
-            // A chain from the middle of the diamond: d waits for b only.
-            proxy.execute_systems_from(b)(twice, once);
-            EXPECT_EQ(visited(proxy, d), 2 * entities);
-          });
-        }
-        ctx.step([&](auto& proxy) {
-          EXPECT_GT(proxy.system(a).runs.load(), 0);
-          EXPECT_GT(proxy.system(y).runs.load(), 0);
         });
-      });
+      }
     }
   }
 }

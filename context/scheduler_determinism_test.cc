@@ -1,7 +1,8 @@
 // Determinism of result: on random DAGs (generated at compile time, see
 // context/random_dag_testing.h) with random entity churn from the step and
 // from systems (kills and deferred create / add / remove / kill), 1000 steps
-// of the atomic_counter scheduler with 1, 2 and 8 threads leave exactly the
+// of the atomic_counter scheduler with 1, 2, 3 and 9 threads, every hand-off
+// mode, and on external executors (strata::run_on), leave exactly the
 // state the sequential scheduler leaves: the same entities (index and
 // version), the same component values, the same subscriptions (in the same
 // order) and the same system outputs. The systems' data flow is
@@ -18,6 +19,7 @@
 #include "context/context.h"
 #include "context/random_dag_testing.h"
 #include "gtest/gtest.h"
+#include "testing/executors.h"
 #include "testing/timeout.h"
 
 namespace {
@@ -159,9 +161,10 @@ void churn(Proxy& proxy, std::uint64_t& rng, int creations) {
 }
 
 // Runs kSteps steps; returns the digest after each and the final snapshot.
-template <typename Dag, typename Settings>
-std::pair<std::vector<std::uint64_t>, snapshot> run(const Settings& settings) {
-  auto ctx = strata::make_context(settings);
+template <typename Dag, typename Settings, typename... Extra>
+std::pair<std::vector<std::uint64_t>, snapshot> run(const Settings& settings,
+                                                    Extra... extra) {
+  auto ctx = strata::make_context(settings, extra...);
   std::uint64_t rng = 42;
   std::vector<std::uint64_t> digests;
   ctx.step([&](auto& proxy) { churn(proxy, rng, kInitialEntities); });
@@ -197,21 +200,51 @@ void check_determinism() {
       run<Dag>(base.scheduler(strata::scheduler::sequential).threads(1));
   ASSERT_GT(reference.second.entities.size(), 20u)
       << "the churn should keep a population alive";
-  for (std::size_t threads : {1, 2, 8}) {
-    SCOPED_TRACE("atomic_counter, threads=" + std::to_string(threads));
+  // 0, 1, 2 and 8 workers, with the hand-off decisions left to the cost
+  // model and forced both ways.
+  for (strata::hand_off mode :
+       {strata::hand_off::automatic, strata::hand_off::always,
+        strata::hand_off::never}) {
+    for (std::size_t threads : {1, 2, 3, 9}) {
+      SCOPED_TRACE("atomic_counter, threads=" + std::to_string(threads) +
+                   ", hand_off=" + std::to_string(static_cast<int>(mode)));
+      std::pair<std::vector<std::uint64_t>, snapshot> result;
+      strata::testing::run_with_timeout(
+          std::chrono::seconds(120), "determinism run", [&] {
+            result = run<Dag>(base.scheduler(strata::scheduler::atomic_counter)
+                                  .threads(threads)
+                                  .hand_off(mode));
+          });
+      ASSERT_EQ(result.first.size(), reference.first.size());
+      for (std::size_t step = 0; step < reference.first.size(); ++step) {
+        ASSERT_EQ(result.first[step], reference.first[step])
+            << "state diverged after step " << step;
+      }
+      EXPECT_TRUE(result.second == reference.second);
+    }
+  }
+  // On an engine's job system (strata::run_on): a real one with 1 and 3
+  // threads, and one that runs every job inline while claiming 2 threads.
+  auto check_on = [&](strata::executor& jobs, const std::string& name) {
+    SCOPED_TRACE("atomic_counter on " + name);
     std::pair<std::vector<std::uint64_t>, snapshot> result;
     strata::testing::run_with_timeout(
         std::chrono::seconds(120), "determinism run", [&] {
           result = run<Dag>(base.scheduler(strata::scheduler::atomic_counter)
-                                .threads(threads));
+                                .hand_off(strata::hand_off::always),
+                            strata::run_on(jobs));
         });
-    ASSERT_EQ(result.first.size(), reference.first.size());
-    for (std::size_t step = 0; step < reference.first.size(); ++step) {
-      ASSERT_EQ(result.first[step], reference.first[step])
-          << "state diverged after step " << step;
-    }
+    ASSERT_EQ(result.first, reference.first);
     EXPECT_TRUE(result.second == reference.second);
+  };
+  for (std::size_t threads : {1, 3}) {
+    strata::testing::threads_executor jobs(threads);
+    check_on(jobs, std::to_string(threads) + " executor threads");
+    EXPECT_GT(jobs.jobs_run(), 0u) << "the executor was not used";
   }
+  strata::testing::inline_executor inline_jobs(2);
+  check_on(inline_jobs, "an inline executor");
+  EXPECT_GT(inline_jobs.jobs_run(), 0u) << "the executor was not used";
 }
 
 // The generated DAGs really are interesting: parallel branches, edges, and

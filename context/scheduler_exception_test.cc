@@ -8,18 +8,21 @@
 //     that only shares the thrower's dependency (`sibling`); the thrower's
 //     other subtasks also ran to completion (there is no cancellation);
 //   * the step's refresh still ran: creations and kills requested by the
-//     step function before execute_systems, and kills and deferred
-//     functions requested by the subtasks that ran (the thrower's included),
-//     took effect;
+//     step function before execute_systems took effect, and the kills and
+//     deferred functions of the thrower (a failed system) were discarded;
 //   * the context is usable afterwards: the next steps run every system on
 //     every entity.
-// State the interrupted step leaves, as documented: everything requested
-// before and during the run is applied by the refresh, nothing is rolled
-// back; systems that did not run keep their previous outputs.
+// And the rule that makes failure deterministic: the same program, throwing
+// on the same step, ends in the same state under the sequential scheduler
+// and the atomic-counter one at 1, 2 and 8 threads, with the hand-off
+// decisions automatic or forced either way.
 #include <atomic>
 #include <cstddef>
+#include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 #include "context/context.h"
@@ -132,7 +135,9 @@ constexpr auto systems = strata::system_signatures(
 
 constexpr int kEntities = 16;
 
-class SchedulerExceptionTest : public ::testing::TestWithParam<std::size_t> {};
+class SchedulerExceptionTest : public ::testing::TestWithParam<
+                                   std::tuple<std::size_t, strata::hand_off>> {
+};
 
 TEST_P(SchedulerExceptionTest, ThrowStopsDependentsOnlyAndContextRecovers) {
   strata::testing::run_with_timeout(std::chrono::seconds(60), "exception", [&] {
@@ -142,7 +147,8 @@ TEST_P(SchedulerExceptionTest, ThrowStopsDependentsOnlyAndContextRecovers) {
                                  .component_signatures(components)
                                  .system_signatures(systems)
                                  .scheduler(strata::scheduler::atomic_counter)
-                                 .threads(GetParam()));
+                                 .threads(std::get<0>(GetParam()))
+                                 .hand_off(std::get<1>(GetParam())));
     auto run_all = [](auto& proxy) {
       proxy.execute_systems()(strata::sea::all().for_subtasks(
           [](auto& system, auto& data) { system.process(data); }));
@@ -256,9 +262,140 @@ TEST_P(SchedulerExceptionTest, ThrowStopsDependentsOnlyAndContextRecovers) {
   });
 }
 
-INSTANTIATE_TEST_SUITE_P(Threads, SchedulerExceptionTest,
-                         ::testing::Values(2, 8), [](const auto& info) {
-                           return "threads" + std::to_string(info.param);
-                         });
+std::string param_name(
+    const ::testing::TestParamInfo<SchedulerExceptionTest::ParamType>& info) {
+  const char* const modes[] = {"automatic", "always", "never"};
+  return "threads" + std::to_string(std::get<0>(info.param)) + "_" +
+         modes[static_cast<int>(std::get<1>(info.param))];
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Threads, SchedulerExceptionTest,
+    ::testing::Combine(::testing::Values(std::size_t{2}, std::size_t{9}),
+                       ::testing::Values(strata::hand_off::automatic,
+                                         strata::hand_off::always,
+                                         strata::hand_off::never)),
+    param_name);
+
+// ---------------------------------------------------------------------------
+// The same program under every schedule ends in the same state.
+
+// Kills every entity whose value is a multiple of 7 and defers a creation
+// for each; on armed steps its subtask 1 throws (subtask 0 has then already
+// asked for kills and creations, which the failure discards).
+struct culler {
+  template <typename Data>
+  void process(Data& data) {
+    data.for_each([&](entity_id e, const strata::testing::health& h) {
+      if (armed && data.subtask_index() == 1) {
+        throw std::runtime_error("culler failed");  // after subtask 0's work
+      }
+      if (h.hp % 7 == 0) {
+        data.kill_entity(e);
+        data.defer([hp = h.hp](auto& proxy) {
+          proxy.add_component(strata::testing::ct::health,
+                              proxy.create_entity(), hp + 1);
+        });
+      }
+    });
+  }
+};
+// Ages every entity (runs after culler: skipped when culler throws).
+struct ager {
+  template <typename Data>
+  void process(Data& data) {
+    data.for_each([](strata::testing::health& h) { h.hp += 5; });
+  }
+};
+// Independent of both: always runs, defers work every step.
+struct spawner {
+  template <typename Data>
+  void process(Data& data) {
+    data.for_each([&](const strata::testing::position& p) {
+      if (static_cast<int>(p.x) % 5 == 0) {
+        data.defer([x = p.x](auto& proxy) {
+          const entity_id e = proxy.create_entity();
+          proxy.add_component(strata::testing::ct::health, e,
+                              static_cast<int>(x) % 11);
+        });
+      }
+    });
+  }
+};
+
+constexpr auto same_state_components = strata::component_signatures(
+    strata::cs::make(strata::testing::ct::position),
+    strata::cs::make(strata::testing::ct::health));
+constexpr auto same_state_systems = strata::system_signatures(
+    strata::ss::make(strata::tag<culler>)
+        .read(strata::testing::ct::health)
+        .parallelism(strata::ips::split_evenly(3)),
+    strata::ss::make(strata::tag<ager>)
+        .write(strata::testing::ct::health)
+        .dependencies(strata::tag<culler>)
+        .parallelism(strata::ips::split_evenly_per_core()),
+    strata::ss::make(strata::tag<spawner>)
+        .read(strata::testing::ct::position)
+        .parallelism(strata::ips::split_evenly(2)));
+
+// (index, hp) of every entity with health, in index order, after 30 steps
+// of which steps 10 and 20 throw.
+template <typename Settings>
+std::vector<std::pair<std::uint32_t, int>> final_state(
+    const Settings& settings) {
+  auto ctx = strata::make_context(settings);
+  ctx.step([](auto& proxy) {
+    for (int i = 0; i < 200; ++i) {
+      const entity_id e = proxy.create_entity();
+      proxy.add_component(strata::testing::ct::position, e,
+                          static_cast<float>(i), 0.f);
+      proxy.add_component(strata::testing::ct::health, e, i % 13);
+    }
+  });
+  for (int step = 1; step <= 30; ++step) {
+    armed = step % 10 == 0;
+    try {
+      ctx.step([](auto& proxy) {
+        proxy.execute_systems()(strata::sea::all().for_subtasks(
+            [](auto& system, auto& data) { system.process(data); }));
+      });
+      EXPECT_FALSE(armed) << "step " << step << " should have thrown";
+    } catch (const std::runtime_error& e) {
+      EXPECT_TRUE(armed) << "step " << step << ": " << e.what();
+    }
+    armed = false;
+  }
+  std::vector<std::pair<std::uint32_t, int>> state;
+  ctx.for_each([&](entity_id e, const strata::testing::health& h) {
+    state.emplace_back(e.index(), h.hp);
+  });
+  return state;
+}
+
+TEST(SchedulerExceptionTest, AThrowEndsInTheSameStateUnderEverySchedule) {
+  strata::testing::run_with_timeout(
+      std::chrono::seconds(120), "same state", [&] {
+        constexpr auto base = strata::settings()
+                                  .allow_inner_parallelism()
+                                  .component_signatures(same_state_components)
+                                  .system_signatures(same_state_systems);
+        const auto reference = final_state(
+            base.scheduler(strata::scheduler::sequential).threads(1));
+        ASSERT_GT(reference.size(), 100u);
+        for (strata::hand_off mode :
+             {strata::hand_off::automatic, strata::hand_off::always,
+              strata::hand_off::never}) {
+          for (std::size_t threads : {1, 2, 3, 9}) {
+            SCOPED_TRACE("threads=" + std::to_string(threads) +
+                         " hand_off=" + std::to_string(static_cast<int>(mode)));
+            EXPECT_EQ(
+                final_state(base.scheduler(strata::scheduler::atomic_counter)
+                                .threads(threads)
+                                .hand_off(mode)),
+                reference);
+          }
+        }
+      });
+}
 
 }  // namespace

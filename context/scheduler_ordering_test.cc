@@ -15,6 +15,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "context/context.h"
@@ -149,7 +150,14 @@ constexpr auto diamond = strata::system_signatures(
 constexpr auto components =
     strata::component_signatures(strata::cs::make(ct::position));
 
-class OrderingTest : public ::testing::TestWithParam<std::size_t> {};
+// (threads, hand-off mode): 0, 1, 2 and 8 workers, the hand-off decisions
+// automatic and forced both ways.
+class OrderingTest : public ::testing::TestWithParam<
+                         std::tuple<std::size_t, strata::hand_off>> {
+ protected:
+  std::size_t threads() const { return std::get<0>(GetParam()); }
+  strata::hand_off mode() const { return std::get<1>(GetParam()); }
+};
 
 TEST_P(OrderingTest, DiamondAllAndPartialChains) {
   strata::testing::run_with_timeout(std::chrono::seconds(60), "diamond", [&] {
@@ -159,7 +167,8 @@ TEST_P(OrderingTest, DiamondAllAndPartialChains) {
                                  .component_signatures(components)
                                  .system_signatures(diamond)
                                  .scheduler(strata::scheduler::atomic_counter)
-                                 .threads(GetParam()));
+                                 .threads(threads())
+                                 .hand_off(mode()));
     populate(ctx, 64);
     recorder rec;
     constexpr auto depends = depends_of(diamond);
@@ -226,7 +235,7 @@ std::array<bool, Dag::count> chain_of(std::array<bool, Dag::count> starts) {
 }
 
 template <typename Dag>
-void check_random_dag(std::size_t threads) {
+void check_random_dag(std::size_t threads, strata::hand_off mode) {
   static constexpr auto systems = dag_systems<Dag>();
   constexpr std::size_t n = Dag::count;
   static_assert(n <= kMaxSystems);
@@ -236,7 +245,8 @@ void check_random_dag(std::size_t threads) {
                                .component_signatures(components)
                                .system_signatures(systems)
                                .scheduler(strata::scheduler::atomic_counter)
-                               .threads(threads));
+                               .threads(threads)
+                               .hand_off(mode));
   populate(ctx, 100);
   recorder rec;
   // The test checks against the generator's edges; they must be the
@@ -268,17 +278,28 @@ using dag_b = strata::testing::random_dag<12, 32, 15>;
 TEST_P(OrderingTest, RandomDag24) {
   strata::testing::run_with_timeout(
       std::chrono::seconds(60), "random dag",
-      [&] { check_random_dag<dag_a>(GetParam()); });
+      [&] { check_random_dag<dag_a>(threads(), mode()); });
 }
 TEST_P(OrderingTest, RandomDag32) {
   strata::testing::run_with_timeout(
       std::chrono::seconds(60), "random dag",
-      [&] { check_random_dag<dag_b>(GetParam()); });
+      [&] { check_random_dag<dag_b>(threads(), mode()); });
 }
 
-INSTANTIATE_TEST_SUITE_P(Threads, OrderingTest, ::testing::Values(2, 8),
-                         [](const auto& info) {
-                           return "threads" + std::to_string(info.param);
-                         });
+std::string param_name(
+    const ::testing::TestParamInfo<OrderingTest::ParamType>& info) {
+  const char* const modes[] = {"automatic", "always", "never"};
+  return "threads" + std::to_string(std::get<0>(info.param)) + "_" +
+         modes[static_cast<int>(std::get<1>(info.param))];
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Threads, OrderingTest,
+    ::testing::Combine(::testing::Values(std::size_t{1}, std::size_t{2},
+                                         std::size_t{3}, std::size_t{9}),
+                       ::testing::Values(strata::hand_off::automatic,
+                                         strata::hand_off::always,
+                                         strata::hand_off::never)),
+    param_name);
 
 }  // namespace

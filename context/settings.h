@@ -9,6 +9,7 @@
 //       .checked_access()                      // debug aid, off by default
 //       .scheduler(strata::scheduler::atomic_counter)  // default: sequential
 //       .threads(4)                            // default: hardware threads
+//       .hand_off(strata::hand_off::never)     // default: automatic
 //       .refresh_parallelism(true)             // default: true
 //       .trace();                              // default: off
 //
@@ -29,6 +30,7 @@
 #include "context/resources.h"
 #include "scheduler/atomic_counter.h"
 #include "scheduler/dag.h"
+#include "scheduler/hand_off.h"
 #include "scheduler/sequential.h"
 #include "settings/diagnostic.h"
 #include "settings/option_map.h"
@@ -74,6 +76,7 @@ struct components {};
 struct systems {};
 struct resources {};
 struct checked_access {};
+struct hand_off {};
 struct scheduler {};
 struct threads {};
 struct refresh_parallelism {};
@@ -88,9 +91,15 @@ struct context_settings : fluent_settings<context_settings, Map> {
     return set<context_keys::entity_limit>(fixed_limit<N>{});
   }
   constexpr auto dynamic_entity_limit(std::size_t initial_capacity = 0) const {
-    return set<context_keys::entity_limit>(
-        dynamic_limit{initial_capacity});
+    return set<context_keys::entity_limit>(dynamic_limit{initial_capacity});
   }
+  // Lets a system run as several subtasks at once, each over a slice of
+  // its entities (scheduler/inner_parallelism.h; a system without
+  // .parallelism(...) uses ips::automatic(), which splits only when the
+  // measured cost says it pays). The subtasks share the system object: a
+  // system whose process() writes its own members (an accumulator, a frame
+  // buffer) must say .parallelism(strata::ips::none()) or keep per-subtask
+  // state (data.subtask_index()).
   constexpr auto allow_inner_parallelism() const {
     return set<context_keys::inner_parallelism>(std::true_type{});
   }
@@ -123,6 +132,12 @@ struct context_settings : fluent_settings<context_settings, Map> {
   // access to non-contiguous storage does; also forces that slower path.
   constexpr auto checked_access() const {
     return set<context_keys::checked_access>(std::true_type{});
+  }
+  // When the threaded scheduler hands work to other threads
+  // (scheduler/hand_off.h): hand_off::automatic (default, from measured
+  // costs), hand_off::always, hand_off::never.
+  constexpr auto hand_off(strata::hand_off mode) const {
+    return set<context_keys::hand_off>(mode);
   }
   template <typename Scheduler>
   constexpr auto scheduler(Scheduler s) const {
@@ -178,6 +193,7 @@ constexpr auto settings() {
       option_default<context_keys::systems>(system_signature_list<>{}),
       option_default<context_keys::resources>(resource_list<>{}),
       option_default<context_keys::checked_access>(std::false_type{}),
+      option_default<context_keys::hand_off>(hand_off::automatic),
       option_default<context_keys::scheduler>(scheduler::sequential),
       option_default<context_keys::threads>(std::size_t{0}),
       option_default<context_keys::refresh_parallelism>(true),

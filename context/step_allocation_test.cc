@@ -5,7 +5,11 @@
 // warm-up steps (queue blocks, vector capacities), 100 steps with no entity
 // creation or destruction must make exactly zero calls to the global
 // operator new, counted by //testing:allocation_counter across all
-// threads. A sequential-scheduler run is checked too.
+// threads. A sequential-scheduler run is checked too. The systems use both
+// iteration styles (for_entities + get, typed for_each), an exclusion
+// filter, an optional component, a resource, and a system that defers a
+// function with a 64-byte capture every run.
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -46,12 +50,36 @@ struct accelerate {
 struct move {
   template <typename Data>
   void process(Data& data) {
-    data.for_entities([&](entity_id e) {
-      auto& p = data.get(ct::position, e);
-      const auto& v = data.get(ct::velocity, e);
-      p.x += v.x * kDt;
-      p.y += v.y * kDt;
+    data.for_each(
+        [](strata::testing::position& p, const strata::testing::velocity& v) {
+          p.x += v.x * kDt;
+          p.y += v.y * kDt;
+        });
+  }
+};
+// A resource every step updates.
+struct clock {
+  float now = 0;
+  std::size_t deferred_runs = 0;
+};
+// Entities without life (excluded), life read optionally: counts them into
+// the clock resource, and defers a 64-byte capture every run.
+struct census {
+  template <typename Data>
+  void process(Data& data) {
+    std::size_t ageless = 0;
+    data.for_each([&](entity_id e, const strata::testing::position&) {
+      ageless += data.try_get(ct::life, e) == nullptr;
     });
+    if (data.subtask_index() == 0) {
+      data.template resource<clock>().now += kDt;
+      std::array<float, 16> payload{};  // 64 bytes
+      payload[0] = static_cast<float>(ageless);
+      data.defer([payload](auto& proxy) {
+        proxy.template resource<clock>().deferred_runs +=
+            payload[0] >= 0 ? 1 : 0;
+      });
+    }
   }
 };
 struct age {
@@ -102,6 +130,7 @@ inline constexpr auto age = strata::tag<::age>;
 inline constexpr auto bounds = strata::tag<::bounds>;
 inline constexpr auto report = strata::tag<::report>;
 inline constexpr auto render = strata::tag<::render>;
+inline constexpr auto census = strata::tag<::census>;
 }  // namespace st
 
 constexpr auto components = strata::component_signatures(
@@ -130,7 +159,14 @@ constexpr auto systems = strata::system_signatures(
         .dependencies(st::move, st::age)
         .parallelism(strata::ipc::none_below_threshold(
             100, strata::ips::split_evenly(4)))
-        .output<std::vector<float>>());
+        .output<std::vector<float>>(),
+    strata::ss::make(st::census)
+        .read(ct::position)
+        .exclude(ct::acceleration)
+        .read_optional(ct::life)
+        .write_resource<clock>()
+        .dependencies(st::move, st::age)
+        .parallelism(strata::ips::split_evenly(2)));
 
 template <typename Settings>
 void expect_steady_state_allocates_nothing(const Settings& settings) {
@@ -141,7 +177,7 @@ void expect_steady_state_allocates_nothing(const Settings& settings) {
       const float f = static_cast<float>(i % 97) / 50.f;
       proxy.add_component(ct::position, e, f, f / 2);
       proxy.add_component(ct::velocity, e, 1.f, 0.5f);
-      proxy.add_component(ct::acceleration, e, 0.1f, 0.2f);
+      if (i % 5 != 0) proxy.add_component(ct::acceleration, e, 0.1f, 0.2f);
       if (i % 3 != 0) proxy.add_component(ct::life, e);
     }
   });
@@ -160,11 +196,14 @@ void expect_steady_state_allocates_nothing(const Settings& settings) {
     proxy.for_system_outputs(
         st::render, [&](auto&, const auto& out) { vertices += out.size(); });
     EXPECT_EQ(vertices, 2 * proxy.count_entities_in(st::render));
+    EXPECT_EQ(proxy.count_entities_in(st::census), 400u);
+    EXPECT_EQ(proxy.template resource<clock>().deferred_runs, 150u);
   });
 }
 
 constexpr auto base = strata::settings()
                           .dynamic_entity_limit(4096)
+                          .resources(strata::resources(strata::resource<clock>))
                           .allow_inner_parallelism()
                           .component_signatures(components)
                           .system_signatures(systems);

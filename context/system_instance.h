@@ -24,6 +24,7 @@
 #define STRATA_CONTEXT_SYSTEM_INSTANCE_H_
 
 #include <cstddef>
+#include <cstdint>
 #include <exception>
 #include <iterator>
 #include <tuple>
@@ -34,11 +35,13 @@
 #include "context/deferred_queue.h"
 #include "context/trace.h"
 #include "entity/entity_id.h"
+#include "scheduler/hand_off.h"
 #include "scheduler/inner_parallelism.h"
 #include "scheduler/signature.h"
 #include "settings/tag.h"
 #include "settings/type_list.h"
 #include "sparse_set/ordered_index_set.h"
+#include "threading/executor.h"
 
 namespace strata {
 
@@ -60,6 +63,21 @@ inline constexpr bool is_system_arguments_v = false;
 template <typename S, typename... A>
 inline constexpr bool is_system_arguments_v<system_arguments_t<S, A...>> = true;
 
+// make_context(settings, strata::run_on(jobs)): the context runs its tasks
+// on an engine's job system (threading/executor.h) and starts no threads of
+// its own. It then has jobs.concurrency() + 1 threads (the caller's
+// included), whatever threads(n) says. `jobs` must outlive the context.
+struct run_on_t {
+  using system_type = void;  // constructs no system
+  executor* external;
+};
+inline run_on_t run_on(executor& jobs) { return {&jobs}; }
+
+// What make_context accepts after the settings.
+template <typename T>
+inline constexpr bool is_context_argument_v =
+    is_system_arguments_v<T> || std::is_same_v<T, run_on_t>;
+
 namespace context_internal {
 
 template <typename Output>
@@ -79,10 +97,11 @@ constexpr Bitset bits_of(type_list<Components...>) {
   return bits;
 }
 
+// A signature without .parallelism(...) splits automatically.
 template <typename Strategy>
 using effective_strategy =
     std::conditional_t<std::is_same_v<Strategy, default_parallelism>,
-                       ips::none_t, Strategy>;
+                       ips::automatic_t, Strategy>;
 
 }  // namespace context_internal
 
@@ -103,7 +122,8 @@ class subscription_view {
     using reference = entity_id;
 
     iterator() = default;
-    iterator(ordered_index_set::const_iterator at, const EntityStorage* entities)
+    iterator(ordered_index_set::const_iterator at,
+             const EntityStorage* entities)
         : at_(at), entities_(entities) {}
     entity_id operator*() const { return entities_->live_id_at(*at_); }
     iterator& operator++() {
@@ -149,14 +169,17 @@ class subscription_view {
   const EntityStorage* entities_;
 };
 
+// On a cache line of its own: subtasks running on different threads write
+// their states at the same time.
 template <typename DeferProxy, typename Output, bool Trace>
-struct subtask_state {
+struct alignas(64) subtask_state {
   std::vector<entity_id> to_kill;
   deferred_queue<DeferProxy> deferred;
   [[no_unique_address]] Output output{};
   std::size_t begin = 0;  // slice of the subscribed set, by rank: [begin, end)
   std::size_t end = 0;
-  std::exception_ptr error;  // what the subtask threw in the latest run
+  std::exception_ptr error;     // what the subtask threw in the latest run
+  std::int64_t elapsed_ns = 0;  // how long it ran (when measured)
   [[no_unique_address]] std::conditional_t<Trace, trace_span, no_trace_span>
       span;
 };
@@ -192,8 +215,7 @@ class system_instance {
 
   // Whether an entity with components `bits` belongs to the system.
   static constexpr bool matches(const bitset_type& bits) noexcept {
-    return bits.contains_all(required_bits) &&
-           (bits & excluded_bits).none();
+    return bits.contains_all(required_bits) && (bits & excluded_bits).none();
   }
 
   using entity_storage_type = typename Types::entity_storage_type;
@@ -235,11 +257,19 @@ class system_instance {
   state_type& state(std::size_t subtask) noexcept { return states_[subtask]; }
   std::size_t state_count() const noexcept { return states_.size(); }
 
+  // The measured cost of the system's runs (scheduler/hand_off.h).
+  run_cost& cost() noexcept { return cost_; }
+  const run_cost& cost() const noexcept { return cost_; }
+
   // Splits the subscribed set for a run and resets the outputs.
-  void prepare_subtasks(std::size_t threads, bool allow_split) {
+  // `predicted_ns` reaches cost-aware strategies (ips::automatic()).
+  void prepare_subtasks(std::size_t threads, bool allow_split,
+                        std::int64_t predicted_ns = run_cost::unknown) {
     const std::size_t entities = subscribed_.size();
     const std::size_t count =
-        allow_split ? subtask_count_for(strategy_, entities, threads) : 1;
+        allow_split ? ::strata::subtask_count(strategy_, entities, threads,
+                                              predicted_ns)
+                    : 1;
     if (states_.size() < count) states_.resize(count);
     for (std::size_t i = 0; i < count; ++i) {
       auto [begin, end] = slice_bounds(i, count, entities);
@@ -261,7 +291,7 @@ class system_instance {
   static strategy_type make_strategy(const signature_type& signature) {
     if constexpr (std::is_same_v<typename signature_type::parallelism_type,
                                  default_parallelism>) {
-      return ips::none();
+      return ips::automatic();
     } else {
       static_assert(inner_parallelism_strategy<strategy_type>,
                     "ss::make(...).parallelism(s): s is not an inner "
@@ -269,11 +299,6 @@ class system_instance {
                     "subtasks(entities, threads) const)");
       return signature.parallelism_strategy();
     }
-  }
-  static std::size_t subtask_count_for(const strategy_type& strategy,
-                                       std::size_t entities,
-                                       std::size_t threads) {
-    return ::strata::subtask_count(strategy, entities, threads);
   }
 
   system_type system_;
@@ -291,6 +316,7 @@ class system_instance {
   std::vector<state_type> states_;
   std::size_t active_subtasks_ = 0;
   bool failed_ = false;
+  run_cost cost_;
 };
 
 }  // namespace strata

@@ -1,20 +1,37 @@
-// The atomic-counter scheduler: runs independent systems in parallel.
+// The atomic-counter scheduler: runs independent systems in parallel, and
+// only when that pays.
 //
 // Every selected system gets a counter of its selected dependencies that have
-// not finished. Systems whose counter is zero start at once, as tasks of one
-// task_group on the pool; when a system finishes it decrements each selected
-// dependent and starts those that reach zero. The calling thread waits in
-// task_group::wait(), which runs queued tasks while it waits, so the caller
-// takes part in the work and nested waits (a system splitting into subtasks
-// with parallel_for) cannot deadlock at any worker count, zero included
-// (ECST issue #22).
+// not finished. The systems whose counter is zero are ready. The calling
+// thread keeps one ready system for itself and hands the others to the pool,
+// as tasks of one task_group; when a system finishes, its thread decrements
+// each selected dependent, keeps one that became ready and runs it next (a
+// chain of systems runs on one thread without a queue in between), and hands
+// the other newly ready ones to the pool. The calling thread then waits in
+// task_group::wait(), which runs queued tasks while it waits, so nested waits
+// (a system splitting into subtasks with parallel_for) cannot deadlock at
+// any worker count, zero included (ECST issue #22).
+//
+// Hand-off decisions (scheduler/hand_off.h), from each system's predicted run
+// time, `predict(id)`:
+//   * a step whose selected systems are predicted to take less than
+//     hand_off_policy::kInlineStepNs in total (or a pool without workers)
+//     runs on the calling thread in topological order: no task, no wake-up;
+//   * a ready system predicted below kHandOffNs is not handed to another
+//     thread: the thread that made it ready runs it.
+//   * among systems ready at once, the thread keeps the one on the longest
+//     predicted path to the end of the step (its critical-path rank) and
+//     posts the others longest-path first, so cheap systems do not hold up
+//     the chain that decides the step's length.
+// hand_off::always / never force these decisions either way. Which thread
+// runs what never changes the result: the compile-time race check makes
+// every order the DAG allows equivalent.
 //
 // How many systems run is known at compile time: the chain size of the start
-// set (scheduler/chain.h, seed 000's breadth-first traversal). The seed sizes
-// the latch the caller waits on with it; here the task group counts the
-// tasks it runs, and debug builds check that exactly chain-size systems ran.
-// The selected set must be closed under dependents (execute_systems and
-// execute_systems_from always pass a chain), a compile-time check.
+// set (scheduler/chain.h, seed 000's breadth-first traversal); debug builds
+// check that exactly that many ran. The selected set must be closed under
+// dependents (execute_systems and execute_systems_from always pass a chain),
+// a compile-time check.
 //
 // Partial chains (execute_systems_from): a selected system whose dependency
 // is not selected treats that dependency as satisfied: the caller chose where
@@ -26,19 +43,25 @@
 // not start its dependents (nor, so, theirs); every other selected system
 // runs; after the run the exception of the lowest system id is rethrown.
 //
-// Cost per step: one stack array of counters and one task per system; no heap
-// allocation (each task captures one pointer, which fits the task's inline
-// buffer). No busy-waiting.
+// Cost per step: a stack array of cache-line-sized counters (no false sharing
+// between threads decrementing different systems' counters) and at most one
+// task per system handed off; no heap allocation (each task captures one
+// pointer, which fits the task's inline buffer). No busy-waiting here; idle
+// workers spin briefly in the pool before they sleep (threading/thread_pool.h).
 #ifndef STRATA_SCHEDULER_ATOMIC_COUNTER_H_
 #define STRATA_SCHEDULER_ATOMIC_COUNTER_H_
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <cstddef>
+#include <cstdint>
 #include <exception>
 
 #include "base/check.h"
 #include "scheduler/chain.h"
+#include "scheduler/hand_off.h"
+#include "scheduler/sequential.h"
 #include "threading/task_group.h"
 #include "threading/thread_pool.h"
 
@@ -82,9 +105,12 @@ struct atomic_counter_t {
 
   // Runs run_system(i) for every i flagged in Selected (a constexpr
   // std::array<bool, SystemList::count>), each after its selected
-  // dependencies.
-  template <typename SystemList, auto Selected, typename RunSystem>
-  static void execute(thread_pool& pool, RunSystem&& run_system) {
+  // dependencies; predict(i) is system i's predicted run time in ns (or
+  // run_cost::unknown).
+  template <typename SystemList, auto Selected, typename RunSystem,
+            typename Predict>
+  static void execute(thread_pool& pool, RunSystem&& run_system,
+                      Predict&& predict, hand_off_policy policy = {}) {
     constexpr std::size_t n = SystemList::count;
     if constexpr (n == 0) {
       return;
@@ -93,80 +119,185 @@ struct atomic_counter_t {
       static_assert(is_closed_under_dependents(depends, Selected),
                     "atomic_counter: the selected systems must include every "
                     "dependent of a selected system");
-      // Selected dependencies of each system, and the systems with none.
-      static constexpr std::array<std::size_t, n> dependency_counts = [] {
-        std::array<std::size_t, n> counts{};
-        for (std::size_t i = 0; i < n; ++i) {
-          for (std::size_t k = 0; k < n; ++k) {
-            counts[i] += Selected[k] && depends[i][k];
-          }
-        }
-        return counts;
-      }();
-      static constexpr std::array<bool, n> starts = start_set(depends, Selected);
-      [[maybe_unused]] static constexpr std::size_t expected =
-          chain_size(depends, starts);
+      if (pool.worker_count() == 0 ||
+          !policy.worth_threads(predicted_total<Selected>(predict))) {
+        sequential_t::execute<SystemList, Selected>(pool, run_system);
+        return;
+      }
+      run_on_pool<SystemList, Selected>(pool, run_system, predict, policy);
+    }
+  }
 
-      using table = atomic_counter_internal::dependents_table<SystemList>;
-      struct run_state;
-      // One node per system, so a task captures a single pointer.
-      struct node {
-        run_state* state;
-        std::size_t id;
-      };
-      struct run_state {
-        RunSystem* run_system;
-        task_group* group;
-        std::array<std::atomic<std::size_t>, n> remaining;
-        std::array<node, n> nodes;
-        std::array<std::exception_ptr, n> errors;
-        std::atomic<std::size_t> ran{0};
+  // Without predictions: every system is worth its own thread.
+  template <typename SystemList, auto Selected, typename RunSystem>
+  static void execute(thread_pool& pool, RunSystem&& run_system) {
+    execute<SystemList, Selected>(
+        pool, run_system, [](std::size_t) { return std::int64_t{0}; },
+        hand_off::always);
+  }
 
-        void start(std::size_t id) {
-          node* self = &nodes[id];
-          group->run([self] { self->state->run(self->id); });
+ private:
+  template <auto Selected, typename Predict>
+  static std::int64_t predicted_total(Predict& predict) {
+    std::int64_t total = 0;
+    for (std::size_t i = 0; i < Selected.size(); ++i) {
+      if (Selected[i]) total += std::max<std::int64_t>(predict(i), 0);
+    }
+    return total;
+  }
+
+  template <typename SystemList, auto Selected, typename RunSystem,
+            typename Predict>
+  static void run_on_pool(thread_pool& pool, RunSystem& run_system,
+                          Predict& predict, hand_off_policy policy) {
+    constexpr std::size_t n = SystemList::count;
+    constexpr const auto& depends = SystemList::graph.depends;
+    // Selected dependencies of each system, and the systems with none.
+    static constexpr std::array<std::size_t, n> dependency_counts = [] {
+      std::array<std::size_t, n> counts{};
+      for (std::size_t i = 0; i < n; ++i) {
+        for (std::size_t k = 0; k < n; ++k) {
+          counts[i] += Selected[k] && depends[i][k];
         }
-        void run(std::size_t id) {
+      }
+      return counts;
+    }();
+    static constexpr std::array<bool, n> starts = start_set(depends, Selected);
+    [[maybe_unused]] static constexpr std::size_t expected =
+        chain_size(depends, starts);
+    using table = atomic_counter_internal::dependents_table<SystemList>;
+
+    struct run_state;
+    // One node per system, so a task captures a single pointer.
+    struct node {
+      run_state* state;
+      std::size_t id;
+    };
+    struct alignas(64) counter {
+      std::atomic<std::size_t> remaining;
+    };
+    struct run_state {
+      RunSystem* run_system;
+      Predict* predict;
+      hand_off_policy policy;
+      task_group* group;
+      std::array<counter, n> counters;
+      std::array<node, n> nodes;
+      std::array<std::exception_ptr, n> errors;
+      // Critical-path rank: a system's predicted run time plus the longest
+      // predicted chain of selected dependents after it. Read-only once the
+      // run starts.
+      std::array<std::int64_t, n> rank;
+      alignas(64) std::atomic<std::size_t> ran{0};
+
+      void post(std::size_t id) {
+        node* self = &nodes[id];
+        group->run([self] { self->state->run_chain(self->id); });
+      }
+      // Runs `first`, then, on this thread, the dependents it makes ready
+      // that are not worth a hand-off (and one that is); posts the others.
+      void run_chain(std::size_t first) {
+        std::array<std::size_t, n> todo;
+        std::size_t pending = 0;
+        todo[pending++] = first;
+        while (pending > 0) {
+          const std::size_t id = todo[--pending];
           try {
             (*run_system)(id);
           } catch (...) {
-            // Read by the caller after group.wait(), which orders it.
+            // Read by the caller after group->wait(), which orders it.
             errors[id] = std::current_exception();
-            return;  // its dependents never start
+            continue;  // its dependents never start
           }
           ran.fetch_add(1, std::memory_order_relaxed);
+          std::array<std::size_t, n> ready;
+          std::size_t ready_count = 0;
           for (std::size_t k = table::offset[id]; k < table::offset[id + 1];
                ++k) {
             const std::size_t dependent = table::flat[k];
-            if (Selected[dependent] &&
-                remaining[dependent].fetch_sub(1, std::memory_order_acq_rel) ==
-                    1) {
-              start(dependent);
+            if (Selected[dependent] && counters[dependent].remaining.fetch_sub(
+                                           1, std::memory_order_acq_rel) == 1) {
+              ready[ready_count++] = dependent;
             }
           }
+          pending += keep_or_post(ready.data(), ready_count, &todo[pending]);
         }
-      };
+      }
+      // Of `count` ready systems, keeps (writes to `kept`, returns how many)
+      // the one on the longest predicted path and every one not worth a
+      // hand-off, and posts the others, longest path first, so that the
+      // critical path never waits behind cheap work.
+      // Longest predicted path first; ties by id (deterministic).
+      bool goes_before(std::size_t a, std::size_t b) const {
+        return rank[a] != rank[b] ? rank[a] > rank[b] : a < b;
+      }
+      std::size_t keep_or_post(std::size_t* ready, std::size_t count,
+                               std::size_t* kept) {
+        // At most n systems are ready at once; saying so also keeps GCC's
+        // -Warray-bounds from imagining more.
+        if (count > n) count = n;
+        // Insertion sort: a handful of systems. (std::sort here trips GCC
+        // 12's -Warray-bounds on small std::arrays at -O2.)
+        for (std::size_t i = 1; i < count; ++i) {
+          const std::size_t id = ready[i];
+          std::size_t j = i;
+          for (; j > 0 && goes_before(id, ready[j - 1]); --j) {
+            ready[j] = ready[j - 1];
+          }
+          ready[j] = id;
+        }
+        std::size_t kept_count = 0;
+        for (std::size_t k = 0; k < count; ++k) {
+          if (k == 0 || !policy.worth_handing_off((*predict)(ready[k]))) {
+            kept[kept_count++] = ready[k];
+          } else {
+            post(ready[k]);
+          }
+        }
+        // run_chain pops from the back: the longest path goes last.
+        std::reverse(kept, kept + kept_count);
+        return kept_count;
+      }
+    };
 
-      task_group group(pool);
-      run_state state{&run_system, &group, {}, {}, {}};
-      for (std::size_t i = 0; i < n; ++i) {
-        state.nodes[i] = node{&state, i};
-        state.remaining[i].store(dependency_counts[i],
-                                 std::memory_order_relaxed);
-      }
-      // The start set is fixed at compile time, before anything runs: once a
-      // system runs it decrements its dependents, and one reaching zero here
-      // would start twice.
-      for (std::size_t i = 0; i < n; ++i) {
-        if (starts[i]) state.start(i);
-      }
-      group.wait();
-      for (std::exception_ptr& error : state.errors) {
-        if (error) std::rethrow_exception(error);
-      }
-      STRATA_DCHECK(state.ran.load(std::memory_order_relaxed) == expected,
-                    "atomic_counter: the systems that ran are not the chain");
+    task_group group(pool);
+    run_state state{&run_system, &predict, policy, &group, {}, {}, {}, {}};
+    for (std::size_t i = 0; i < n; ++i) {
+      state.nodes[i] = node{&state, i};
+      state.counters[i].remaining.store(dependency_counts[i],
+                                        std::memory_order_relaxed);
     }
+    // The start set is fixed at compile time, before anything runs: once a
+    // system runs it decrements its dependents, and one reaching zero here
+    // would start twice. The caller keeps the start on the longest predicted
+    // path (and every one not worth a hand-off) and posts the others before
+    // running its own.
+    for (std::size_t k = n; k-- > 0;) {
+      const std::size_t i = SystemList::topological_order[k];
+      std::int64_t longest = 0;
+      for (std::size_t t = table::offset[i]; t < table::offset[i + 1]; ++t) {
+        const std::size_t dependent = table::flat[t];
+        if (Selected[dependent]) {
+          longest = std::max(longest, state.rank[dependent]);
+        }
+      }
+      state.rank[i] = std::max<std::int64_t>(predict(i), 0) + longest;
+    }
+    std::array<std::size_t, n> ready;
+    std::size_t ready_count = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      if (starts[i]) ready[ready_count++] = i;
+    }
+    std::array<std::size_t, n> mine;
+    const std::size_t kept =
+        state.keep_or_post(ready.data(), ready_count, mine.data());
+    for (std::size_t k = kept; k-- > 0;) state.run_chain(mine[k]);
+    group.wait();
+    for (std::exception_ptr& error : state.errors) {
+      if (error) std::rethrow_exception(error);
+    }
+    STRATA_DCHECK(state.ran.load(std::memory_order_relaxed) == expected,
+                  "atomic_counter: the systems that ran are not the chain");
   }
 };
 

@@ -328,7 +328,8 @@ namespace dag_internal {
 // (list index, item index) of the first item, across one type_list per
 // signature, that `keep(tag<T>)` rejects; {number of lists, 0} if none.
 template <typename Keep, typename... Lists>
-constexpr std::array<std::size_t, 2> first_rejected(Keep keep, Lists...) {
+constexpr std::array<std::size_t, 2> first_rejected([[maybe_unused]] Keep keep,
+                                                    Lists...) {
   std::array<std::size_t, 2> found{sizeof...(Lists), 0};
   [[maybe_unused]] std::size_t list = 0;
   (
@@ -408,7 +409,8 @@ constexpr void report_races() {
               typename List::template system_at<Found.races[R].second>,
               type_at_t<Found.races[R].component, Universe>>>(),
      ...);
-  }(std::make_index_sequence<Found.count>{});
+  }
+  (std::make_index_sequence<Found.count>{});
 }
 
 template <typename List, typename... Signatures>
@@ -455,8 +457,8 @@ constexpr auto system_signatures(Signatures... signatures) {
 }
 
 // Every component a system signature names (read, write, optional or
-// excluded) must be stored by a component signature. `Components` is a component_signature_list (anything with a
-// `stores<T>` member).
+// excluded) must be stored by a component signature. `Components` is a
+// component_signature_list (anything with a `stores<T>` member).
 template <typename Components, typename... Signatures>
 constexpr void check_components_stored(
     const Components&, const system_signature_list<Signatures...>&) {

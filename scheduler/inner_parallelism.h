@@ -12,7 +12,17 @@
 // Slices are contiguous, in the order of the subscribed set, and differ in
 // size by at most one (`slice_bounds`).
 //
-// Built-in strategies (`strata::ips`): none(), split_evenly(n),
+// A strategy may also take the system's predicted run time,
+//     std::size_t subtasks(std::size_t entities, std::size_t threads,
+//                          std::int64_t predicted_ns) const;
+// (`cost_aware_strategy`; predicted_ns is run_cost::unknown, -1, before the
+// system was ever measured; scheduler/hand_off.h). The context calls that
+// form when a strategy has it.
+//
+// Built-in strategies (`strata::ips`): automatic() (the default: as many
+// subtasks as the predicted work fills at hand_off_policy::kMinSubtaskNs
+// each, at most one per thread, one while the cost is unknown; so small
+// systems never pay for a split), none(), split_evenly(n),
 // split_evenly_per_core(), split_every_n(n). Composers (`strata::ipc`):
 // fixed_threshold(t, above, below) uses `above` from t entities up and `below`
 // under it; none_below_threshold(t, s) is fixed_threshold(t, s, none()).
@@ -45,10 +55,12 @@
 #include <algorithm>
 #include <concepts>
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <utility>
 
 #include "base/check.h"
+#include "scheduler/hand_off.h"
 
 namespace strata {
 
@@ -57,6 +69,27 @@ concept inner_parallelism_strategy = requires(const S& s, std::size_t entities,
                                               std::size_t threads) {
   { s.subtasks(entities, threads) } -> std::convertible_to<std::size_t>;
 };
+
+template <typename S>
+concept cost_aware_strategy = inner_parallelism_strategy<S> &&
+    requires(const S& s, std::size_t entities, std::size_t threads,
+             std::int64_t predicted_ns) {
+  {
+    s.subtasks(entities, threads, predicted_ns)
+    } -> std::convertible_to<std::size_t>;
+};
+
+// s.subtasks(entities, threads[, predicted_ns]).
+template <inner_parallelism_strategy S>
+constexpr std::size_t requested_subtasks(const S& s, std::size_t entities,
+                                         std::size_t threads,
+                                         std::int64_t predicted_ns) {
+  if constexpr (cost_aware_strategy<S>) {
+    return s.subtasks(entities, threads, predicted_ns);
+  } else {
+    return s.subtasks(entities, threads);
+  }
+}
 
 // A strategy (or anything) whose describe() makes a std::string.
 template <typename S>
@@ -75,6 +108,19 @@ std::string describe_strategy(const S& strategy) {
 }
 
 namespace ips {
+
+struct automatic_t {
+  std::int64_t min_subtask_ns = hand_off_policy::kMinSubtaskNs;
+  // Without a prediction: one subtask.
+  constexpr std::size_t subtasks(std::size_t, std::size_t) const { return 1; }
+  constexpr std::size_t subtasks(std::size_t, std::size_t threads,
+                                 std::int64_t predicted_ns) const {
+    if (predicted_ns <= 0 || min_subtask_ns <= 0) return 1;
+    const auto fills = static_cast<std::size_t>(predicted_ns / min_subtask_ns);
+    return std::clamp<std::size_t>(fills, 1, std::max<std::size_t>(threads, 1));
+  }
+  std::string describe() const { return "automatic"; }
+};
 
 struct none_t {
   constexpr std::size_t subtasks(std::size_t, std::size_t) const { return 1; }
@@ -108,6 +154,9 @@ struct split_every_n_t {
   }
 };
 
+// As many subtasks as the predicted work fills, at most one per thread.
+constexpr automatic_t automatic() { return {}; }
+
 constexpr none_t none() { return {}; }
 
 // Exactly `count` subtasks (fewer when there are fewer entities).
@@ -139,6 +188,12 @@ struct fixed_threshold_t {
     return entities >= threshold ? above.subtasks(entities, threads)
                                  : below.subtasks(entities, threads);
   }
+  constexpr std::size_t subtasks(std::size_t entities, std::size_t threads,
+                                 std::int64_t predicted_ns) const {
+    return entities >= threshold
+               ? requested_subtasks(above, entities, threads, predicted_ns)
+               : requested_subtasks(below, entities, threads, predicted_ns);
+  }
   std::string describe() const {
     return "fixed_threshold(" + std::to_string(threshold) + ", " +
            describe_strategy(above) + ", " + describe_strategy(below) + ")";
@@ -163,8 +218,10 @@ constexpr auto none_below_threshold(std::size_t threshold, Strategy strategy) {
 // [1, max(entities, 1)].
 template <inner_parallelism_strategy Strategy>
 constexpr std::size_t subtask_count(const Strategy& strategy,
-                                    std::size_t entities, std::size_t threads) {
-  const std::size_t requested = strategy.subtasks(entities, threads);
+                                    std::size_t entities, std::size_t threads,
+                                    std::int64_t predicted_ns = -1) {
+  const std::size_t requested =
+      requested_subtasks(strategy, entities, threads, predicted_ns);
   return std::clamp<std::size_t>(requested, 1,
                                  std::max<std::size_t>(entities, 1));
 }

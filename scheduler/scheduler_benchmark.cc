@@ -6,6 +6,8 @@
 //       threads, and sequential; vs calling as many empty functions in a
 //       plain loop (through function pointers, so they are not optimized
 //       away). Reported: time per step (the Time column, wall clock).
+//   (a') idle CPU: process CPU time while the caller sleeps 100 ms between
+//       steps, 1 and 2 threads.
 //   (b) inner parallelism: movement (position += velocity * dt, float x, y
 //       in an SoA contiguous buffer) over 1M entities, 1 vs 2 threads
 //       (split_evenly_per_core), vs a raw single-threaded SoA loop.
@@ -16,9 +18,13 @@
 // Run: bazel run --config=bench //scheduler:scheduler_benchmark
 // (This benchmark depends on //context, above //scheduler: accepted for a
 // benchmark binary, never for a library.)
+#include <time.h>
+
 #include <array>
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -65,12 +71,14 @@ constexpr auto empty_systems() {
   (std::make_index_sequence<N>{});
 }
 
-template <shape Shape, std::size_t N, typename Scheduler>
+template <shape Shape, std::size_t N, typename Scheduler,
+          strata::hand_off Mode = strata::hand_off::automatic>
 void BM_EmptySystems(benchmark::State& state) {
   static constexpr auto systems = empty_systems<Shape, N>();
   auto ctx = strata::make_context(strata::settings()
                                       .system_signatures(systems)
                                       .scheduler(Scheduler{})
+                                      .hand_off(Mode)
                                       .threads(state.range(0)));
   auto run = [](auto& proxy) {
     proxy.execute_systems()(strata::sea::all().for_subtasks(
@@ -98,13 +106,20 @@ void BM_EmptyFunctionsLoop(benchmark::State& state) {
 using strata::scheduler::atomic_counter_t;
 using strata::scheduler::sequential_t;
 
-#define STRATA_OVERHEAD(SHAPE, N)                                 \
-  BENCHMARK(BM_EmptySystems<shape::SHAPE, N, atomic_counter_t>)   \
-      ->Name("Overhead/" #SHAPE "/" #N "/atomic_counter/threads") \
-      ->Arg(1)                                                    \
-      ->Arg(2);                                                   \
-  BENCHMARK(BM_EmptySystems<shape::SHAPE, N, sequential_t>)       \
-      ->Name("Overhead/" #SHAPE "/" #N "/sequential/threads")     \
+// atomic_counter as configured by default (hand_off::automatic: a step of
+// empty systems is cheap, so it runs inline) and forced to hand systems to
+// the workers (hand_off::always: the cost of a real hand-off).
+#define STRATA_OVERHEAD(SHAPE, N)                                        \
+  BENCHMARK(BM_EmptySystems<shape::SHAPE, N, atomic_counter_t>)          \
+      ->Name("Overhead/" #SHAPE "/" #N "/atomic_counter/threads")        \
+      ->Arg(1)                                                           \
+      ->Arg(2);                                                          \
+  BENCHMARK(BM_EmptySystems<shape::SHAPE, N, atomic_counter_t,           \
+                            strata::hand_off::always>)                   \
+      ->Name("Overhead/" #SHAPE "/" #N "/atomic_counter_always/threads") \
+      ->Arg(2);                                                          \
+  BENCHMARK(BM_EmptySystems<shape::SHAPE, N, sequential_t>)              \
+      ->Name("Overhead/" #SHAPE "/" #N "/sequential/threads")            \
       ->Arg(1)
 
 STRATA_OVERHEAD(chain, 16);
@@ -115,6 +130,49 @@ STRATA_OVERHEAD(layers, 64);
 STRATA_OVERHEAD(independent, 64);
 BENCHMARK(BM_EmptyFunctionsLoop<16>)->Name("Overhead/plain_loop/16");
 BENCHMARK(BM_EmptyFunctionsLoop<64>)->Name("Overhead/plain_loop/64");
+
+// ---- (a') Idle CPU between steps. ------------------------------------------
+// A game steps, then waits for the next frame. After a step that handed
+// systems to the workers (hand_off::always, so the workers did wake up),
+// the caller sleeps 100 ms; the process CPU time burnt during that sleep is
+// what idle workers cost (their bounded spin, then parking). Counter
+// idle_cpu_ms: CPU milliseconds per 100 ms sleep; threads:1 (no workers) is
+// the baseline.
+
+double process_cpu_ms() {
+  timespec t{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) * 1e3 +
+         static_cast<double>(t.tv_nsec) / 1e6;
+}
+
+void BM_IdleBetweenSteps(benchmark::State& state) {
+  static constexpr auto systems = empty_systems<shape::independent, 16>();
+  auto ctx = strata::make_context(strata::settings()
+                                      .system_signatures(systems)
+                                      .scheduler(atomic_counter_t{})
+                                      .hand_off(strata::hand_off::always)
+                                      .threads(state.range(0)));
+  auto run = [](auto& proxy) {
+    proxy.execute_systems()(strata::sea::all().for_subtasks(
+        [](auto& system, auto& data) { system.process(data); }));
+  };
+  double idle_cpu_ms = 0;
+  for (auto _ : state) {
+    ctx.step(run);
+    const double before = process_cpu_ms();
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    idle_cpu_ms += process_cpu_ms() - before;
+  }
+  state.counters["idle_cpu_ms"] =
+      idle_cpu_ms / static_cast<double>(state.iterations());
+}
+BENCHMARK(BM_IdleBetweenSteps)
+    ->Name("Idle/sleep_100ms/threads")
+    ->Arg(1)
+    ->Arg(2)
+    ->Iterations(10)
+    ->UseRealTime();
 
 // ---- Components shared by (b) and (c). --------------------------------------
 
@@ -361,9 +419,11 @@ constexpr auto frame_systems = strata::system_signatures(
         .write(ct::sprite)
         .dependencies(st::damage)
         .parallelism(per_core),
+    // One frame buffer, a member of the system: never split.
     strata::ss::make(st::render)
         .read(ct::position, ct::sprite)
-        .dependencies(st::movement, st::sprite));
+        .dependencies(st::movement, st::sprite)
+        .parallelism(strata::ips::none()));
 
 template <typename Scheduler>
 void BM_Frame(benchmark::State& state) {

@@ -24,6 +24,8 @@
 #include <cstddef>
 #include <exception>
 
+#include "scheduler/hand_off.h"
+
 namespace strata::scheduler {
 
 struct sequential_t {
@@ -41,7 +43,8 @@ struct sequential_t {
       if (!Selected[id]) continue;
       if (any_failed) {
         for (std::size_t dep = 0; dep < n; ++dep) {
-          if (Selected[dep] && blocked[dep] && SystemList::graph.depends[id][dep]) {
+          if (Selected[dep] && blocked[dep] &&
+              SystemList::graph.depends[id][dep]) {
             blocked[id] = true;
           }
         }
@@ -59,6 +62,13 @@ struct sequential_t {
     for (std::exception_ptr& error : errors) {
       if (error) std::rethrow_exception(error);
     }
+  }
+  // The threaded schedulers' interface; predictions do not matter here.
+  template <typename SystemList, auto Selected, typename Pool,
+            typename RunSystem, typename Predict>
+  static void execute(Pool& pool, RunSystem&& run_system, Predict&&,
+                      hand_off_policy = {}) {
+    execute<SystemList, Selected>(pool, run_system);
   }
 };
 

@@ -69,17 +69,53 @@ thread_pool::thread_pool(std::size_t workers) : worker_count_(workers) {
   }
 }
 
+thread_pool::thread_pool(executor& external) : thread_pool(0, &external) {}
+
+thread_pool::thread_pool(std::size_t workers, executor* external)
+    : thread_pool(external != nullptr ? 0 : workers) {
+  if (external != nullptr) {
+    external_ = external;
+    worker_count_ = external->concurrency();
+  }
+}
+
 thread_pool::~thread_pool() {
   STRATA_CHECK(!on_worker_thread(),
                "a thread_pool must not be destroyed by one of its own tasks");
   stop_and_join_workers();
   // What the workers did not take before their exit tokens (FIFO holds per
   // posting thread only) and whatever running tasks posted afterwards. Tasks
-  // run here may post or wait on groups; both end up in this same loop.
-  queued_task t;
-  while (queue_.try_dequeue(t)) {
-    if (t.fn) run_task(t.fn);
+  // run here may post or wait on groups; both end up in this same loop. With
+  // an executor, its jobs may still be running tasks (which may post more):
+  // repeat until no job is left and the queue is empty.
+  for (;;) {
+    queued_task t;
+    while (queue_.try_dequeue(t)) {
+      if (t.fn) run_task(t.fn);
+    }
+    if (external_ == nullptr) break;
+    wait_for_external_jobs();
+    if (queue_.size_approx() == 0) break;
   }
+}
+
+void thread_pool::run_external_job(void* pool) {
+  auto* self = static_cast<thread_pool*>(pool);
+  self->try_run_one();
+  // The decrement happens under the mutex so that the destructor, which
+  // waits under it, cannot free the pool between the decrement and the
+  // notification.
+  std::lock_guard<std::mutex> lock(self->external_mutex_);
+  if (self->external_jobs_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+    self->external_cv_.notify_all();
+  }
+}
+
+void thread_pool::wait_for_external_jobs() {
+  std::unique_lock<std::mutex> lock(external_mutex_);
+  external_cv_.wait(lock, [&] {
+    return external_jobs_.load(std::memory_order_acquire) == 0;
+  });
 }
 
 void thread_pool::stop_and_join_workers() noexcept {
@@ -129,6 +165,10 @@ void thread_pool::post(task t) {
   STRATA_CHECK(t != nullptr, "thread_pool::post needs a non-empty task");
   enqueue(std::move(t));
   wake_helpers();
+  if (external_ != nullptr) {
+    external_jobs_.fetch_add(1, std::memory_order_relaxed);
+    external_->post({&thread_pool::run_external_job, this}, 1);
+  }
 }
 
 bool thread_pool::try_run_one() {

@@ -1,5 +1,7 @@
 // strata::thread_pool: a fixed set of worker threads fed by one lock-free
-// queue (moodycamel::BlockingConcurrentQueue).
+// queue (moodycamel::BlockingConcurrentQueue), or, built over an external
+// strata::executor (threading/executor.h), no threads of its own: every
+// posted task then also posts one executor job that runs one queued task.
 //
 // Contract
 //   * post(t) queues a move-only task; some thread runs it exactly once.
@@ -46,6 +48,7 @@
 
 #include "absl/functional/any_invocable.h"
 #include "concurrentqueue/blockingconcurrentqueue.h"
+#include "threading/executor.h"
 
 #if defined(__SANITIZE_THREAD__)
 #define STRATA_THREADING_TSAN 1
@@ -72,6 +75,13 @@ class thread_pool {
   // Starts `workers` threads; 0 is allowed (tasks then run only on threads
   // calling try_run_one() or waiting on a task_group, and in the destructor).
   explicit thread_pool(std::size_t workers = default_worker_count());
+  // Starts no threads: tasks run on `external`'s threads (one job per posted
+  // task) and on threads that wait or call try_run_one(). worker_count() is
+  // external.concurrency(). `external` must outlive the pool; the destructor
+  // waits until every job posted to it has returned.
+  explicit thread_pool(executor& external);
+  // Either of the two above: `external` if it is not null, else `workers`.
+  thread_pool(std::size_t workers, executor* external);
   ~thread_pool();
 
   thread_pool(const thread_pool&) = delete;
@@ -143,7 +153,18 @@ class thread_pool {
   // Runs queued tasks until `pending` is zero; sleeps when the queue is empty.
   void help_until_zero(const std::atomic<std::size_t>& pending);
 
+  // An executor job: runs one queued task, if any is left.
+  static void run_external_job(void* pool);
+  // Waits until every job posted to external_ has returned.
+  void wait_for_external_jobs();
+
   queue_type queue_;
+  executor* external_ = nullptr;
+  // Jobs posted to external_ that have not returned yet (guarded for the
+  // destructor's wait by external_mutex_).
+  std::atomic<std::size_t> external_jobs_{0};
+  std::mutex external_mutex_;
+  std::condition_variable external_cv_;
   // Helpers (threads in help_until_zero) sleep on this condition variable.
   std::mutex helper_mutex_;
   std::condition_variable helper_cv_;

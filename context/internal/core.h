@@ -53,10 +53,11 @@ class context_core {
                SystemArgs&&... args)
       : entities_ptr_(make_entities(settings)),
         components_(initial_capacity(settings)),
-        thread_count_(thread_count_of(settings)),
+        thread_count_(thread_count_of(settings, executor_in(args...))),
         refresh_parallel_(
             settings.template get<context_keys::refresh_parallelism>()),
-        pool_(thread_count_ - 1) {
+        hand_off_(settings.template get<context_keys::hand_off>()),
+        pool_(thread_count_ - 1, executor_in(args...)) {
     const auto& systems = settings.template get<context_keys::systems>();
     auto all_args = std::forward_as_tuple(args...);
     construct_instances(systems, all_args,
@@ -222,6 +223,23 @@ class context_core {
 
   thread_pool& pool() { return pool_; }
   std::size_t thread_count() const { return thread_count_; }
+  strata::hand_off_policy hand_off_policy() const { return hand_off_; }
+  // Whether systems' run times are measured: only where the decisions they
+  // feed are made (a threaded scheduler with workers, deciding
+  // automatically).
+  bool measures_costs() const {
+    return Types::scheduler_type::runs_subtasks_in_parallel &&
+           hand_off_.mode == hand_off::automatic && pool_.worker_count() > 0;
+  }
+  // Whether this step re-measures systems whose cost is already known. Two
+  // clock reads per subtask are most of a small system's scheduling cost
+  // (measured: 16 empty systems, 2 threads, 1.5 us a step when every step
+  // measured), and costs drift slowly (predictions scale with the entity
+  // count), so one step in kCostSampleSteps samples them.
+  static constexpr std::uint64_t kCostSampleSteps = 8;
+  bool samples_costs() const {
+    return measures_costs() && step_count_ % kCostSampleSteps == 0;
+  }
   trace_log& trace() { return trace_; }
   std::thread::id main_thread() const { return main_thread_; }
   std::uint64_t step_count() const { return step_count_; }
@@ -253,10 +271,27 @@ class context_core {
     }
   }
   static std::size_t thread_count_of(
-      const typename Types::settings_type& settings) {
+      const typename Types::settings_type& settings, executor* external) {
+    if (external != nullptr) return external->concurrency() + 1;
     std::size_t n = settings.template get<context_keys::threads>();
     if (n == 0) n = std::max(1u, std::thread::hardware_concurrency());
     return n;
+  }
+
+  // The executor given with strata::run_on among make_context's arguments,
+  // or null.
+  template <typename... Args>
+  static executor* executor_in(const Args&... args) {
+    executor* found = nullptr;
+    (
+        [&](const auto& arg) {
+          if constexpr (std::is_same_v<std::remove_cvref_t<decltype(arg)>,
+                                       run_on_t>) {
+            found = arg.external;
+          }
+        }(args),
+        ...);
+    return found;
   }
 
   template <typename Systems, typename ArgsTuple, std::size_t... I>
@@ -293,8 +328,7 @@ class context_core {
                     "a system type is not default-constructible: pass its "
                     "constructor arguments to make_context with "
                     "strata::system_arguments(st::x, args...)");
-      return std::make_unique<system_instance<Types, I>>(signature,
-                                                         entities());
+      return std::make_unique<system_instance<Types, I>>(signature, entities());
     }
   }
 
@@ -303,6 +337,7 @@ class context_core {
   component_storage_type components_;
   std::size_t thread_count_;
   bool refresh_parallel_;
+  strata::hand_off_policy hand_off_;
   thread_pool pool_;
   typename Types::instances_type instances_;
   typename Types::refresh_queue_type refresh_;

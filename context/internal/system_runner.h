@@ -18,6 +18,7 @@
 #include <array>
 #include <cstddef>
 #include <exception>
+#include <limits>
 #include <string_view>
 #include <tuple>
 #include <type_traits>
@@ -29,6 +30,7 @@
 #include "context/internal/diagnostics.h"
 #include "context/system_instance.h"
 #include "context/trace.h"
+#include "scheduler/hand_off.h"
 #include "settings/diagnostic.h"
 #include "settings/type_list.h"
 #include "settings/type_name.h"
@@ -41,8 +43,12 @@ template <typename Types, std::size_t I>
 class subtask_executor {
  public:
   subtask_executor(context_core<Types>& core,
-                   system_instance<Types, I>& instance, bool parallel)
-      : core_(core), instance_(instance), parallel_(parallel) {}
+                   system_instance<Types, I>& instance, bool parallel,
+                   bool measure)
+      : core_(core),
+        instance_(instance),
+        parallel_(parallel),
+        measure_(measure) {}
 
   // f(system&, data_proxy&) once per subtask; concurrently when the context
   // runs subtasks in parallel. Every subtask runs even if another throws;
@@ -55,11 +61,13 @@ class subtask_executor {
       state.error = nullptr;
       data_proxy<Types, I> data(core_, instance_, state, subtask);
       if constexpr (Types::trace_enabled) state.span.begin();
+      const std::int64_t start = measure_ ? trace_span::now_ns() : 0;
       try {
         f(instance_.system(), data);
       } catch (...) {
         state.error = std::current_exception();
       }
+      if (measure_) state.elapsed_ns = trace_span::now_ns() - start;
       if constexpr (Types::trace_enabled) state.span.end();
     };
     const std::size_t count = instance_.subtask_count();
@@ -68,6 +76,15 @@ class subtask_executor {
     } else {
       for (std::size_t i = 0; i < count; ++i) run(i);
     }
+    if (measure_) {
+      // The work, not the wall time: what one thread would have spent.
+      std::int64_t work = 0;
+      for (std::size_t i = 0; i < count; ++i) {
+        work += instance_.state(i).elapsed_ns;
+      }
+      instance_.cost().record(work, instance_.entity_count());
+      measured_ = true;
+    }
     for (std::size_t i = 0; i < count; ++i) {
       if (auto& error = instance_.state(i).error) {
         std::rethrow_exception(std::exchange(error, nullptr));
@@ -75,10 +92,16 @@ class subtask_executor {
     }
   }
 
+  // Whether for_subtasks measured the run (a detailed_instance callable may
+  // not call it).
+  bool measured() const noexcept { return measured_; }
+
  private:
   context_core<Types>& core_;
   system_instance<Types, I>& instance_;
   bool parallel_;
+  bool measure_;
+  bool measured_ = false;
 };
 
 template <typename Types>
@@ -105,10 +128,15 @@ class system_runner {
         using refs_type = decltype(adapter_refs);
         static constexpr auto table = make_run_table<Selected, refs_type>(
             std::make_index_sequence<system_count>{});
+        static constexpr auto predictions =
+            make_prediction_table(std::make_index_sequence<system_count>{});
         Types::scheduler_type::template execute<system_list, Selected>(
-            core.pool(), [&core, &adapter_refs](std::size_t id) {
+            core.pool(),
+            [&core, &adapter_refs](std::size_t id) {
               table[id](core, adapter_refs);
-            });
+            },
+            [&core](std::size_t id) { return predictions[id](core); },
+            core.hand_off_policy());
         if constexpr (Types::trace_enabled) {
           record_trace<Selected>(core,
                                  std::make_index_sequence<system_count>{});
@@ -160,12 +188,28 @@ class system_runner {
     }(std::type_identity<Refs>{});
     auto& adapter = std::get<which>(adapters);
     auto& instance = core.template instance<I>();
+    // Hand-off decisions (scheduler/hand_off.h): measured only where they
+    // matter, i.e. under a threaded scheduler deciding automatically.
+    const hand_off_policy policy = core.hand_off_policy();
+    const std::int64_t predicted =
+        core.measures_costs() ? instance.cost().predict(instance.entity_count())
+                              : run_cost::unknown;
+    const bool measure = core.measures_costs() &&
+                         (core.samples_costs() || !instance.cost().known());
+    const std::int64_t strategy_hint =
+        policy.mode == hand_off::always
+            ? std::numeric_limits<std::int64_t>::max()
+        : policy.mode == hand_off::never ? run_cost::unknown
+                                         : predicted;
     instance.prepare_subtasks(core.thread_count(),
-                              Types::inner_parallelism_allowed);
+                              Types::inner_parallelism_allowed, strategy_hint);
     subtask_executor<Types, I> executor(
         core, instance,
         Types::inner_parallelism_allowed &&
-            Types::scheduler_type::runs_subtasks_in_parallel);
+            Types::scheduler_type::runs_subtasks_in_parallel &&
+            policy.worth_handing_off(predicted),
+        measure);
+    const std::int64_t start = measure ? trace_span::now_ns() : 0;
     if constexpr (Types::trace_enabled) instance.run_span.begin();
     try {
       if constexpr (std::remove_cvref_t<decltype(adapter)>::kind ==
@@ -180,6 +224,21 @@ class system_runner {
       throw;
     }
     if constexpr (Types::trace_enabled) instance.run_span.end();
+    if (measure && !executor.measured()) {
+      instance.cost().record(trace_span::now_ns() - start,
+                             instance.entity_count());
+    }
+  }
+
+  // Each system's predicted run time, for the scheduler's decisions.
+  template <std::size_t... I>
+  static constexpr auto make_prediction_table(std::index_sequence<I...>) {
+    using fn = std::int64_t (*)(core_type&);
+    return std::array<fn, system_count>{+[](core_type& core) {
+      if (!core.measures_costs()) return run_cost::unknown;
+      auto& instance = core.template instance<I>();
+      return instance.cost().predict(instance.entity_count());
+    }...};
   }
 
   // Appends the spans of the systems that just ran to the trace log.

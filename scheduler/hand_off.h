@@ -1,0 +1,136 @@
+// When handing work to another thread pays: the cost model behind the
+// adaptive scheduler (issue: threads must never make a step slower).
+//
+//   strata::run_cost cost;               // one per system
+//   cost.record(elapsed_ns, entities);   // after a measured run
+//   cost.predict(entities);              // ns, or run_cost::unknown
+//   strata::hand_off_policy policy = strata::hand_off::automatic;
+//   policy.worth_handing_off(predicted_ns)
+//
+// A hand-off (post a task, a sleeping or spinning worker picks it up) costs
+// about a microsecond when a worker spins and several when it must be woken
+// (thread_pool_benchmark: post-and-wait, fork-join). Work smaller than a few
+// hand-offs is faster done inline by the thread that has it. So:
+//   * a system whose predicted run is below kHandOffNs is never posted: the
+//     thread that makes it ready runs it;
+//   * a whole step whose selected systems together are predicted below
+//     kInlineStepNs runs on the calling thread in topological order, without
+//     touching the pool (a small world is as fast threaded as sequential);
+//   * inner parallelism (ips::automatic()) splits a system into at most one
+//     subtask per kMinSubtaskNs of predicted work, and no more subtasks than
+//     threads.
+// Predictions come from measurements of earlier runs of the same system: an
+// exponentially weighted mean of the time per entity (or per run, for systems
+// without entities), so a world that grows or shrinks re-decides within a few
+// steps. A system never measured yet is predicted `unknown`, which the
+// automatic policy treats as small: the first step of a new system runs
+// inline, is measured, and the next ones decide from that.
+//
+// hand_off::always and hand_off::never force the decision either way (tests
+// use them to check that results do not depend on it; `never` is a threaded
+// scheduler that behaves like the sequential one).
+//
+// Thread-safety: run_cost is written by the thread that ran the system and
+// read by the scheduler before the system runs again (the scheduler orders
+// both); a policy is an immutable value.
+#ifndef STRATA_SCHEDULER_HAND_OFF_H_
+#define STRATA_SCHEDULER_HAND_OFF_H_
+
+#include <cstddef>
+#include <cstdint>
+
+namespace strata {
+
+enum class hand_off {
+  automatic,  // decide from predicted costs (the default)
+  always,     // hand every system off and split as the strategy says
+  never,      // run everything inline on the calling thread
+};
+
+struct hand_off_policy {
+  // Below this predicted run time a system is not posted to another thread.
+  static constexpr std::int64_t kHandOffNs = 10'000;
+  // Below this predicted total the whole step runs on the calling thread.
+  static constexpr std::int64_t kInlineStepNs = 30'000;
+  // ips::automatic() gives each subtask at least this much predicted work.
+  static constexpr std::int64_t kMinSubtaskNs = 15'000;
+
+  hand_off mode = hand_off::automatic;
+
+  constexpr hand_off_policy() = default;
+  constexpr hand_off_policy(hand_off m) : mode(m) {}  // NOLINT: implicit
+
+  // Whether a system predicted to take `predicted_ns` should be posted.
+  constexpr bool worth_handing_off(std::int64_t predicted_ns) const {
+    switch (mode) {
+      case hand_off::always:
+        return true;
+      case hand_off::never:
+        return false;
+      case hand_off::automatic:
+        break;
+    }
+    return predicted_ns >= kHandOffNs;
+  }
+  // Whether a step predicted to take `predicted_ns` in total should use the
+  // pool at all.
+  constexpr bool worth_threads(std::int64_t predicted_ns) const {
+    switch (mode) {
+      case hand_off::always:
+        return true;
+      case hand_off::never:
+        return false;
+      case hand_off::automatic:
+        break;
+    }
+    return predicted_ns >= kInlineStepNs;
+  }
+};
+
+// The measured cost of one system's runs.
+class run_cost {
+ public:
+  static constexpr std::int64_t unknown = -1;
+
+  // A run over `entities` entities took `ns` nanoseconds.
+  void record(std::int64_t ns, std::size_t entities) noexcept {
+    if (ns < 0) ns = 0;
+    if (entities > 0) {
+      const double per_entity =
+          static_cast<double>(ns) / static_cast<double>(entities);
+      per_entity_ns_ =
+          has_per_entity_ ? blend(per_entity_ns_, per_entity) : per_entity;
+      has_per_entity_ = true;
+    }
+    per_run_ns_ = has_per_run_ ? blend(per_run_ns_, static_cast<double>(ns))
+                               : static_cast<double>(ns);
+    has_per_run_ = true;
+  }
+
+  // Predicted ns of a run over `entities` entities, or `unknown`.
+  std::int64_t predict(std::size_t entities) const noexcept {
+    if (entities > 0 && has_per_entity_) {
+      return static_cast<std::int64_t>(per_entity_ns_ *
+                                       static_cast<double>(entities));
+    }
+    return has_per_run_ ? static_cast<std::int64_t>(per_run_ns_) : unknown;
+  }
+
+  bool known() const noexcept { return has_per_run_; }
+
+ private:
+  // New samples weigh a quarter: a few steps to follow a change, little
+  // jitter from one slow run.
+  static double blend(double old_value, double sample) noexcept {
+    return old_value + (sample - old_value) * 0.25;
+  }
+
+  double per_entity_ns_ = 0;
+  double per_run_ns_ = 0;
+  bool has_per_entity_ = false;
+  bool has_per_run_ = false;
+};
+
+}  // namespace strata
+
+#endif  // STRATA_SCHEDULER_HAND_OFF_H_
