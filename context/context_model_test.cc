@@ -47,10 +47,30 @@ struct census {
   }
 };
 
+// Issue 15: an exclusion and an optional read.
+// Entities with position but no velocity; counts them.
+struct resting {
+  template <typename Data>
+  void process(Data& data) {
+    data.for_each([&](const position&) { ++data.output(); });
+  }
+};
+// Entities with velocity; sums the health of those that have one.
+struct triage {
+  template <typename Data>
+  void process(Data& data) {
+    data.for_each([&](strata::entity_id e, const velocity&) {
+      if (const health* h = data.try_get(ct::health, e)) data.output() += h->hp;
+    });
+  }
+};
+
 namespace st {
 inline constexpr auto movement = strata::tag<::movement>;
 inline constexpr auto damage = strata::tag<::damage>;
 inline constexpr auto census = strata::tag<::census>;
+inline constexpr auto resting = strata::tag<::resting>;
+inline constexpr auto triage = strata::tag<::triage>;
 }  // namespace st
 
 constexpr auto components =
@@ -65,7 +85,19 @@ constexpr auto systems = strata::system_signatures(
         .read(ct::position)
         .dependencies(st::movement)
         .output<int>()
-        .parallelism(strata::ips::split_every_n(7)));
+        .parallelism(strata::ips::split_every_n(7)),
+    strata::ss::make(st::resting)
+        .read(ct::position)
+        .exclude(ct::velocity)
+        .dependencies(st::movement)
+        .output<int>()
+        .parallelism(strata::ips::split_evenly(2)),
+    strata::ss::make(st::triage)
+        .read(ct::velocity)
+        .read_optional(ct::health)
+        .dependencies(st::damage)
+        .output<int>()
+        .parallelism(strata::ips::split_every_n(5)));
 
 // The reference ECS.
 struct reference {
@@ -81,15 +113,21 @@ struct reference {
   std::set<strata::entity_id> proxy_kills;
   std::set<strata::entity_id> pending_match;
   std::set<strata::entity_id> in_movement, in_damage, in_census;
+  std::set<strata::entity_id> in_resting, in_triage;
+  int expected_resting = 0, expected_triage = 0;  // of the latest run
 
   static bool wants_movement(const entity& e) { return e.pos && e.vel; }
   static bool wants_damage(const entity& e) { return e.hp.has_value(); }
   static bool wants_census(const entity& e) { return e.pos.has_value(); }
+  static bool wants_resting(const entity& e) { return e.pos && !e.vel; }
+  static bool wants_triage(const entity& e) { return e.vel.has_value(); }
 
   void unsubscribe_all(strata::entity_id id) {
     in_movement.erase(id);
     in_damage.erase(id);
     in_census.erase(id);
+    in_resting.erase(id);
+    in_triage.erase(id);
   }
   void refresh() {
     for (auto id : pending_kill) {
@@ -111,6 +149,8 @@ struct reference {
       update(in_movement, wants_movement(it->second));
       update(in_damage, wants_damage(it->second));
       update(in_census, wants_census(it->second));
+      update(in_resting, wants_resting(it->second));
+      update(in_triage, wants_triage(it->second));
     }
     pending_match.clear();
   }
@@ -122,6 +162,11 @@ struct reference {
     }
     for (auto id : in_damage) {
       if (--alive.at(id).hp->hp <= 0) pending_kill.insert(id);
+    }
+    expected_resting = static_cast<int>(in_resting.size());
+    expected_triage = 0;
+    for (auto id : in_triage) {
+      if (const auto& hp = alive.at(id).hp) expected_triage += hp->hp;
     }
     return static_cast<int>(in_census.size());
   }
@@ -191,12 +236,17 @@ void run_model(const Settings& settings, unsigned seed, int steps) {
               if (had) {
                 ref.in_movement.erase(*id);
                 ref.in_census.erase(*id);
+                ref.in_resting.erase(*id);  // requires position
               }
             } else if (which == 1) {
               had = e.vel.has_value();
               EXPECT_EQ(proxy.remove_component(ct::velocity, *id), had);
               e.vel.reset();
-              if (had) ref.in_movement.erase(*id);
+              if (had) {
+                ref.in_movement.erase(*id);
+                ref.in_triage.erase(*id);  // requires velocity
+                // resting excludes velocity: it joins at the refresh.
+              }
             } else {
               had = e.hp.has_value();
               EXPECT_EQ(proxy.remove_component(ct::health, *id), had);
@@ -213,6 +263,13 @@ void run_model(const Settings& settings, unsigned seed, int steps) {
           proxy.for_system_outputs(st::census,
                                    [&](auto&, int& n) { census_total += n; });
           EXPECT_EQ(census_total, expected_census);
+          int resting_total = 0, triage_total = 0;
+          proxy.for_system_outputs(st::resting,
+                                   [&](auto&, int& n) { resting_total += n; });
+          proxy.for_system_outputs(st::triage,
+                                   [&](auto&, int& n) { triage_total += n; });
+          EXPECT_EQ(resting_total, ref.expected_resting);
+          EXPECT_EQ(triage_total, ref.expected_triage);
         }
       }
     });
@@ -241,10 +298,16 @@ void run_model(const Settings& settings, unsigned seed, int steps) {
                   ref.in_damage.count(id) == 1);
         ASSERT_EQ(proxy.is_in_system(st::census, id),
                   ref.in_census.count(id) == 1);
+        ASSERT_EQ(proxy.is_in_system(st::resting, id),
+                  ref.in_resting.count(id) == 1);
+        ASSERT_EQ(proxy.is_in_system(st::triage, id),
+                  ref.in_triage.count(id) == 1);
       }
       ASSERT_EQ(proxy.count_entities_in(st::movement), ref.in_movement.size());
       ASSERT_EQ(proxy.count_entities_in(st::damage), ref.in_damage.size());
       ASSERT_EQ(proxy.count_entities_in(st::census), ref.in_census.size());
+      ASSERT_EQ(proxy.count_entities_in(st::resting), ref.in_resting.size());
+      ASSERT_EQ(proxy.count_entities_in(st::triage), ref.in_triage.size());
     });
     if (testing::Test::HasFatalFailure()) return;
   }

@@ -123,6 +123,20 @@ constexpr auto base_settings = strata::settings()
                                    .system_signatures(systems)
                                    .threads(1);
 
+// A context with components but no systems (the default system list) is
+// legal: it compiles under -Werror and steps. (It once failed to compile:
+// an unused parameter in the signature checks.)
+TEST(ContextTest, ContextWithoutSystems) {
+  auto ctx =
+      strata::make_context(strata::settings().component_signatures(components));
+  strata::entity_id e;
+  ctx.step([&](auto& proxy) {
+    e = proxy.create_entity();
+    proxy.add_component(ct::position, e, 1.f, 2.f);
+  });
+  EXPECT_TRUE(ctx.has(ct::position, e));
+}
+
 TEST(ContextTest, CreatedEntitiesAreAliveButSubscribedOnlyAfterRefresh) {
   auto ctx = strata::make_context(base_settings);
   strata::entity_id e;

@@ -197,7 +197,8 @@ class data_proxy {
   // read_resource<T>().
   template <typename T>
   decltype(auto) resource() {
-    if constexpr (contains_v<T, typename signature_type::write_resource_types>) {
+    if constexpr (contains_v<T,
+                             typename signature_type::write_resource_types>) {
       return static_cast<T&>(core_.template resource<T>());
     } else if constexpr (contains_v<
                              T, typename signature_type::read_resource_types>) {
@@ -296,11 +297,12 @@ class data_proxy {
   static constexpr bool check_parameter() {
     using T = std::remove_cvref_t<P>;
     if constexpr (!std::is_lvalue_reference_v<P>) {
-      diagnostic::report<diagnostic::for_each_parameter_not_a_component_reference<
-          system_type, P>>();
+      diagnostic::report<
+          diagnostic::for_each_parameter_not_a_component_reference<system_type,
+                                                                   P>>();
       return false;
     } else if constexpr (!contains_v<T,
-                                      typename signature_type::required_types>) {
+                                     typename signature_type::required_types>) {
       if constexpr (contains_v<T, typename signature_type::accessed_types>) {
         diagnostic::report<
             diagnostic::for_each_component_not_required<system_type, T>>();
@@ -324,18 +326,17 @@ class data_proxy {
     using storage_type = typename Types::component_storage_type;
     constexpr bool checked = Types::settings_type::checked_access_enabled;
     context_internal::loop_ranks<TakesId>(
-        instance_.subscribed().indices(), state_.begin, state_.end, core_.entities(), f,
-        context_internal::component_access<std::remove_cvref_t<P>,
-                                           storage_type, checked>(
-            core_.components())...);
+        instance_.subscribed().indices(), state_.begin, state_.end,
+        core_.entities(), f,
+        context_internal::component_access<std::remove_cvref_t<P>, storage_type,
+                                           checked>(core_.components())...);
   }
 
   template <typename F>
   void visit_ranks(std::size_t begin, std::size_t end, F& f) {
     const auto& entities = core_.entities();
-    instance_.subscribed().indices().for_each(begin, end, [&](std::size_t index) {
-      f(entities.live_id_at(index));
-    });
+    instance_.subscribed().indices().for_each(
+        begin, end, [&](std::size_t index) { f(entities.live_id_at(index)); });
   }
 
   context_core<Types>& core_;

@@ -183,7 +183,9 @@ class refresh_queue {
     if (observer == nullptr) {
       world.for_each_instance(
           [&](auto& instance) {
-            if (instance.entity_count() == 0) return;
+            // No shortcut on an empty subscription: an entity that lost a
+            // required component this step already left it, yet was a
+            // member at the last refresh and is owed its unsubscribe.
             for (entity_id id : to_kill_) leave_if_member(world, instance, id);
           },
           parallel);
@@ -197,8 +199,8 @@ class refresh_queue {
       world.components().remove_all(id, entities.bits(id));
       entities.reclaim(id);
       if (observer != nullptr) {
-        (*observer)({refresh_event::kind::reclaim, id,
-                     refresh_event::no_system, {}});
+        (*observer)(
+            {refresh_event::kind::reclaim, id, refresh_event::no_system, {}});
       }
     }
     to_kill_.clear();
@@ -288,7 +290,8 @@ class refresh_queue {
     const std::size_t index = change.id.index();
     if (now) {
       instance.mutable_subscribed().insert(index);  // back after a remove
-      if (!was) notify(world, instance, refresh_event::kind::subscribe, change.id);
+      if (!was)
+        notify(world, instance, refresh_event::kind::subscribe, change.id);
     } else {
       instance.mutable_subscribed().erase(index);
       if (was) {

@@ -13,11 +13,11 @@
 #include "base/limit.h"
 #include "component_storage/component_storage.h"
 #include "component_storage/signature.h"
+#include "context/deferred_queue.h"
 #include "entity/entity_id.h"
 #include "entity/entity_metadata.h"
 #include "entity/entity_storage.h"
 #include "gtest/gtest.h"
-#include "context/deferred_queue.h"
 #include "sparse_set/ordered_index_set.h"
 #include "testing/components.h"
 

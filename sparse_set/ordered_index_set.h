@@ -168,10 +168,10 @@ class ordered_index_set {
       while (bits != 0 && remaining > 0) {
         const auto low = static_cast<size_type>(std::countr_zero(bits));
         const word_type shifted = bits >> low;
-        size_type length = shifted == ~word_type{0} >> low
-                               ? word_bits - low
-                               : static_cast<size_type>(
-                                     std::countr_zero(~shifted));
+        size_type length =
+            shifted == ~word_type{0} >> low
+                ? word_bits - low
+                : static_cast<size_type>(std::countr_zero(~shifted));
         length = std::min(length, remaining);
         const size_type first = w * word_bits + low;
         if (run_count > 0 && run_first + run_count == first) {

@@ -14,8 +14,7 @@ namespace {
 
 using runs = std::vector<std::pair<std::size_t, std::size_t>>;
 
-runs runs_of(const ordered_index_set& set, std::size_t begin,
-             std::size_t end) {
+runs runs_of(const ordered_index_set& set, std::size_t begin, std::size_t end) {
   runs out;
   set.for_each_run(begin, end, [&](std::size_t first, std::size_t count) {
     out.emplace_back(first, count);
@@ -119,10 +118,10 @@ TEST(OrderedIndexSetTest, ModelTest) {
               }
             },
             [&](std::size_t i) { members.push_back(i); });
-        ASSERT_EQ(members, std::vector<std::size_t>(
-                               seen.end() - static_cast<std::ptrdiff_t>(
-                                                end - begin),
-                               seen.end()));
+        ASSERT_EQ(members,
+                  std::vector<std::size_t>(
+                      seen.end() - static_cast<std::ptrdiff_t>(end - begin),
+                      seen.end()));
       }
       ASSERT_EQ(seen, std::vector<std::size_t>(model.begin(), model.end()));
       ASSERT_EQ(std::vector<std::size_t>(set.begin(), set.end()), seen);

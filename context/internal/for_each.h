@@ -39,11 +39,11 @@ struct callable_parameters {
 };
 template <typename M>
 struct member_parameters;
-#define STRATA_MEMBER_PARAMETERS(QUALIFIERS)              \
-  template <typename R, typename C, typename... A>        \
-  struct member_parameters<R (C::*)(A...) QUALIFIERS> {   \
-    static constexpr bool known = true;                   \
-    using type = type_list<A...>;                         \
+#define STRATA_MEMBER_PARAMETERS(QUALIFIERS)            \
+  template <typename R, typename C, typename... A>      \
+  struct member_parameters<R (C::*)(A...) QUALIFIERS> { \
+    static constexpr bool known = true;                 \
+    using type = type_list<A...>;                       \
   };
 STRATA_MEMBER_PARAMETERS()
 STRATA_MEMBER_PARAMETERS(const)
@@ -94,9 +94,8 @@ struct for_each_signature {
 // access is unchecked, else by id.
 template <typename T, typename Storage, bool Checked>
 struct component_access {
-  using chunk_type =
-      std::remove_reference_t<decltype(std::declval<Storage&>()
-                                           .template chunk_for<T>())>;
+  using chunk_type = std::remove_reference_t<
+      decltype(std::declval<Storage&>().template chunk_for<T>())>;
   static constexpr bool by_index =
       !Checked && chunk_has_index_access<chunk_type, T>;
 
@@ -158,8 +157,8 @@ inline void call_at(const Entities& entities, std::size_t index, F& f,
 // walk, GCC re-loads loop constants on every iteration for lack of
 // registers.
 template <typename F, typename... T>
-[[gnu::noinline]] void loop_long_run(std::size_t first, std::size_t last,
-                                     F& f, T* __restrict... at) {
+[[gnu::noinline]] void loop_long_run(std::size_t first, std::size_t last, F& f,
+                                     T* __restrict... at) {
   for (std::size_t i = first; i < last; ++i) f(at[i]...);
 }
 // Dense stretches (whole full words of the subscription) run as one loop;

@@ -81,12 +81,13 @@ def _cc_compile_fail_test_impl(ctx):
     ctx.actions.write(
         output = test_script,
         is_executable = True,
-        content = "#!/usr/bin/env bash\nexec {check} {status} {log} {regex} {src}\n".format(
+        content = "#!/usr/bin/env bash\nexec {check} {status} {log} {regex} {src} {max_bytes}\n".format(
             check = ctx.executable._check.short_path,
             status = status.short_path,
             log = log.short_path,
             regex = _shell_quote(ctx.attr.expected_error_regex),
             src = src.short_path,
+            max_bytes = ctx.attr.max_output_bytes,
         ),
     )
     runfiles = ctx.runfiles(files = [status, log, ctx.executable._check])
@@ -103,6 +104,9 @@ cc_compile_fail_test = rule(
         "deps": attr.label_list(providers = [CcInfo]),
         "copts": attr.string_list(),
         "expected_error_regex": attr.string(mandatory = True),
+        # The error must also be short: at most this many bytes of compiler
+        # output (0: no limit). A user should read the cause on one screen.
+        "max_output_bytes": attr.int(default = 0),
         "_run_compiler": attr.label(
             # Label(): always this file's repository (@strata when Strata is
             # a dependency), whoever uses the rule.

@@ -1,0 +1,16 @@
+// data.for_each with a generic lambda: the components cannot be deduced.
+#include "context/testdata/fixture.h"
+
+struct mover {
+  template <typename Data>
+  void process(Data& data) {
+    data.for_each([](auto& p) { p.x = 0; });
+  }
+};
+
+int main() {
+  run_once(strata::settings()
+               .component_signatures(components)
+               .system_signatures(strata::system_signatures(
+                   strata::ss::make(strata::tag<mover>).write(ct::position))));
+}

@@ -1,0 +1,20 @@
+// data.for_each naming a component the system reads only optionally: its
+// entities may lack it.
+#include "context/testdata/fixture.h"
+
+struct mover {
+  template <typename Data>
+  void process(Data& data) {
+    data.for_each([](strata::testing::position& p,
+                     const strata::testing::velocity& v) { p.x += v.x; });
+  }
+};
+
+int main() {
+  run_once(strata::settings()
+               .component_signatures(components)
+               .system_signatures(strata::system_signatures(
+                   strata::ss::make(strata::tag<mover>)
+                       .write(ct::position)
+                       .read_optional(ct::velocity))));
+}

@@ -1,0 +1,16 @@
+// A T& parameter of data.for_each for a component the system only reads.
+#include "context/testdata/fixture.h"
+
+struct mover {
+  template <typename Data>
+  void process(Data& data) {
+    data.for_each([](strata::testing::velocity& v) { v.x = 0; });
+  }
+};
+
+int main() {
+  run_once(strata::settings()
+               .component_signatures(components)
+               .system_signatures(strata::system_signatures(
+                   strata::ss::make(strata::tag<mover>).read(ct::velocity))));
+}

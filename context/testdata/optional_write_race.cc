@@ -1,0 +1,23 @@
+// Optional access races like required access: two unordered systems, one
+// writing velocity optionally, the other reading it.
+#include "context/testdata/fixture.h"
+
+struct pusher {
+  template <typename Data>
+  void process(Data&) {}
+};
+struct reader {
+  template <typename Data>
+  void process(Data&) {}
+};
+
+int main() {
+  run_once(strata::settings()
+               .component_signatures(components)
+               .system_signatures(strata::system_signatures(
+                   strata::ss::make(strata::tag<pusher>)
+                       .read(ct::position)
+                       .write_optional(ct::velocity),
+                   strata::ss::make(strata::tag<reader>)
+                       .read(ct::position, ct::velocity))));
+}

@@ -1,0 +1,24 @@
+// Two unordered systems, one writing a resource the other reads.
+#include "context/testdata/fixture.h"
+
+struct grid {
+  int cells = 0;
+};
+struct builder {
+  template <typename Data>
+  void process(Data&) {}
+};
+struct reader {
+  template <typename Data>
+  void process(Data&) {}
+};
+
+int main() {
+  run_once(
+      strata::settings()
+          .component_signatures(components)
+          .resources(strata::resources(strata::resource<grid>))
+          .system_signatures(strata::system_signatures(
+              strata::ss::make(strata::tag<builder>).write_resource<grid>(),
+              strata::ss::make(strata::tag<reader>).read_resource<grid>())));
+}

@@ -1,0 +1,21 @@
+// data.resource<T>() for a resource the system's signature does not declare.
+#include "context/testdata/fixture.h"
+
+struct grid {
+  int cells = 0;
+};
+
+struct mover {
+  template <typename Data>
+  void process(Data& data) {
+    data.template resource<grid>().cells = 1;
+  }
+};
+
+int main() {
+  run_once(strata::settings()
+               .component_signatures(components)
+               .resources(strata::resources(strata::resource<grid>))
+               .system_signatures(strata::system_signatures(
+                   strata::ss::make(strata::tag<mover>).read(ct::position))));
+}

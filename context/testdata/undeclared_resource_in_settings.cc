@@ -1,0 +1,18 @@
+// A system signature uses a resource the context settings do not declare.
+#include "context/testdata/fixture.h"
+
+struct grid {
+  int cells = 0;
+};
+struct builder {
+  template <typename Data>
+  void process(Data&) {}
+};
+
+int main() {
+  run_once(
+      strata::settings()
+          .component_signatures(components)
+          .system_signatures(strata::system_signatures(
+              strata::ss::make(strata::tag<builder>).write_resource<grid>())));
+}
