@@ -1,4 +1,7 @@
-// The README's API tour, compiled and run so the README stays true.
+// The README's API tour, compiled and run so the README stays true. The text
+// between `// --- snippet: NAME ---` and `// --- end snippet ---` is the
+// README's code block NAME, character for character
+// (//docs:check_snippets_test).
 #include <vector>
 
 #include "gtest/gtest.h"
@@ -6,7 +9,7 @@
 
 namespace {
 
-// --- README tour begins ---
+// --- snippet: tour ---
 struct position {
   float x, y;
 };
@@ -26,9 +29,8 @@ inline constexpr auto health = strata::tag<::health>;
 struct movement {
   template <typename Data>
   void process(float dt, Data& data) {
-    data.for_entities([&](strata::entity_id e) {
-      auto& p = data.get(ct::position, e);        // writable: in write()
-      const auto& v = data.get(ct::velocity, e);  // const: in read()
+    // position& needs write(); const velocity& needs read() (or write()).
+    data.for_each([dt](position& p, const velocity& v) {
       p.x += v.x * dt;
       p.y += v.y * dt;
     });
@@ -45,8 +47,8 @@ struct census {  // counts moving entities, per subtask
 struct decay {  // kills entities whose health runs out
   template <typename Data>
   void process(float, Data& data) {
-    data.for_entities([&](strata::entity_id e) {
-      if (--data.get(ct::health, e).hp <= 0) data.kill_entity(e);
+    data.for_each([&](strata::entity_id e, health& h) {
+      if (--h.hp <= 0) data.kill_entity(e);  // effective at the refresh
     });
   }
 };
@@ -78,9 +80,10 @@ constexpr auto settings = strata::settings()
                               .component_signatures(components)
                               .system_signatures(systems)
                               .scheduler(strata::scheduler::atomic_counter);
-// --- README tour ends ---
+// --- end snippet ---
 
 TEST(ReadmeExampleTest, TourRuns) {
+  // --- snippet: tour-steps ---
   auto ctx = strata::make_context(settings);
   ctx.step([](auto& proxy) {  // critical operations are allowed here
     for (int i = 0; i < 1000; ++i) {
@@ -89,7 +92,7 @@ TEST(ReadmeExampleTest, TourRuns) {
       proxy.add_component(ct::velocity, e, 1.f, 2.f);
       proxy.add_component(ct::health, e, 1 + i % 3);
     }
-  });  // refresh: deferred -> kill -> match
+  });  // the refresh: deferred work, then kills, then matching to systems
   int moving = 0;
   for (int frame = 0; frame < 3; ++frame) {
     ctx.step([&](auto& proxy) {
@@ -99,10 +102,12 @@ TEST(ReadmeExampleTest, TourRuns) {
       proxy.for_system_outputs(st::census, [&](auto&, int& n) { moving += n; });
     });
   }
-  // hp 1, 2, 3 for 334, 333, 333 entities: the third frame's census still
-  // sees the 333 with hp 3 (decay's kills apply at the refresh).
+  // moving == 333: the third frame's census still counts the entities with
+  // hp 3, since decay's kills apply at the refresh. Then none is left.
+  // --- end snippet ---
   EXPECT_EQ(moving, 333);
-  EXPECT_EQ(ctx.entity_count(), 0u);  // every health ran out by frame 3
+  EXPECT_EQ(ctx.entity_count(), 0u);
+  ctx.for_each([](const position& p) { ADD_FAILURE() << p.x; });
 }
 
 }  // namespace
