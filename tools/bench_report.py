@@ -1,21 +1,52 @@
 #!/usr/bin/env python3
-"""Runs //benchmarks (ecs_benchmark's scenarios) and writes BENCHMARKS.md.
+"""Runs Strata's benchmarks and writes BENCHMARKS.md.
 
-    tools/bench_report.py                 # full run, ~10-15 minutes on 2 cores
-    tools/bench_report.py --quick         # 1 .. 16k entities only, for a check
-    tools/bench_report.py --reuse         # re-render from the last JSON files
+    tools/bench_report.py                    # everything, ~10 min on 2 cores
+    tools/bench_report.py --only scheduler   # run a subset (update, entity,
+                                             # scheduler, threading); the
+                                             # others are re-rendered from
+                                             # their stored JSON
+    tools/bench_report.py --quick            # update/entity: 1 .. 16k only
+    tools/bench_report.py --reuse            # run nothing; re-render from
+                                             # benchmarks/results/*.json
+
+Groups (each one binary, built and run with --config=bench):
+  update     //benchmarks:update_benchmark: the four update scenarios of
+             ecs_benchmark, implementations baseline, baseline_mt, strata_1t,
+             strata_1t_ids, strata_mt, plus strata_mt oversubscribed
+             (strata_mt_threads, 2/8/16 threads at 256k);
+  entity     //benchmarks:entity_benchmark: create/destroy/unpack/remove-add;
+  scheduler  //scheduler:scheduler_benchmark, filter
+             'Overhead/.*/16/|Overhead/plain_loop/16|Idle': per-step
+             scheduler overhead and idle CPU between steps;
+  threading  //threading:thread_pool_benchmark, filter 'Contention': the
+             pool's shared queue against a mutex queue at 2..64 threads.
 
 What it does:
-  1. builds //benchmarks:update_benchmark and :entity_benchmark with
-     --config=bench (optimized, -march=native);
+  1. builds the selected binaries (one `bazel build`);
   2. runs each with `bazel run ... -- --benchmark_format=json
-     --benchmark_out=...`: every size below 2M with --repetitions (median
-     kept), 2M once (its runs are long and its set-up dominates);
-  3. measures compile time and peak compiler memory of each benchmark's main
-     .cc (the exact CppCompile command bazel uses, re-run under
-     /usr/bin/time -v in the execution root), and the binaries' sizes;
+     --benchmark_out=...`: every pass with --repetitions (median kept) and
+     --benchmark_enable_random_interleaving=true, except the 2M-entity pass
+     of update/entity (run once: its runs are long and its set-up dominates);
+     update_benchmark caches its world between runs of one benchmark
+     (cached_world in benchmarks/scenario.h), interleaving just rebuilds it,
+     which is untimed;
+  3. for update/entity, measures compile time and peak compiler memory of the
+     main .cc (the exact CppCompile command bazel uses, re-run under
+     /usr/bin/time -v in the execution root) and the binary's size;
   4. writes BENCHMARKS.md (tables, machine, load, commands) and
      benchmarks/plots/update.{png,svg} (gnuplot).
+Run metadata (times, load, machine) and compile costs are stored next to the
+JSON (run.json, compile_cost.json), so --reuse renders the same report.
+
+Duration, defaults (--min-time 0.2 --repetitions 5): one repetition of one
+benchmark costs ~0.4 s (min_time plus Google Benchmark's iteration sizing;
+the previous report ran 624 in ~4 min). update: 103 benchmarks x 5 + 20 at
+2M, ~3.5-4 min (plus ~0.5 min rebuilding the interleaved 1M worlds); entity:
+60 x 5 + 12, ~2 min; scheduler: 13 x 5 + the idle pair (2 x 5 x 10 sleeps of
+100 ms), ~40 s; threading: 8 x 5, ~30 s. About 8 min of benchmarks, plus
+builds (minutes the first time scheduler_benchmark is built) and the
+compile-cost measurement (~30 s); more on a loaded machine.
 
 Environment: BAZEL (default `bazel`), BAZEL_OUTPUT_BASE (passed as
 --output_base when set, so the run does not share a server with other
@@ -23,21 +54,75 @@ builds). Uses only the Python standard library and gnuplot.
 """
 
 import argparse
+import collections
 import datetime
 import json
 import os
 import platform
 import re
 import shlex
+import statistics
 import subprocess
 import sys
 import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-RESULTS = os.path.join(ROOT, "benchmarks", "results")
-PLOTS = os.path.join(ROOT, "benchmarks", "plots")
-TARGETS = ["update_benchmark", "entity_benchmark"]
+DEFAULT_RESULTS = os.path.join(ROOT, "benchmarks", "results")
+DEFAULT_PLOTS = os.path.join(ROOT, "benchmarks", "plots")
+DEFAULT_REPORT = os.path.join(ROOT, "BENCHMARKS.md")
+
+# ------------------------------------------------------------------ groups
+
+GROUPS = ["update", "entity", "scheduler", "threading"]
+TARGETS = {
+    "update": "//benchmarks:update_benchmark",
+    "entity": "//benchmarks:entity_benchmark",
+    "scheduler": "//scheduler:scheduler_benchmark",
+    "threading": "//threading:thread_pool_benchmark",
+}
+SIZES = [1, 1 << 10, 1 << 14, 1 << 18, 1 << 20, 1 << 21]
 BIG = 1 << 21  # 2M: run once
+SMALL_FILTER = "/(1|1024|16384|262144|1048576)/"
+QUICK_FILTER = "/(1|1024|16384)/"
+SCHEDULER_FILTER = "Overhead/.*/16/|Overhead/plain_loop/16|Idle"
+THREADING_FILTER = "Contention"
+
+# One `bazel run` of a group: results file (without .json), filter,
+# repetitions.
+Pass = collections.namedtuple("Pass", "file filter repetitions")
+
+
+def target_name(group):
+    return TARGETS[group].split(":")[1]
+
+
+def passes(group, quick, repetitions):
+    name = target_name(group)
+    if group in ("update", "entity"):
+        result = [Pass(f"{name}.small", QUICK_FILTER if quick else SMALL_FILTER,
+                       repetitions)]
+        if not quick:
+            result.append(Pass(f"{name}.big", f"/{BIG}/", 1))
+        return result
+    flt = SCHEDULER_FILTER if group == "scheduler" else THREADING_FILTER
+    return [Pass(name, flt, repetitions)]
+
+
+def benchmark_args(p, min_time, out_path=None):
+    """Google Benchmark flags of one pass."""
+    args = ["--benchmark_format=json"]
+    if out_path:
+        args += [f"--benchmark_out={out_path}", "--benchmark_out_format=json"]
+    args += [f"--benchmark_min_time={min_time}",
+             f"--benchmark_filter={p.filter}"]
+    if p.repetitions > 1:
+        args += [f"--benchmark_repetitions={p.repetitions}",
+                 "--benchmark_report_aggregates_only=true",
+                 "--benchmark_enable_random_interleaving=true"]
+    return args
+
+
+# ----------------------------------------------------------- what we report
 
 UPDATE_SCENARIOS = [
     "BM_SystemsUpdate",
@@ -53,7 +138,35 @@ ENTITY_SCENARIOS = [
     "BM_UnpackThreeComponents",
     "BM_RemoveAddComponent",
 ]
-IMPLS = ["baseline", "strata_1t", "strata_mt"]
+IMPLS = ["baseline", "baseline_mt", "strata_1t", "strata_1t_ids", "strata_mt"]
+PLOT_STYLES = {
+    "baseline": "lw 2 lc rgb '#444444' dt 2 pt 7",
+    "baseline_mt": "lw 2 lc rgb '#888888' dt 3 pt 6",
+    "strata_1t": "lw 2 lc rgb '#1f77b4' pt 5",
+    "strata_1t_ids": "lw 2 lc rgb '#17becf' dt 4 pt 4",
+    "strata_mt": "lw 2 lc rgb '#d62728' pt 9",
+}
+
+OVERSUB_N = 1 << 18
+OVERSUB_THREADS = [2, 8, 16]
+OVERSUB_GOAL = 1.5           # T threads within 1.5x of 2 threads
+MT_SLOWER_MARK = 1.1         # strata_mt above 1.1x strata_1t is flagged
+BANDWIDTH_FROM = 1 << 18     # speed-up and bandwidth from 256k entities
+
+SHAPES = ["chain", "layers", "independent"]
+# (column title, scheduler in the benchmark name, threads, goal in ns or None)
+SCHEDULER_COLUMNS = [
+    ("sequential, 1 thread", "sequential", 1, 400),
+    ("atomic_counter, 1 thread", "atomic_counter", 1, None),
+    ("atomic_counter, 2 threads (hand_off::automatic)", "atomic_counter", 2,
+     2000),
+    ("atomic_counter, 2 threads, hand_off::always", "atomic_counter_always", 2,
+     2000),
+]
+IDLE_THREADS = [1, 2]
+CONTENTION_KINDS = ["Pool", "MutexQueue"]
+CONTENTION_THREADS = [2, 8, 16, 64]
+COLLAPSE_FACTOR = 2.0  # per-task cost more than doubling = collapse
 
 # ecs_benchmark's published single-thread figures at ~1M entities (README,
 # 2024, 3.13 GHz desktop), in ms.
@@ -62,6 +175,87 @@ PUBLISHED = {
     "BM_ComplexSystemsUpdate": {"EnTT": 58, "flecs": 21, "fastest": 17},
 }
 
+# ------------------------------------------- memory traffic model (bandwidth)
+
+# sizeof of benchmarks/scenario.h's components on x86-64 (data: int, pad,
+# double, bool, pad, two uint32 = 28, rounded up to its 8-byte alignment).
+COMPONENT_BYTES = {"position": 8, "velocity": 8, "data": 32, "player": 8,
+                   "health": 12, "damage": 8, "sprite": 1}
+# (read, written) components of each system, as its signature declares them
+# in scenario.h (a written component is also read).
+SYSTEM_ACCESS = {
+    "movement": (["velocity"], ["position"]),
+    "data": ([], ["data"]),
+    "more_complex": (["position"], ["velocity", "data"]),
+    "health": ([], ["health"]),
+    "damage": (["damage"], ["health"]),
+    "sprite": (["player", "health"], ["sprite"]),
+    "render": (["position", "sprite"], []),
+}
+SCENARIO_SYSTEMS = {
+    "BM_SystemsUpdate": ["movement", "data"],
+    "BM_SystemsUpdateMixed": ["movement", "data"],
+    "BM_ComplexSystemsUpdate": list(SYSTEM_ACCESS),
+    "BM_ComplexSystemsUpdateMixed": list(SYSTEM_ACCESS),
+}
+SCENARIO_MIX = {
+    "BM_SystemsUpdate": "full",
+    "BM_SystemsUpdateMixed": "mixed",
+    "BM_ComplexSystemsUpdate": "complex",
+    "BM_ComplexSystemsUpdateMixed": "complex_mixed",
+}
+
+
+def has_component(mix, i, component):
+    """Whether entity i of a mix has the component (scenario.h make_init)."""
+    if component == "position":
+        return True
+    if mix in ("full", "complex") and component in ("velocity", "data"):
+        return True
+    if mix == "full":
+        return False
+    if mix == "mixed":
+        return {"velocity": i % 3 != 0, "data": i % 2 == 0}.get(component,
+                                                                  False)
+    if mix == "complex":
+        return True
+    # complex_mixed
+    return {"velocity": i % 4 != 3, "data": i % 2 == 0,
+            "player": i % 3 != 2, "health": i % 3 != 2, "sprite": i % 3 != 2,
+            "damage": i % 3 == 0}[component]
+
+
+def share_with(mix, components):
+    """Share of entities having all the components (the mixes repeat every
+    12 entities)."""
+    hits = sum(all(has_component(mix, i, c) for c in components)
+               for i in range(12))
+    return hits / 12
+
+
+def traffic_bytes_per_entity(scenario):
+    """Bytes read + written per entity of the world per update: for each
+    system, every accessed component once (read) plus every written one once
+    more (written back), times the share of entities the system visits."""
+    mix = SCENARIO_MIX[scenario]
+    total = 0.0
+    for system in SCENARIO_SYSTEMS[scenario]:
+        reads, writes = SYSTEM_ACCESS[system]
+        moved = sum(COMPONENT_BYTES[c] for c in reads + writes) + \
+            sum(COMPONENT_BYTES[c] for c in writes)
+        total += moved * share_with(mix, reads + writes)
+    return total
+
+
+def working_set_bytes_per_entity(scenario):
+    """Component bytes stored per entity (each component once)."""
+    mix = SCENARIO_MIX[scenario]
+    used = {c for s in SCENARIO_SYSTEMS[scenario] for c in sum(
+        SYSTEM_ACCESS[s], [])}
+    return sum(COMPONENT_BYTES[c] * share_with(mix, [c]) for c in used)
+
+
+# ------------------------------------------------------------------ helpers
 
 def bazel_cmd():
     cmd = [os.environ.get("BAZEL", "bazel")]
@@ -80,148 +274,260 @@ def out(cmd):
                           text=True).stdout.strip()
 
 
+def now():
+    return datetime.datetime.now(datetime.timezone.utc).strftime(
+        "%Y-%m-%d %H:%M")
+
+
 def loadavg():
+    """The 1/5/15-minute load averages, as `uptime` prints them."""
     with open("/proc/loadavg") as f:
         return " ".join(f.read().split()[:3])
 
 
-def machine():
-    model = "unknown"
-    with open("/proc/cpuinfo") as f:
-        for line in f:
-            if line.startswith("model name"):
-                model = line.split(":", 1)[1].strip()
-                break
-    mhz = ""
+def read_text(path):
     try:
-        with open("/proc/cpuinfo") as f:
-            m = re.search(r"cpu MHz\s*:\s*([\d.]+)", f.read())
-            mhz = f"{float(m.group(1)):.0f} MHz" if m else ""
+        with open(path) as f:
+            return f.read()
     except OSError:
-        pass
-    mem = ""
-    with open("/proc/meminfo") as f:
-        m = re.search(r"MemTotal:\s*(\d+)", f.read())
-        if m:
-            mem = f"{int(m.group(1)) / 1024 / 1024:.0f} GiB"
-    gcc = out(["gcc", "--version"]).splitlines()[0]
+        return ""
+
+
+def machine():
+    text = read_text("/proc/cpuinfo")
+    model = re.search(r"model name\s*:\s*(.*)", text)
+    mhz = re.search(r"cpu MHz\s*:\s*([\d.]+)", text)
+    mem = re.search(r"MemTotal:\s*(\d+)", read_text("/proc/meminfo"))
+    try:
+        gcc = out(["gcc", "--version"]).splitlines()[0]
+    except (OSError, subprocess.CalledProcessError, IndexError):
+        gcc = "unknown"
     return {
-        "cpu": model,
-        "mhz": mhz,
+        "cpu": model.group(1).strip() if model else "unknown",
+        "mhz": f"{float(mhz.group(1)):.0f} MHz" if mhz else "",
         "cores": os.cpu_count(),
-        "mem": mem,
+        "mem": f"{int(mem.group(1)) / 1024 / 1024:.0f} GiB" if mem else "",
         "kernel": platform.release(),
         "gcc": gcc,
     }
 
 
+def load_json(path, default):
+    if not os.path.exists(path):
+        return default
+    with open(path) as f:
+        return json.load(f)
+
+
+def save_json(path, value):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w") as f:
+        json.dump(value, f, indent=1)
+
+
 # ------------------------------------------------------------------- running
 
-def run_benchmarks(min_time, repetitions, quick):
-    os.makedirs(RESULTS, exist_ok=True)
+def build(groups):
     sh(bazel_cmd() + ["build", "--symlink_prefix=/", "--config=bench"] +
-       [f"//benchmarks:{t}" for t in TARGETS])
-    small = "/(1|1024|16384)/" if quick else "/(1|1024|16384|262144|1048576)/"
-    passes = [("small", small, repetitions)]
-    if not quick:
-        passes.append(("big", f"/{BIG}/", 1))
-    for target in TARGETS:
-        for label, flt, reps in passes:
-            path = os.path.join(RESULTS, f"{target}.{label}.json")
-            args = [
-                "--benchmark_format=json",
-                f"--benchmark_out={path}",
-                "--benchmark_out_format=json",
-                f"--benchmark_min_time={min_time}",
-                f"--benchmark_filter={flt}",
-            ]
-            if reps > 1:
-                args += [f"--benchmark_repetitions={reps}",
-                         "--benchmark_report_aggregates_only=true"]
-            sh(bazel_cmd() + ["run", "--symlink_prefix=/", "--config=bench",
-                              f"//benchmarks:{target}", "--"] + args,
-               stdout=subprocess.DEVNULL)
+       [TARGETS[g] for g in groups])
 
 
-def load_results(quick):
-    """{scenario: {impl: {n: ns}}} from the JSON files."""
-    results = {}
-    cpu = {}
-    context = None
-    for target in TARGETS:
-        for label in (["small"] if quick else ["small", "big"]):
-            path = os.path.join(RESULTS, f"{target}.{label}.json")
-            if not os.path.exists(path):
-                continue
+def run_group(group, results_dir, args):
+    """Runs one group's passes; returns its run metadata."""
+    meta = {"started": now(), "load_before": loadavg(),
+            "min_time": args.min_time, "repetitions": args.repetitions,
+            "quick": args.quick and group in ("update", "entity")}
+    for p in passes(group, args.quick, args.repetitions):
+        path = os.path.join(results_dir, p.file + ".json")
+        sh(bazel_cmd() + ["run", "--symlink_prefix=/", "--config=bench",
+                          TARGETS[group], "--"] +
+           benchmark_args(p, args.min_time, path),
+           stdout=subprocess.DEVNULL)
+    meta["finished"] = now()
+    meta["load_after"] = loadavg()
+    return meta
+
+
+def run_selected(groups, results_dir, args):
+    """Builds and runs the groups; stores run.json (kept for other groups)."""
+    os.makedirs(results_dir, exist_ok=True)
+    meta_path = os.path.join(results_dir, "run.json")
+    meta = upgrade_meta(load_json(meta_path, {}))
+    meta["machine"] = machine()
+    build(groups)
+    for group in groups:
+        meta["groups"][group] = run_group(group, results_dir, args)
+        save_json(meta_path, meta)
+    return meta
+
+
+def upgrade_meta(meta):
+    """run.json of an older version (one flat record for update + entity)."""
+    if "groups" in meta:
+        return meta
+    upgraded = {"groups": {}}
+    if "started" in meta:
+        for group in ("update", "entity"):
+            upgraded["groups"][group] = dict(meta)
+    return upgraded
+
+
+# ------------------------------------------------------------ loading results
+
+STANDARD_FIELDS = {"name", "run_name", "run_type", "aggregate_name",
+                   "aggregate_unit", "time_unit", "label", "error_message",
+                   "real_time", "cpu_time"}
+TIME_SCALE = {"ns": 1, "us": 1e3, "ms": 1e6, "s": 1e9}
+
+
+def canonical(run_name):
+    """A run name without Google Benchmark's trailing modifiers:
+    'Idle/sleep_100ms/threads/2/iterations:10/real_time' ->
+    'Idle/sleep_100ms/threads/2'."""
+    return re.sub(r"(/(iterations:\d+|repeats:\d+|min_time:[^/]+|real_time|"
+                  r"manual_time))+$", "", run_name)
+
+
+def record(b):
+    """real and cpu time in ns, plus every numeric field (counters: for
+    duplicated keys such as `threads` the JSON parser keeps the counter,
+    which comes last)."""
+    scale = TIME_SCALE.get(b.get("time_unit", "ns"), 1)
+    rec = {k: v for k, v in b.items()
+           if k not in STANDARD_FIELDS and isinstance(v, (int, float))}
+    rec["real"] = b["real_time"] * scale
+    rec["cpu"] = b["cpu_time"] * scale
+    return rec
+
+
+def median_record(records):
+    keys = set.intersection(*(set(r) for r in records))
+    return {k: statistics.median(r[k] for r in records) for k in keys}
+
+
+class Results:
+    """Median real/CPU time (ns) and counters of every run, by canonical
+    name ('BM_SystemsUpdate/strata_mt/262144')."""
+
+    def __init__(self):
+        self.runs = {}
+        self.context = None
+
+    def add_file(self, path):
+        if not os.path.exists(path):
+            return
+        try:
             with open(path) as f:
                 doc = json.load(f)
-            context = context or doc.get("context")
-            for b in doc["benchmarks"]:
-                if b.get("run_type") == "aggregate" and \
-                        b.get("aggregate_name") != "median":
-                    continue
-                if b.get("error_occurred"):
-                    continue
-                parts = b["run_name"].split("/")
-                scenario, impl, n = parts[0], parts[1], int(parts[2])
-                scale = {"ns": 1, "us": 1e3, "ms": 1e6, "s": 1e9}[
-                    b.get("time_unit", "ns")]
-                results.setdefault(scenario, {}).setdefault(impl, {})[n] = \
-                    b["real_time"] * scale
-                cpu.setdefault(scenario, {}).setdefault(impl, {})[n] = \
-                    b["cpu_time"] * scale
-    return results, cpu, context
+        except (OSError, ValueError) as e:
+            print(f"warning: {path}: {e}", file=sys.stderr)
+            return
+        self.context = self.context or doc.get("context")
+        medians, samples = {}, {}
+        for b in doc.get("benchmarks", []):
+            if b.get("error_occurred") or "real_time" not in b:
+                continue
+            key = canonical(b.get("run_name", b.get("name", "")))
+            if b.get("run_type") == "aggregate":
+                if b.get("aggregate_name") == "median":
+                    medians[key] = record(b)
+            else:
+                samples.setdefault(key, []).append(record(b))
+        for key, recs in samples.items():
+            medians.setdefault(key, median_record(recs))
+        self.runs.update(medians)
+
+    def get(self, name, field="real"):
+        value = self.runs.get(name, {}).get(field)
+        return value if isinstance(value, (int, float)) else None
+
+
+def load_results(results_dir, quick):
+    results = Results()
+    for group in GROUPS:
+        for p in passes(group, quick, 2):
+            results.add_file(os.path.join(results_dir, p.file + ".json"))
+    return results
+
+
+def update_name(scenario, impl, n):
+    return f"{scenario}/{impl}/{n}"
 
 
 # ------------------------------------------------------------- compile cost
 
-def compile_costs():
-    """[(target, seconds, peak MiB, binary bytes)]"""
-    costs = []
+def compile_costs(groups):
+    """[{target, src, wall, user, rss_mib, bytes, ok}] of the update/entity
+    binaries among the groups."""
+    targets = [g for g in groups if g in ("update", "entity")]
+    if not targets:
+        return []
     execroot = out(bazel_cmd() + ["info", "--config=bench",
                                   "execution_root"])
     bin_dir = out(bazel_cmd() + ["info", "--config=bench", "bazel-bin"])
-    for target in TARGETS:
-        aq = out(bazel_cmd() + [
-            "aquery", "--config=bench", "--output=jsonproto",
-            f'mnemonic("CppCompile", //benchmarks:{target})'])
-        actions = json.loads(aq).get("actions", [])
-        if not actions:
-            continue
-        args = list(actions[0]["arguments"])
-        tmp = tempfile.mkdtemp()
-        for flag, name in (("-o", "out.o"), ("-MF", "out.d")):
-            if flag in args:
-                args[args.index(flag) + 1] = os.path.join(tmp, name)
-        res = subprocess.run(["/usr/bin/time", "-v"] + args, cwd=execroot,
-                             capture_output=True, text=True)
-        wall = re.search(r"Elapsed \(wall clock\) time.*: (?:(\d+):)?(\d+):([\d.]+)",
-                         res.stderr)
-        rss = re.search(r"Maximum resident set size \(kbytes\): (\d+)",
-                        res.stderr)
-        user = re.search(r"User time \(seconds\): ([\d.]+)", res.stderr)
-        seconds = None
-        if wall:
-            h = int(wall.group(1) or 0)
-            seconds = h * 3600 + int(wall.group(2)) * 60 + float(wall.group(3))
-        size = os.stat(os.path.join(bin_dir, "benchmarks", target)).st_size
-        costs.append({
-            "target": f"//benchmarks:{target}",
-            "src": f"benchmarks/{target}.cc",
-            "wall": seconds,
-            "user": float(user.group(1)) if user else None,
-            "rss_mib": int(rss.group(1)) / 1024 if rss else None,
-            "bytes": size,
-            "ok": res.returncode == 0,
-        })
+    costs = []
+    for group in targets:
+        cost = compile_cost(TARGETS[group], execroot, bin_dir)
+        if cost:
+            costs.append(cost)
     return costs
 
 
-# ------------------------------------------------------------------ report
+def compile_cost(target, execroot, bin_dir):
+    aq = out(bazel_cmd() + ["aquery", "--config=bench", "--output=jsonproto",
+                            f'mnemonic("CppCompile", {target})'])
+    actions = json.loads(aq).get("actions", [])
+    if not actions:
+        return None
+    args = list(actions[0]["arguments"])
+    tmp = tempfile.mkdtemp()
+    for flag, name in (("-o", "out.o"), ("-MF", "out.d")):
+        if flag in args:
+            args[args.index(flag) + 1] = os.path.join(tmp, name)
+    res = subprocess.run(["/usr/bin/time", "-v"] + args, cwd=execroot,
+                         capture_output=True, text=True)
+    wall = re.search(
+        r"Elapsed \(wall clock\) time.*: (?:(\d+):)?(\d+):([\d.]+)",
+        res.stderr)
+    rss = re.search(r"Maximum resident set size \(kbytes\): (\d+)",
+                    res.stderr)
+    user = re.search(r"User time \(seconds\): ([\d.]+)", res.stderr)
+    seconds = None
+    if wall:
+        seconds = int(wall.group(1) or 0) * 3600 + \
+            int(wall.group(2)) * 60 + float(wall.group(3))
+    package, name = target[2:].split(":")
+    path = os.path.join(bin_dir, package, name)
+    return {
+        "target": target,
+        "src": f"{package}/{name}.cc",
+        "wall": seconds,
+        "user": float(user.group(1)) if user else None,
+        "rss_mib": int(rss.group(1)) / 1024 if rss else None,
+        "bytes": os.stat(path).st_size if os.path.exists(path) else None,
+        "ok": res.returncode == 0,
+    }
+
+
+def store_compile_costs(results_dir, costs):
+    """Merges new measurements into compile_cost.json; returns them all."""
+    path = os.path.join(results_dir, "compile_cost.json")
+    stored = {c["target"]: c for c in load_json(path, [])}
+    stored.update({c["target"]: c for c in costs})
+    merged = [stored[t] for t in sorted(stored)]
+    if costs:
+        save_json(path, merged)
+    return merged
+
+
+# ---------------------------------------------------------------- formatting
+
+DASH = "—"
+
 
 def fmt_time(ns):
     if ns is None:
-        return "—"
+        return DASH
     if ns < 1e3:
         return f"{ns:.0f} ns"
     if ns < 1e6:
@@ -231,60 +537,645 @@ def fmt_time(ns):
     return f"{ns / 1e9:.2f} s"
 
 
+def ratio(a, b):
+    return a / b if a is not None and b else None
+
+
+def fmt_ratio(r):
+    return DASH if r is None else f"{r:.2f}×"
+
+
 def fmt_n(n):
     return {1: "1", 1024: "1k", 16384: "16k", 262144: "256k",
             1048576: "1M", 2097152: "2M"}.get(n, str(n))
 
 
-def table(scenario, data, impls, cpu):
-    impls = [i for i in impls if i in data]
-    sizes = sorted({n for i in impls for n in data[i]})
-    head = "| entities | " + " | ".join(impls) + \
-        " | strata_1t / baseline, CPU time |"
-    lines = [head, "|---:|" + "---:|" * (len(impls) + 1)]
-    for n in sizes:
-        base = data.get("baseline", {}).get(n)
-        cells = []
+def fmt_count(x):
+    return DASH if x is None else f"{x:g}"
+
+
+def goal_mark(value, goal):
+    """ ✓ / ✗ against a ceiling, nothing when either is missing."""
+    if value is None or goal is None:
+        return ""
+    return " ✓" if value <= goal else " ✗"
+
+
+def md_table(head, rows, align=None):
+    align = align or ["---:"] * len(head)
+    lines = ["| " + " | ".join(head) + " |", "|" + "|".join(align) + "|"]
+    lines += ["| " + " | ".join(r) + " |" for r in rows]
+    return "\n".join(lines)
+
+
+def threads_used(results, impl):
+    """The distinct values of an implementation's `threads` counter over the
+    update scenarios ('2', '1/2', or '?' when never reported)."""
+    names = [update_name(s, impl, n) for s in UPDATE_SCENARIOS for n in SIZES]
+    seen = sorted({int(t) for t in (results.get(n, "threads") for n in names)
+                   if t is not None})
+    return "/".join(str(t) for t in seen) if seen else "?"
+
+
+# ------------------------------------------------------- source facts (text)
+
+def tidy(code):
+    """A C++ expression on one line, without the strata:: prefixes."""
+    code = re.sub(r"\(\s+", "(", " ".join(code.split()))
+    return code.replace("strata::", "")
+
+
+def source_facts():
+    """What benchmarks/scenario.h and scheduler/hand_off.h configure for
+    strata_mt, read from the sources so the report cannot drift."""
+    scenario = read_text(os.path.join(ROOT, "benchmarks", "scenario.h"))
+    hand_off = read_text(os.path.join(ROOT, "scheduler", "hand_off.h"))
+    split = re.search(r"kSplit\s*=\s*(.*?);", scenario, re.S)
+    render = re.search(r"ss::make\(st::render<A>\)(.*?);", scenario, re.S)
+    # .parallelism(<expression with at most one level of parentheses>)
+    render_par = re.search(r"\.parallelism\(([^()]*(?:\([^()]*\)[^()]*)*)\)",
+                           render.group(1)) if render else None
+    settings_mt = re.search(r"settings_mt\(.*?\{(.*?)\n\}", scenario, re.S)
+
+    def constant(name):
+        m = re.search(name + r"\s*=\s*([\d']+)", hand_off)
+        return int(m.group(1).replace("'", "")) if m else None
+
+    return {
+        "split": tidy(split.group(1)) if split else None,
+        "render_found": render is not None,
+        "render_parallelism": tidy(render_par.group(1))
+        if render_par else None,
+        "hand_off_set": bool(settings_mt and
+                             ".hand_off(" in settings_mt.group(1)),
+        "hand_off_ns": constant("kHandOffNs"),
+        "inline_step_ns": constant("kInlineStepNs"),
+        "min_subtask_ns": constant("kMinSubtaskNs"),
+    }
+
+
+# ------------------------------------------------------------------ sections
+
+def section_header():
+    return [
+        "# Strata benchmarks\n",
+        "Generated by `tools/bench_report.py` from `//benchmarks` (ecs_benchmark's "
+        "scenarios, issue 11), `//scheduler:scheduler_benchmark` and "
+        "`//threading:thread_pool_benchmark` (issue 16). Every figure below was "
+        "measured on the machine described here, Strata and a hand-written "
+        "baseline in the same binary and the same run. Times are wall-clock "
+        "per run (one update of every system, or one pass over N entities), "
+        "medians of the repetitions; `(n×)` is the ratio to the baseline "
+        "(lower is better, 1.00× = as fast as the hand-written loop). The last "
+        "column of each table is the single-thread ratio in CPU time, which "
+        "time slicing by other processes on this shared machine does not "
+        "inflate: when wall and CPU ratios disagree, trust the CPU one for "
+        "strata_1t. Google Benchmark's CPU time is the *calling thread's* "
+        "(worker threads are not counted), so for threaded runs it measures "
+        "what the caller did, not the total work. A missing figure "
+        f"(not run, failed, or filtered out) is shown as {DASH}.\n",
+    ]
+
+
+def section_machine(info, context, meta):
+    L = ["## Machine and run\n",
+         f"* CPU: {info.get('cpu')} ({info.get('mhz')}), {info.get('cores')} "
+         f"logical cores, {info.get('mem')} RAM; Linux {info.get('kernel')}"]
+    if context:
+        caches = ", ".join(
+            f"L{c['level']} {c['type'][0].lower()} {c['size'] // 1024} KiB"
+            for c in context.get("caches", []))
+        L.append(f"* Caches (Google Benchmark): {caches}")
+    L.append(f"* Compiler: {info.get('gcc')}; `--config=bench` (`-c opt "
+             "-march=native -fno-omit-frame-pointer`), Google Benchmark 1.7.1 "
+             "(Debian)")
+    L.append("* The cores are shared with other builds, so single figures can "
+             "be off by 10–30 %; the ratios in one row were measured in the "
+             "same run, repetitions randomly interleaved.")
+    L.append("* Runs (UTC) and load average (1/5/15 min, as `uptime` prints "
+             "it) before → after each group:\n")
+    rows = []
+    for group in GROUPS:
+        m = meta.get("groups", {}).get(group)
+        if not m:
+            rows.append([group, DASH, DASH, DASH])
+            continue
+        if "min_time" in m:
+            settings = f"`--benchmark_min_time={m['min_time']}`, " \
+                f"median of {m.get('repetitions')}"
+        else:
+            settings = "not recorded"
+        if group in ("update", "entity") and "min_time" in m:
+            settings += " (2M: one run)" if not m.get("quick") else \
+                " (`--quick`: up to 16k)"
+        rows.append([group, f"{m.get('started')} → {m.get('finished')}",
+                     f"{m.get('load_before')} → {m.get('load_after')}",
+                     settings])
+    L.append(md_table(["group", "run", "load before → after", "settings"],
+                      rows, ["---", "---", "---", "---"]))
+    L.append("")
+    return L
+
+
+def section_reproduce(min_time, repetitions):
+    L = ["Reproduce (from the repository root):\n", "```sh",
+         "tools/bench_report.py                    # this whole file",
+         "tools/bench_report.py --only scheduler   # one group; the others "
+         "are re-rendered",
+         "tools/bench_report.py --reuse            # re-render from "
+         "benchmarks/results/*.json"]
+    for group in GROUPS:
+        for p in passes(group, False, repetitions):
+            flags = benchmark_args(p, min_time)
+            L.append(f"bazel run --config=bench {TARGETS[group]} -- " +
+                     " ".join(shlex.quote(a) for a in flags))
+    L.append("```\n")
+    return L
+
+
+def strata_mt_bullet(facts, cores):
+    us = lambda ns: DASH if ns is None else f"{ns / 1000:g} µs"
+    hand_off = ("`hand_off` set explicitly in `settings_mt`"
+                if facts["hand_off_set"] else
+                "the default hand-off policy `hand_off::automatic` "
+                "(`settings_mt` does not set one)")
+    text = (
+        f"* **strata_mt**: `threads(0)` (every hardware thread: {cores} "
+        "here), `scheduler::atomic_counter`, `allow_inner_parallelism()`, "
+        f"{hand_off}: from each system's measured cost "
+        "(`scheduler/hand_off.h`), a step predicted below "
+        f"{us(facts['inline_step_ns'])} runs entirely on the calling thread, "
+        f"a system predicted below {us(facts['hand_off_ns'])} is not posted "
+        "to a worker (nor are its subtasks). ")
+    if facts["split"]:
+        text += (
+            "Inner parallelism: the systems declaring `.parallelism(kSplit)` "
+            "(all but render) still use, as `benchmarks/scenario.h` says, "
+            f"`kSplit` = `{facts['split']}`; that strategy is not cost-aware, "
+            "so whether its subtasks actually run on other threads is the "
+            "hand-off decision above. ")
+    if facts["render_found"] and facts["render_parallelism"] is None:
+        text += (
+            "Render declares no `.parallelism(...)`, so it gets the context "
+            "default, now the cost-aware `ips::automatic()` (one subtask per "
+            f"{us(facts['min_subtask_ns'])} of predicted work, at most one per "
+            "thread; it was `ips::none()` before the adaptive scheduler): at "
+            "large sizes render **is** split over threads, although "
+            "scenario.h's comment says it never is (its subtasks draw into "
+            "the same frame buffer).")
+    elif facts["render_parallelism"]:
+        text += (f"Render declares `.parallelism("
+                 f"{facts['render_parallelism']})`.")
+    return text
+
+
+def section_measured(info, facts, results):
+    mt_threads = threads_used(results, "baseline_mt")
+    return [
+        "## What is measured\n",
+        "Scenarios, components and systems follow ecs_benchmark "
+        "(github.com/abeimler/ecs_benchmark) as closely as its description "
+        "allows; the exact definitions (component structs, per-entity "
+        "kernels, which entities lack which components in the *Mixed* "
+        "variants) are at the top of `benchmarks/scenario.h`. Strata's "
+        "systems and the baselines call the same inline per-entity kernels, "
+        "so only the iteration, storage and threading machinery differ.\n",
+        "* **baseline**: plain SoA `std::vector`s indexed by entity, raw "
+        "pointers hoisted, dense `for` loops; for the *Mixed* worlds one "
+        "precomputed index list per system (what a careful engineer writes "
+        "for a fixed component mix); for entity operations a free list, a "
+        "version per index and a presence byte per entity.\n"
+        "* **baseline_mt**: the same loops split by hand over every hardware "
+        f"thread ({mt_threads} here, the `threads` counter): persistent "
+        "`std::thread`s, the caller being thread 0, each running its slice "
+        "of every system and meeting at a `std::barrier` only where the "
+        "dependencies need it (ComplexSystemsUpdate: {movement, data, "
+        "health}, {more_complex, damage}, {sprite}, then render on thread 0 "
+        "alone); workers sleep in the barrier between updates.\n"
+        "* **strata_1t**: `threads(1)`, sequential scheduler, "
+        "`dynamic_entity_limit`, every component in its own SoA contiguous "
+        "buffer, systems written with typed `data.for_each`. A run is one "
+        "`ctx.step()` (systems + the refresh).\n"
+        "* **strata_1t_ids**: the same with systems written the old way, "
+        "`data.for_entities` + `data.get(component, id)`.\n" +
+        strata_mt_bullet(facts, info.get("cores")) + "\n"
+        "* Set-up (creating the entities) is outside the timed region of "
+        "the update and unpack scenarios. Entity counts are powers of two: "
+        "1k = 1024, 1M = 1,048,576, 2M = 2,097,152.\n",
+    ]
+
+
+def impl_table(results, scenario, impls):
+    """Wall time per implementation and size, ratio to the baseline, and
+    strata_1t / baseline in CPU time."""
+    rows = []
+    for n in SIZES:
+        names = {i: update_name(scenario, i, n) for i in impls}
+        if all(results.get(names[i]) is None for i in impls):
+            continue
+        base = results.get(names["baseline"])
+        cells = [fmt_n(n)]
         for impl in impls:
-            t = data[impl].get(n)
+            t = results.get(names[impl])
             cell = fmt_time(t)
             if impl != "baseline" and t is not None and base:
                 cell += f" ({t / base:.2f}×)"
             cells.append(cell)
-        cb = cpu.get("baseline", {}).get(n)
-        c1 = cpu.get("strata_1t", {}).get(n)
-        cells.append(f"{c1 / cb:.2f}×" if cb and c1 else "—")
-        lines.append(f"| {fmt_n(n)} | " + " | ".join(cells) + " |")
-    return "\n".join(lines)
+        cells.append(fmt_ratio(ratio(
+            results.get(names["strata_1t"], "cpu"),
+            results.get(names["baseline"], "cpu"))))
+        rows.append(cells)
+    if not rows:
+        return "(no results)"
+    return md_table(["entities"] + impls +
+                    ["strata_1t / baseline, CPU time"], rows)
 
 
-def plot(results):
-    os.makedirs(PLOTS, exist_ok=True)
-    tmp = tempfile.mkdtemp()
+def section_update(results, plots_link):
+    L = ["## Update scenarios\n",
+         f"![time per entity vs entity count]({plots_link}/update.png)\n",
+         f"(also `{plots_link}/update.svg`)\n"]
+    for scenario in UPDATE_SCENARIOS:
+        L.append(f"### {scenario[3:]}\n")
+        L.append(impl_table(results, scenario, IMPLS))
+        L.append("")
+    L.append("### Against ecs_benchmark's published figures (1M entities)\n")
+    L.append(
+        "Published single-thread figures come from a different machine "
+        "(3.13 GHz desktop, 2024) and a different harness, and our component "
+        "and system definitions are our reading of theirs: compare orders "
+        "of magnitude, not percentages. The hand-written baseline column is "
+        "the fairest yardstick for *this* machine.\n")
+    rows = []
+    for scenario, pub in PUBLISHED.items():
+        rows.append([scenario[3:]] + [
+            fmt_time(results.get(update_name(scenario, i, 1 << 20)))
+            for i in IMPLS] + [f"{pub['EnTT']} ms", f"{pub['flecs']} ms",
+                               f"{pub['fastest']} ms"])
+    L.append(md_table(["scenario"] + [f"{i} (here)" for i in IMPLS] +
+                      ["EnTT (pub.)", "flecs (pub.)", "fastest (pub.)"],
+                      rows, ["---"] + ["---:"] * (len(IMPLS) + 3)))
+    L.append("")
+    return L
+
+
+def parallel_table(results, scenario):
+    rows, flagged = [], 0
+    for n in SIZES:
+        get = lambda impl, f="real": results.get(
+            update_name(scenario, impl, n), f)
+        values = [get(i) for i in ("strata_1t", "strata_mt", "baseline",
+                                   "baseline_mt")]
+        if all(v is None for v in values):
+            continue
+        wall = ratio(get("strata_mt"), get("strata_1t"))
+        slower = wall is not None and wall > MT_SLOWER_MARK
+        flagged += slower
+        wall_cell = fmt_ratio(wall)
+        if slower:
+            wall_cell = f"**{wall_cell} ⚠**"
+        rows.append([
+            fmt_n(n), fmt_time(get("strata_1t")), fmt_time(get("strata_mt")),
+            wall_cell,
+            fmt_ratio(ratio(get("strata_mt", "cpu"), get("strata_1t", "cpu"))),
+            fmt_time(get("baseline")), fmt_time(get("baseline_mt")),
+            fmt_ratio(ratio(get("baseline_mt"), get("baseline"))),
+            fmt_ratio(ratio(get("baseline_mt", "cpu"), get("baseline", "cpu"))),
+        ])
+    if not rows:
+        return "(no results)", 0
+    head = ["entities", "strata_1t", "strata_mt", "strata_mt / strata_1t",
+            "CPU (caller)", "baseline", "baseline_mt",
+            "baseline_mt / baseline", "CPU (caller)"]
+    return md_table(head, rows), flagged
+
+
+def section_parallel(results, context):
+    L = ["## Parallel execution (issue 16)\n",
+         "### Threaded step against one thread\n",
+         f"strata_mt ran on {threads_used(results, 'strata_mt')} thread(s), "
+         f"baseline_mt on {threads_used(results, 'baseline_mt')} "
+         "(the `threads` counter). Ratios below 1.00× mean the threaded run "
+         "is faster. The CPU columns compare the calling thread's CPU time "
+         "(what the caller itself spent, workers excluded), which time "
+         f"slicing does not inflate. **⚠** marks strata_mt above "
+         f"{MT_SLOWER_MARK:g}× strata_1t (wall): threads made the step "
+         "slower.\n"]
+    total = 0
+    for scenario in UPDATE_SCENARIOS:
+        L.append(f"#### {scenario[3:]}\n")
+        table, flagged = parallel_table(results, scenario)
+        total += flagged
+        L.append(table)
+        L.append("")
+    L.append(f"Rows flagged: {total}.\n")
+    L += section_bandwidth(results, context)
+    L += section_oversubscription(results)
+    return L
+
+
+def l3_bytes(context):
+    sizes = [c["size"] for c in (context or {}).get("caches", [])
+             if c.get("level") == 3]
+    return max(sizes) if sizes else None
+
+
+def section_bandwidth(results, context):
+    L = [f"### Speed-up and memory bandwidth (≥ {fmt_n(BANDWIDTH_FROM)} "
+         "entities)\n",
+         "Bandwidth = bytes moved per entity per update × entities / wall "
+         "time. Bytes moved, a model rather than a measurement: for each "
+         "system, every component its signature in `benchmarks/scenario.h` "
+         "declares (read or written) counts its `sizeof` once for the read, "
+         "and every written one counts once more for the write-back; summed "
+         "over the scenario's systems, each weighted by the share of "
+         "entities it visits in the mix. It assumes nothing stays in cache "
+         "from one system to the next and ignores conditional writes "
+         "(more_complex writes velocity and data on one update in ten), the "
+         "frame buffer (76.8 KB, cache-resident), Strata's 4-byte entity id "
+         "per visited entity and, in the *Mixed* worlds, cache lines fetched "
+         "for skipped neighbours: a rough figure for comparing "
+         "implementations, not a hardware counter. Component sizes (x86-64): "
+         + ", ".join(f"{c} {b} B" for c, b in COMPONENT_BYTES.items()) + ".\n"]
+    l3 = l3_bytes(context)
+    rows = []
+    for scenario in UPDATE_SCENARIOS:
+        moved = traffic_bytes_per_entity(scenario)
+        stored = working_set_bytes_per_entity(scenario)
+        for n in SIZES:
+            if n < BANDWIDTH_FROM:
+                continue
+            get = lambda impl: results.get(update_name(scenario, impl, n))
+            if all(get(i) is None for i in IMPLS):
+                continue
+            gbs = lambda impl: DASH if not get(impl) else \
+                f"{moved * n / get(impl):.1f}"
+            ws = stored * n
+            fits = "" if l3 is None else (" (< L3)" if ws < l3 else " (> L3)")
+            rows.append([
+                scenario[3:], fmt_n(n), f"{moved:.0f} B",
+                f"{ws / 2**20:.0f} MiB{fits}",
+                fmt_ratio(ratio(get("strata_1t"), get("strata_mt"))),
+                fmt_ratio(ratio(get("baseline"), get("baseline_mt"))),
+                gbs("baseline"), gbs("baseline_mt"), gbs("strata_1t"),
+                gbs("strata_mt")])
+    if rows:
+        L.append(md_table(
+            ["scenario", "entities", "bytes moved / entity",
+             "component working set", "speed-up strata_1t / strata_mt",
+             "speed-up baseline / baseline_mt", "baseline GB/s",
+             "baseline_mt GB/s", "strata_1t GB/s", "strata_mt GB/s"],
+            rows, ["---"] + ["---:"] * 9))
+    else:
+        L.append("(no results)")
+    if l3:
+        L.append(f"\nL3 as Google Benchmark reports it: {l3 / 2**20:.0f} MiB "
+                 "(on a virtual machine this can be the host's, shared with "
+                 "other guests); a working set below it can be served from "
+                 "cache, so the GB/s are then cache, not DRAM, bandwidth.")
+    L.append("")
+    return L
+
+
+def section_oversubscription(results):
+    base = lambda t: f"BM_ComplexSystemsUpdate/strata_mt_threads/{OVERSUB_N}/{t}"
+    ref = results.get(base(OVERSUB_THREADS[0]))
+    rows = []
+    for t in OVERSUB_THREADS:
+        wall = results.get(base(t))
+        r = ratio(wall, ref)
+        ok = DASH if r is None else ("✓" if r <= OVERSUB_GOAL else "✗")
+        rows.append([str(t), fmt_count(results.get(base(t), "threads")),
+                     fmt_time(wall), fmt_time(results.get(base(t), "cpu")),
+                     fmt_ratio(r), ok])
+    for impl in ("strata_1t", "strata_mt"):
+        name = update_name("BM_ComplexSystemsUpdate", impl, OVERSUB_N)
+        rows.append([f"({impl})", fmt_count(results.get(name, "threads")),
+                     fmt_time(results.get(name)),
+                     fmt_time(results.get(name, "cpu")),
+                     fmt_ratio(ratio(results.get(name), ref)), ""])
+    return [
+        "### Oversubscription\n",
+        f"`BM_ComplexSystemsUpdate/strata_mt_threads/{OVERSUB_N}/T`: "
+        f"strata_mt's ComplexSystemsUpdate at {fmt_n(OVERSUB_N)} entities "
+        "with `threads(T)`, T beyond this machine's cores. Goal: every T "
+        f"within {OVERSUB_GOAL:g}× of T = {OVERSUB_THREADS[0]}. strata_1t "
+        "and strata_mt (`threads(0)`) of the same size for reference "
+        "(different benchmarks, same run).\n",
+        md_table(["T", "threads (counter)", "wall per update",
+                  "CPU (caller)", f"ratio to T = {OVERSUB_THREADS[0]}",
+                  f"≤ {OVERSUB_GOAL:g}×"], rows),
+        "",
+    ]
+
+
+def overhead_name(shape, scheduler, threads):
+    return f"Overhead/{shape}/16/{scheduler}/threads/{threads}"
+
+
+def section_scheduler(results):
+    loop = results.get("Overhead/plain_loop/16")
+    rows, met, checked = [], 0, 0
+    for shape in SHAPES:
+        cells = [shape]
+        for _, scheduler, threads, goal in SCHEDULER_COLUMNS:
+            t = results.get(overhead_name(shape, scheduler, threads))
+            mark = goal_mark(t, goal)
+            checked += bool(mark)
+            met += mark == " ✓"
+            cells.append(fmt_time(t) + mark)
+        cells.append(fmt_time(loop))
+        rows.append(cells)
+    L = ["## Scheduler overhead and idle CPU\n",
+         "`//scheduler:scheduler_benchmark`: wall time of one `ctx.step()` "
+         "running 16 empty systems shaped as a chain, as 4-wide layers (each "
+         "depending on the whole previous layer) or all independent, against "
+         "16 calls through function pointers in a plain loop. "
+         "`hand_off::automatic` (the default) runs a step this cheap inline; "
+         "`hand_off::always` forces every system through the pool: the cost "
+         "of real hand-offs. Goals (✓ met, ✗ missed): sequential ≤ 0.4 µs a "
+         "step, ≤ 2 µs on 2 threads.\n",
+         md_table(["shape (16 systems)"] +
+                  [c[0] for c in SCHEDULER_COLUMNS] +
+                  ["plain loop, 16 calls"], rows,
+                  ["---"] + ["---:"] * (len(SCHEDULER_COLUMNS) + 1)),
+         f"\nGoals met in {met} of {checked} measured cells.\n"]
+    L.append("Idle CPU: after a step that handed systems to the workers "
+             "(`hand_off::always`), the caller sleeps 100 ms; the process CPU "
+             "time burnt meanwhile (workers spinning, then parking) is the "
+             "`idle_cpu_ms` counter, per sleep (median of the repetitions of "
+             "10 sleeps each). 1 thread has no workers: the floor.\n")
+    idle_rows = []
+    for t in IDLE_THREADS:
+        ms = results.get(f"Idle/sleep_100ms/threads/{t}", "idle_cpu_ms")
+        # ms of CPU per 100 ms of sleep is also the percentage of one core.
+        idle_rows.append([str(t), DASH if ms is None else f"{ms:.2f} ms",
+                          DASH if ms is None else f"{ms:.2f} %"])
+    L.append(md_table(["threads", "CPU per 100 ms sleep",
+                       "share of one core"], idle_rows))
+    L.append("")
+    return L
+
+
+def contention_name(kind, threads):
+    return f"BM_Contention_{kind}/{threads}"
+
+
+def contention_per_task(results, kind, threads):
+    return results.get(contention_name(kind, threads), "per_task")
+
+
+def contention_verdict(results, cores):
+    """One sentence computed from the numbers."""
+    have = [t for t in CONTENTION_THREADS
+            if all(contention_per_task(results, k, t) for k in
+                   CONTENTION_KINDS)]
+    if len(have) < 2:
+        return "Not enough results to compare thread counts."
+    lo, hi = have[0], have[-1]
+    p_lo = contention_per_task(results, "Pool", lo)
+    p_hi = contention_per_task(results, "Pool", hi)
+    m_hi = contention_per_task(results, "MutexQueue", hi)
+    growth, vs = p_hi / p_lo, p_hi / m_hi
+    facts = (f"At {hi} threads ({cores} cores here) a task through the pool "
+             f"costs {fmt_time(p_hi * 1e9)}, {growth:.2f}× its {lo}-thread "
+             f"cost, against {fmt_time(m_hi * 1e9)} through the mutex queue "
+             f"({vs:.2f}×)")
+    if vs >= 1:
+        return (facts + ": at this contention the pool is not faster than a "
+                "mutex queue, so these numbers do not justify the shared "
+                "moodycamel queue over the naive one.")
+    if growth > COLLAPSE_FACTOR:
+        return (facts + f": the per-task cost grows more than "
+                f"{COLLAPSE_FACTOR:g}× under contention (our threshold for a "
+                "collapse), so although the pool stays ahead of the mutex "
+                "queue, these numbers do not show that one shared queue "
+                "object scales to many threads.")
+    return (facts + f": the per-task cost grows less than "
+            f"{COLLAPSE_FACTOR:g}× (our threshold for a collapse) and stays "
+            "below the mutex queue's, which justifies keeping the single "
+            "shared moodycamel queue rather than per-thread queues.")
+
+
+def section_contention(results, cores):
+    rows = []
+    for t in CONTENTION_THREADS:
+        pool = contention_per_task(results, "Pool", t)
+        mq = contention_per_task(results, "MutexQueue", t)
+        rows.append([
+            str(t),
+            fmt_time(None if pool is None else pool * 1e9),
+            fmt_time(None if mq is None else mq * 1e9),
+            fmt_ratio(ratio(pool, mq)),
+            fmt_time(results.get(contention_name("Pool", t))),
+            fmt_time(results.get(contention_name("MutexQueue", t)))])
+    return [
+        "## Thread-pool contention\n",
+        "`//threading:thread_pool_benchmark --benchmark_filter=Contention`: "
+        "with T threads (T − 1 workers and the caller), T producer tasks each "
+        "post 2,000 tiny tasks into one group while every thread also takes "
+        "tasks. `Pool` is Strata's pool (one shared moodycamel queue object: "
+        "one sub-queue per producer); `MutexQueue` the naive shared queue "
+        "(one mutex, one condition variable, a `std::deque`) doing the same "
+        "work. Per task: the benchmark's `per_task` counter (wall time per "
+        f"task posted). This machine has {cores} cores: from 8 threads on the "
+        "OS also switches threads.\n",
+        md_table(["threads", "Pool, per task", "MutexQueue, per task",
+                  "Pool / MutexQueue", "Pool, per iteration",
+                  "MutexQueue, per iteration"], rows),
+        "",
+        contention_verdict(results, cores) + "\n",
+    ]
+
+
+def section_entity(results):
+    L = ["## Entity scenarios (one thread)\n"]
+    for scenario in ENTITY_SCENARIOS:
+        L.append(f"### {scenario[3:]}\n")
+        L.append(impl_table(results, scenario, ["baseline", "strata_1t"]))
+        L.append("")
+    return L
+
+
+def section_compile(costs):
+    if not costs:
+        return []
+    rows = []
+    for c in costs:
+        rows.append([
+            f"`{c['target']}`",
+            f"{c['wall']:.1f} s" if c.get("wall") is not None else DASH,
+            f"{c['user']:.1f} s" if c.get("user") is not None else DASH,
+            f"{c['rss_mib']:.0f} MiB" if c.get("rss_mib") else DASH,
+            f"{c['bytes'] / 1024:.0f} KiB" if c.get("bytes") else DASH])
+    return [
+        "## Compile time and binary size\n",
+        "Each benchmark's main `.cc` compiled with the exact command bazel "
+        "uses (`bazel aquery --config=bench`), re-run under `/usr/bin/time "
+        "-v` in the execution root (everything else these binaries compile "
+        "— `base/check.cc`, the thread pool — is shared and small). Peak "
+        "memory is the compiler's maximum resident set. Binary size: `stat` "
+        "of the linked, unstripped binary.\n",
+        md_table(["target", "compile wall", "compile user",
+                  "peak compiler RSS", "binary size"], rows,
+                 ["---"] + ["---:"] * 4),
+        "",
+    ]
+
+
+def write_report(path, plots_dir, results, meta, costs, args):
+    info = meta.get("machine") or machine()
+    plots_link = os.path.relpath(plots_dir, os.path.dirname(path))
+    L = section_header()
+    L += section_machine(info, results.context, meta)
+    L += section_reproduce(args.min_time, args.repetitions)
+    L += section_measured(info, source_facts(), results)
+    L += section_update(results, plots_link)
+    L += section_parallel(results, results.context)
+    L += section_scheduler(results)
+    L += section_contention(results, info.get("cores"))
+    L += section_entity(results)
+    L += section_compile(costs)
+    notes = read_text(os.path.join(ROOT, "benchmarks", "ANALYSIS.md"))
+    if notes:
+        L.append(notes.rstrip() + "\n")
+    with open(path, "w") as f:
+        f.write("\n".join(L).rstrip() + "\n")
+
+
+# --------------------------------------------------------------------- plot
+
+def plot_data(results, tmp):
+    """[(scenario, [(impl, .dat path)])]: ns per entity against entities."""
     panels = []
     for scenario in UPDATE_SCENARIOS:
-        data = results.get(scenario, {})
         files = []
         for impl in IMPLS:
-            if impl not in data:
+            points = [(n, results.get(update_name(scenario, impl, n)))
+                      for n in SIZES]
+            points = [(n, t) for n, t in points if t is not None]
+            if not points:
                 continue
             path = os.path.join(tmp, f"{scenario}.{impl}.dat")
             with open(path, "w") as f:
-                for n in sorted(data[impl]):
-                    f.write(f"{n} {data[impl][n] / n}\n")
+                f.writelines(f"{n} {t / n}\n" for n, t in points)
             files.append((impl, path))
         panels.append((scenario, files))
-    styles = {"baseline": "lw 2 lc rgb '#444444' dt 2 pt 7",
-              "strata_1t": "lw 2 lc rgb '#1f77b4' pt 5",
-              "strata_mt": "lw 2 lc rgb '#d62728' pt 9"}
+    return panels
+
+
+def plot(results, plots_dir):
+    os.makedirs(plots_dir, exist_ok=True)
+    panels = plot_data(results, tempfile.mkdtemp())
     for term, ext in (("pngcairo size 1400,1000 font 'Sans,11'", "png"),
                       ("svg size 1400,1000 dynamic font 'Sans,11'", "svg")):
         script = [f"set terminal {term}", "set termoption noenhanced",
-                  f"set output '{os.path.join(PLOTS, 'update.' + ext)}'",
+                  f"set output '{os.path.join(plots_dir, 'update.' + ext)}'",
                   "set multiplot layout 2,2 title 'Strata vs hand-written "
-                  "baseline: wall time per entity per update (lower is "
+                  "baselines: wall time per entity per update (lower is "
                   "better; log x)'",
                   "set logscale x", "set logscale y", "set grid",
+                  "set xrange [0.7:3e6]",
                   "set key top right", "set yrange [*:*]",
                   "set xlabel 'entities'",
                   "set ylabel 'ns per entity (log)'",
@@ -293,9 +1184,13 @@ def plot(results):
                   "'1M' 1048576, '2M' 2097152)"]
         for scenario, files in panels:
             script.append(f"set title '{scenario[3:]}'")
-            if not files:
+            if not files:  # keep the 2x2 layout: an empty panel
+                script += ["unset logscale y", "set yrange [0:1]",
+                           "set label 1 'no results' at graph 0.5,0.5 center",
+                           "plot 2 notitle", "unset label 1",
+                           "set logscale y", "set yrange [*:*]"]
                 continue
-            parts = [f"'{p}' using 1:2 with linespoints {styles[i]} "
+            parts = [f"'{p}' using 1:2 with linespoints {PLOT_STYLES[i]} "
                      f"title '{i}'" for i, p in files]
             script.append("plot " + ", ".join(parts))
         script.append("unset multiplot")
@@ -303,175 +1198,58 @@ def plot(results):
                        check=True)
 
 
-def write_report(results, cpu, context, info, load_before, load_after, costs,
-                 args, started, finished):
-    L = []
-    L.append("# Strata benchmarks: ecs_benchmark's scenarios\n")
-    L.append(
-        "Generated by `tools/bench_report.py` from `//benchmarks` "
-        "(issue 11). Every figure below was measured on the machine "
-        "described here, Strata and a hand-written baseline in the same "
-        "binary and the same run. Times are wall-clock per run (one update "
-        "of every system, or one pass over N entities); `(n×)` is the "
-        "ratio to the baseline (lower is better, 1.00× = as fast as the "
-        "hand-written loop). The last column of each table is the "
-        "single-thread ratio in CPU time, which time slicing by other "
-        "processes on this shared machine does not inflate: when wall and "
-        "CPU ratios disagree, trust the CPU one for strata_1t.\n")
-    L.append("## Machine and run\n")
-    L.append(f"* CPU: {info['cpu']} ({info['mhz']}), {info['cores']} "
-             f"logical cores, {info['mem']} RAM; Linux {info['kernel']}")
-    if context:
-        caches = ", ".join(
-            f"L{c['level']} {c['type'][0].lower()} {c['size'] // 1024} KiB"
-            for c in context.get("caches", []))
-        L.append(f"* Caches (Google Benchmark): {caches}")
-    L.append(f"* Compiler: {info['gcc']}; `--config=bench` (`-c opt "
-             "-march=native -fno-omit-frame-pointer`), Google Benchmark 1.7.1 "
-             "(Debian)")
-    L.append(f"* Load average (1/5/15 min) before the run: {load_before}; "
-             f"after: {load_after}. The 2 cores are shared with other "
-             "builds, so single figures can be off by 10–30 %; the ratios "
-             "in one row were measured back to back.")
-    L.append(f"* Run: {started} → {finished} (UTC); "
-             f"`--benchmark_min_time={args.min_time}`, sizes below 2M "
-             f"median of {args.repetitions} repetitions, 2M one repetition.")
-    L.append("")
-    L.append("Reproduce (from the repository root):\n")
-    L.append("```sh\ntools/bench_report.py            # this whole file\n"
-             "bazel run --config=bench //benchmarks:update_benchmark -- "
-             "--benchmark_format=json --benchmark_out=/tmp/update.json\n"
-             "bazel run --config=bench //benchmarks:entity_benchmark -- "
-             "--benchmark_filter='/1048576/'\n```\n")
-    L.append("## What is measured\n")
-    L.append(
-        "Scenarios, components and systems follow ecs_benchmark "
-        "(github.com/abeimler/ecs_benchmark) as closely as its description "
-        "allows; the exact definitions (component structs, per-entity "
-        "kernels, which entities lack which components in the *Mixed* "
-        "variants) are at the top of `benchmarks/scenario.h`. Strata's "
-        "systems and the baseline call the same inline per-entity kernels, "
-        "so only the iteration and storage machinery differ.\n")
-    L.append(
-        "* **baseline**: plain SoA `std::vector`s indexed by entity, raw "
-        "pointers hoisted, dense `for` loops; for the *Mixed* worlds one "
-        "precomputed index list per system (what a careful engineer writes "
-        "for a fixed component mix); for entity operations a free list, a "
-        "version per index and a presence byte per entity.\n"
-        "* **strata_1t**: `threads(1)`, sequential scheduler, "
-        "`dynamic_entity_limit`, every component in its own SoA contiguous "
-        "buffer. A run is one `ctx.step()` (systems + the refresh).\n"
-        "* **strata_mt**: `threads(0)` (all hardware threads: "
-        f"{info['cores']} here), atomic-counter scheduler, "
-        "`allow_inner_parallelism()` with "
-        "`ipc::none_below_threshold(4096, ips::split_evenly_per_core())`; "
-        "render is never split (one frame buffer).\n"
-        "* Set-up (creating the entities) is outside the timed region of "
-        "the update and unpack scenarios. Entity counts are powers of two: "
-        "1k = 1024, 1M = 1,048,576, 2M = 2,097,152.\n")
+# --------------------------------------------------------------------- main
 
-    L.append("## Update scenarios\n")
-    L.append("![time per entity vs entity count](benchmarks/plots/update.png)\n")
-    L.append("(also `benchmarks/plots/update.svg`)\n")
-    for scenario in UPDATE_SCENARIOS:
-        if scenario in results:
-            L.append(f"### {scenario[3:]}\n")
-            L.append(table(scenario, results[scenario], IMPLS,
-                           cpu.get(scenario, {})))
-            L.append("")
-
-    L.append("### Against ecs_benchmark's published figures (1M entities)\n")
-    L.append(
-        "Published single-thread figures come from a different machine "
-        "(3.13 GHz desktop, 2024) and a different harness, and our component "
-        "and system definitions are our reading of theirs: compare orders "
-        "of magnitude, not percentages. The hand-written baseline column is "
-        "the fairest yardstick for *this* machine.\n")
-    L.append("| scenario | baseline (here) | strata_1t (here) | strata_mt "
-             "(here) | EnTT (pub.) | flecs (pub.) | fastest (pub.) |")
-    L.append("|---|---:|---:|---:|---:|---:|---:|")
-    for scenario, pub in PUBLISHED.items():
-        d = results.get(scenario, {})
-        cells = [fmt_time(d.get(i, {}).get(1 << 20)) for i in IMPLS]
-        L.append(f"| {scenario[3:]} | " + " | ".join(cells) +
-                 f" | {pub['EnTT']} ms | {pub['flecs']} ms | "
-                 f"{pub['fastest']} ms |")
-    L.append("")
-
-    L.append("## Entity scenarios (one thread)\n")
-    for scenario in ENTITY_SCENARIOS:
-        if scenario in results:
-            L.append(f"### {scenario[3:]}\n")
-            L.append(table(scenario, results[scenario],
-                           ["baseline", "strata_1t"], cpu.get(scenario, {})))
-            L.append("")
-
-    if costs:
-        L.append("## Compile time and binary size\n")
-        L.append(
-            "Each benchmark's main `.cc` compiled with the exact command "
-            "bazel uses (`bazel aquery --config=bench`), re-run under "
-            "`/usr/bin/time -v` in the execution root (everything else "
-            "these binaries compile — `base/check.cc`, the thread pool — is "
-            "shared and small). Peak memory is the compiler's maximum "
-            "resident set. Binary size: `stat` of the linked, unstripped "
-            "binary.\n")
-        L.append("| target | compile wall | compile user | peak compiler "
-                 "RSS | binary size |")
-        L.append("|---|---:|---:|---:|---:|")
-        for c in costs:
-            wall = f"{c['wall']:.1f} s" if c["wall"] is not None else "—"
-            user = f"{c['user']:.1f} s" if c["user"] is not None else "—"
-            rss = f"{c['rss_mib']:.0f} MiB" if c["rss_mib"] else "—"
-            L.append(f"| `{c['target']}` | {wall} | {user} | {rss} | "
-                     f"{c['bytes'] / 1024:.0f} KiB |")
-        L.append("")
-
-    notes = os.path.join(ROOT, "benchmarks", "ANALYSIS.md")
-    if os.path.exists(notes):
-        with open(notes) as f:
-            L.append(f.read().rstrip() + "\n")
-
-    with open(os.path.join(ROOT, "BENCHMARKS.md"), "w") as f:
-        f.write("\n".join(L).rstrip() + "\n")
+def parse_only(text):
+    groups = [g.strip() for g in text.split(",") if g.strip()]
+    unknown = [g for g in groups if g not in GROUPS]
+    if unknown:
+        raise argparse.ArgumentTypeError(
+            f"unknown group(s) {', '.join(unknown)}; choose from "
+            f"{','.join(GROUPS)}")
+    return [g for g in GROUPS if g in groups]
 
 
-def main():
+def parse_args():
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--min-time", default="0.2")
     p.add_argument("--repetitions", type=int, default=5)
     p.add_argument("--quick", action="store_true",
-                   help="1 .. 16k entities only")
+                   help="update/entity: 1 .. 16k entities only")
+    p.add_argument("--only", type=parse_only, default=list(GROUPS),
+                   metavar="GROUPS",
+                   help="comma-separated subset of " + ",".join(GROUPS) +
+                   " to run (the others are rendered from stored JSON)")
     p.add_argument("--reuse", action="store_true",
-                   help="do not run; render from benchmarks/results/*.json")
+                   help="run nothing (--only is ignored); render from the "
+                   "stored JSON")
     p.add_argument("--no-compile-cost", action="store_true")
-    args = p.parse_args()
+    # For testing the rendering: where the JSON is read (and written), and
+    # where the report and plots go.
+    p.add_argument("--results-dir", default=DEFAULT_RESULTS,
+                   help=argparse.SUPPRESS)
+    p.add_argument("--report", default=DEFAULT_REPORT, help=argparse.SUPPRESS)
+    p.add_argument("--plots-dir", default=DEFAULT_PLOTS,
+                   help=argparse.SUPPRESS)
+    return p.parse_args()
 
-    now = lambda: datetime.datetime.utcnow().strftime("%Y-%m-%d %H:%M")
-    started = now()
-    load_before = loadavg()
-    if not args.reuse:
-        run_benchmarks(args.min_time, args.repetitions, args.quick)
-    load_after = loadavg()
-    finished = now()
-    results, cpu, context = load_results(args.quick)
-    meta_path = os.path.join(RESULTS, "run.json")
-    if args.reuse and os.path.exists(meta_path):
-        with open(meta_path) as f:
-            meta = json.load(f)
-        started, finished = meta["started"], meta["finished"]
-        load_before, load_after = meta["load_before"], meta["load_after"]
+
+def main():
+    args = parse_args()
+    results_dir = os.path.abspath(args.results_dir)
+    meta_path = os.path.join(results_dir, "run.json")
+    if args.reuse:
+        meta = upgrade_meta(load_json(meta_path, {}))
+        costs = store_compile_costs(results_dir, [])
     else:
-        os.makedirs(RESULTS, exist_ok=True)
-        with open(meta_path, "w") as f:
-            json.dump({"started": started, "finished": finished,
-                       "load_before": load_before,
-                       "load_after": load_after}, f)
-    costs = [] if args.no_compile_cost else compile_costs()
-    plot(results)
-    write_report(results, cpu, context, machine(), load_before, load_after, costs,
-                 args, started, finished)
-    print(os.path.join(ROOT, "BENCHMARKS.md"))
+        meta = run_selected(args.only, results_dir, args)
+        new_costs = [] if args.no_compile_cost else compile_costs(args.only)
+        costs = store_compile_costs(results_dir, new_costs)
+    results = load_results(results_dir, args.quick)
+    plot(results, os.path.abspath(args.plots_dir))
+    write_report(os.path.abspath(args.report), os.path.abspath(args.plots_dir),
+                 results, meta, costs, args)
+    print(os.path.abspath(args.report))
 
 
 if __name__ == "__main__":
