@@ -161,9 +161,11 @@ void churn(Proxy& proxy, std::uint64_t& rng, int creations) {
 }
 
 // Runs kSteps steps; returns the digest after each and the final snapshot.
+// The digest after every step, and the final snapshot.
+using run_result = std::pair<std::vector<std::uint64_t>, snapshot>;
+
 template <typename Dag, typename Settings, typename... Extra>
-std::pair<std::vector<std::uint64_t>, snapshot> run(const Settings& settings,
-                                                    Extra... extra) {
+run_result run(const Settings& settings, Extra... extra) {
   auto ctx = strata::make_context(settings, extra...);
   std::uint64_t rng = 42;
   std::vector<std::uint64_t> digests;
@@ -187,55 +189,75 @@ std::pair<std::vector<std::uint64_t>, snapshot> run(const Settings& settings,
   return {std::move(digests), std::move(last)};
 }
 
+// The sequential scheduler's run: what every other run must reproduce.
 template <typename Dag>
-void check_determinism() {
-  static constexpr auto systems = Dag::systems();
-  constexpr auto base =
-      strata::settings()
-          .dynamic_entity_limit(256)
-          .allow_inner_parallelism()
-          .component_signatures(strata::testing::random_dag_components)
-          .system_signatures(systems);
-  const auto reference =
-      run<Dag>(base.scheduler(strata::scheduler::sequential).threads(1));
-  ASSERT_GT(reference.second.entities.size(), 20u)
+constexpr auto base_settings() {
+  return strata::settings()
+      .dynamic_entity_limit(256)
+      .allow_inner_parallelism()
+      .component_signatures(strata::testing::random_dag_components)
+      .system_signatures(Dag::systems());
+}
+
+template <typename Dag>
+run_result reference_run() {
+  run_result reference = run<Dag>(
+      base_settings<Dag>().scheduler(strata::scheduler::sequential).threads(1));
+  EXPECT_GT(reference.second.entities.size(), 20u)
       << "the churn should keep a population alive";
-  // 0, 1, 2 and 8 workers, with the hand-off decisions left to the cost
-  // model and forced both ways.
+  return reference;
+}
+
+// Runs `run_once` (under a timeout) and compares it with `reference` step by
+// step, so a divergence names its first step.
+template <typename RunOnce>
+void expect_same_run(const run_result& reference, RunOnce run_once) {
+  run_result result;
+  strata::testing::run_with_timeout(std::chrono::seconds(120),
+                                    "determinism run",
+                                    [&] { result = run_once(); });
+  ASSERT_EQ(result.first.size(), reference.first.size());
+  for (std::size_t step = 0; step < reference.first.size(); ++step) {
+    ASSERT_EQ(result.first[step], reference.first[step])
+        << "state diverged after step " << step;
+  }
+  EXPECT_TRUE(result.second == reference.second);
+}
+
+// On the context's own thread pool: 0, 1, 2 and 8 workers, with the
+// hand-off decisions left to the cost model and forced both ways.
+template <typename Dag>
+void check_on_thread_pools() {
+  const run_result reference = reference_run<Dag>();
   for (strata::hand_off mode :
        {strata::hand_off::automatic, strata::hand_off::always,
         strata::hand_off::never}) {
     for (std::size_t threads : {1, 2, 3, 9}) {
       SCOPED_TRACE("atomic_counter, threads=" + std::to_string(threads) +
                    ", hand_off=" + std::to_string(static_cast<int>(mode)));
-      std::pair<std::vector<std::uint64_t>, snapshot> result;
-      strata::testing::run_with_timeout(
-          std::chrono::seconds(120), "determinism run", [&] {
-            result = run<Dag>(base.scheduler(strata::scheduler::atomic_counter)
-                                  .threads(threads)
-                                  .hand_off(mode));
-          });
-      ASSERT_EQ(result.first.size(), reference.first.size());
-      for (std::size_t step = 0; step < reference.first.size(); ++step) {
-        ASSERT_EQ(result.first[step], reference.first[step])
-            << "state diverged after step " << step;
-      }
-      EXPECT_TRUE(result.second == reference.second);
+      expect_same_run(reference, [&] {
+        return run<Dag>(base_settings<Dag>()
+                            .scheduler(strata::scheduler::atomic_counter)
+                            .threads(threads)
+                            .hand_off(mode));
+      });
     }
   }
-  // On an engine's job system (strata::run_on): a real one with 1 and 3
-  // threads, and one that runs every job inline while claiming 2 threads.
+}
+
+// On an engine's job system (strata::run_on): a real one with 1 and 3
+// threads, and one that runs every job inline while claiming 2 threads.
+template <typename Dag>
+void check_on_executors() {
+  const run_result reference = reference_run<Dag>();
   auto check_on = [&](strata::executor& jobs, const std::string& name) {
     SCOPED_TRACE("atomic_counter on " + name);
-    std::pair<std::vector<std::uint64_t>, snapshot> result;
-    strata::testing::run_with_timeout(
-        std::chrono::seconds(120), "determinism run", [&] {
-          result = run<Dag>(base.scheduler(strata::scheduler::atomic_counter)
-                                .hand_off(strata::hand_off::always),
-                            strata::run_on(jobs));
-        });
-    ASSERT_EQ(result.first, reference.first);
-    EXPECT_TRUE(result.second == reference.second);
+    expect_same_run(reference, [&] {
+      return run<Dag>(base_settings<Dag>()
+                          .scheduler(strata::scheduler::atomic_counter)
+                          .hand_off(strata::hand_off::always),
+                      strata::run_on(jobs));
+    });
   };
   for (std::size_t threads : {1, 3}) {
     strata::testing::threads_executor jobs(threads);
@@ -262,12 +284,21 @@ constexpr bool interesting() {
 }
 
 // One generated DAG per test target (STRATA_RANDOM_DAG_SEED, _SYSTEMS and
-// _DEPENDENCY_PERCENT come from the BUILD file): the compiler's memory grows
+// _DEPENDENCY_PERCENT come from the BUILD file), and one kind of run
+// (STRATA_DETERMINISM_ON_EXECUTORS): the compiler's time and memory grow
 // with every context type in a translation unit.
 using dag = random_dag<STRATA_RANDOM_DAG_SEED, STRATA_RANDOM_DAG_SYSTEMS,
                        STRATA_RANDOM_DAG_DEPENDENCY_PERCENT>;
 static_assert(interesting<dag>());
 
-TEST(SchedulerDeterminismTest, RandomDag) { check_determinism<dag>(); }
+#if STRATA_DETERMINISM_ON_EXECUTORS
+TEST(SchedulerDeterminismTest, RandomDagOnExecutors) {
+  check_on_executors<dag>();
+}
+#else
+TEST(SchedulerDeterminismTest, RandomDagOnThreadPools) {
+  check_on_thread_pools<dag>();
+}
+#endif
 
 }  // namespace

@@ -1,6 +1,6 @@
 // Scheduler benchmarks (issue 9), each next to the hand-written code that
 // does the same work:
-//   (a) overhead: one step running 16 or 64 empty systems shaped as a
+//   (a) overhead: one step running 16 empty systems shaped as a
 //       chain, as diamond layers (4 wide, each layer depending on the whole
 //       previous one) or all independent; atomic_counter with 1 and 2
 //       threads, and sequential; vs calling as many empty functions in a
@@ -125,11 +125,7 @@ using strata::scheduler::sequential_t;
 STRATA_OVERHEAD(chain, 16);
 STRATA_OVERHEAD(layers, 16);
 STRATA_OVERHEAD(independent, 16);
-STRATA_OVERHEAD(chain, 64);
-STRATA_OVERHEAD(layers, 64);
-STRATA_OVERHEAD(independent, 64);
 BENCHMARK(BM_EmptyFunctionsLoop<16>)->Name("Overhead/plain_loop/16");
-BENCHMARK(BM_EmptyFunctionsLoop<64>)->Name("Overhead/plain_loop/64");
 
 // ---- (a') Idle CPU between steps. ------------------------------------------
 // A game steps, then waits for the next frame. After a step that handed
