@@ -53,7 +53,8 @@
 // take_subtask_work() (whether any subtask state holds kills or deferred
 // functions since the last refresh; it resets the answer);
 // for_each_instance(f, parallel) (f(instance) for every system instance,
-// system_instance.h, maybe in parallel); observer() (a pointer to a
+// system_instance.h, maybe in parallel); for_each_instance_in_order(f)
+// (the same, on this thread, in system id order); observer() (a pointer to a
 // refresh_observer, or null); system_name(id).
 //
 // Complexity: phase 1 O(deferred functions); phase 2 O(kills * systems)
@@ -105,14 +106,12 @@ using refresh_observer = std::function<void(const refresh_event&)>;
 // component with bit `Bit`, at once (remove_component).
 template <std::size_t Bit, typename World>
 void leave_systems_requiring(World& world, entity_id id) {
-  world.for_each_instance(
-      [&](auto& instance) {
-        using instance_type = std::remove_cvref_t<decltype(instance)>;
-        if constexpr (instance_type::required_bits.test(Bit)) {
-          instance.mutable_subscribed().erase(id.index());
-        }
-      },
-      /*parallel=*/false);
+  world.for_each_instance_in_order([&](auto& instance) {
+    using instance_type = std::remove_cvref_t<decltype(instance)>;
+    if constexpr (instance_type::required_bits.test(Bit)) {
+      instance.mutable_subscribed().erase(id.index());
+    }
+  });
 }
 
 template <typename EntityStorage, typename ComponentStorage>
@@ -214,8 +213,11 @@ class refresh_queue {
     if (world.observer() == nullptr) {
       world.for_each_instance(
           [&](auto& instance) {
+            using instance_type = std::remove_cvref_t<decltype(instance)>;
             for (const pending_match& change : to_match_) {
-              rematch(world, instance, change);
+              if (concerns<instance_type>(world, change)) {
+                rematch(world, instance, change);
+              }
             }
           },
           parallel);
@@ -250,7 +252,12 @@ class refresh_queue {
     auto& meta = entities.metadata(id);
     if (meta.extra.match_slot == entity_refresh_flags::no_slot) {
       meta.extra.match_slot = static_cast<std::uint32_t>(to_match_.size());
-      to_match_.push_back({id, meta.components, bitset_type{}});
+      // Fields written in place: a braced temporary was assembled on the
+      // stack in pieces and copied with one wide load, a store-forwarding
+      // stall that was half of a remove+add's cost.
+      pending_match& change = to_match_.emplace_back();
+      change.id = id;
+      change.before = meta.components;
     }
     return meta.extra.match_slot;
   }
@@ -274,6 +281,17 @@ class refresh_queue {
     }
     instance.mutable_subscribed().erase(id.index());
     notify(world, instance, refresh_event::kind::unsubscribe, id);
+  }
+
+  // Whether phase 3 must look at `change` for system Instance: the entity
+  // is alive and new, or gained or lost a component the system cares about.
+  // Kept apart from rematch so this test inlines into the loop.
+  template <typename Instance, typename World>
+  static bool concerns(const World& world, const pending_match& change) {
+    const auto& entities = world.entities();
+    if (!entities.alive(change.id)) return false;  // killed in this refresh
+    return !entities.metadata_at(change.id.index()).extra.matched ||
+           (change.touched & Instance::interest_bits).any();
   }
 
   // Phase 3 for one (system, changed entity).

@@ -124,6 +124,10 @@ struct world {
     parallel_requests.push_back(parallel);
     std::apply([&](auto&... instance) { (f(instance), ...); }, instances);
   }
+  template <typename F>
+  void for_each_instance_in_order(F&& f) {
+    std::apply([&](auto&... instance) { (f(instance), ...); }, instances);
+  }
   auto& movers() { return std::get<0>(instances); }
   auto& medics() { return std::get<1>(instances); }
 

@@ -193,8 +193,18 @@ class context_core {
       parallel_for(pool_, system_count,
                    [&](std::size_t i) { table[i](*this, f); });
     } else {
-      for (std::size_t i = 0; i < system_count; ++i) table[i](*this, f);
+      for_each_instance_in_order(f);
     }
+  }
+  // f(instance) for every system in id order, on this thread: unrolled, so
+  // f inlines for each instance and work f skips at compile time (a system
+  // the call does not concern) costs nothing.
+  template <typename F>
+  void for_each_instance_in_order(F&& f) {
+    [&]<std::size_t... I>(std::index_sequence<I...>) {
+      (f(instance<I>()), ...);
+    }
+    (std::make_index_sequence<system_count>{});
   }
 
   // Subtasks left kills or deferred functions for the refresh (set by data
