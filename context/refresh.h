@@ -287,7 +287,7 @@ class refresh_queue {
   // is alive and new, or gained or lost a component the system cares about.
   // Kept apart from rematch so this test inlines into the loop.
   template <typename Instance, typename World>
-  static bool concerns(const World& world, const pending_match& change) {
+  static bool concerns(World& world, const pending_match& change) {
     const auto& entities = world.entities();
     if (!entities.alive(change.id)) return false;  // killed in this refresh
     return !entities.metadata_at(change.id.index()).extra.matched ||
