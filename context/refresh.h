@@ -224,7 +224,12 @@ class refresh_queue {
     } else {
       for (const pending_match& change : to_match_) {
         world.for_each_instance(
-            [&](auto& instance) { rematch(world, instance, change); },
+            [&](auto& instance) {
+              using instance_type = std::remove_cvref_t<decltype(instance)>;
+              if (concerns<instance_type>(world, change)) {
+                rematch(world, instance, change);
+              }
+            },
             /*parallel=*/false);
       }
     }
@@ -294,15 +299,12 @@ class refresh_queue {
            (change.touched & Instance::interest_bits).any();
   }
 
-  // Phase 3 for one (system, changed entity).
+  // Phase 3 for one (system, changed entity) that concerns() the system.
   template <typename World, typename Instance>
   void rematch(World& world, Instance& instance,
                const pending_match& change) const {
-    const auto& entities = world.entities();
-    if (!entities.alive(change.id)) return;  // killed in this refresh
-    const auto& meta = entities.metadata_at(change.id.index());
+    const auto& meta = world.entities().metadata_at(change.id.index());
     const bool created = !meta.extra.matched;
-    if (!created && (change.touched & Instance::interest_bits).none()) return;
     const bool was = !created && Instance::matches(change.before);
     const bool now = Instance::matches(meta.components);
     const std::size_t index = change.id.index();
