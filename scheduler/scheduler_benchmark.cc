@@ -8,12 +8,12 @@
 //       away). Reported: time per step (the Time column, wall clock).
 //   (a') idle CPU: process CPU time while the caller sleeps 100 ms between
 //       steps, 1 and 2 threads.
-//   (b) inner parallelism: movement (position += velocity * dt, float x, y
-//       in an SoA contiguous buffer) over 1M entities, 1 vs 2 threads
-//       (split_evenly_per_core), vs a raw single-threaded SoA loop.
-//   (c) a 7-system frame in the style of ecs_benchmark (movement, data,
-//       more-complex, health, damage, sprite, render into a 320x240 frame
-//       buffer) over 1M entities: sequential vs atomic_counter on 2 threads.
+//   (b) inner parallelism: the movement system of //benchmarks:scenario
+//       alone over 1M entities, 1 vs 2 threads (split_evenly_per_core), vs
+//       the same kernel in a raw single-threaded SoA loop.
+//   (c) the scenario's ComplexSystemsUpdate (seven systems) over 1M
+//       entities: sequential vs atomic_counter on 1 and 2 threads, vs the
+//       scenario's hand-written loops.
 //
 // Run: bazel run --config=bench //scheduler:scheduler_benchmark
 // (This benchmark depends on //context, above //scheduler: accepted for a
@@ -29,11 +29,11 @@
 #include <vector>
 
 #include "benchmark/benchmark.h"
+#include "benchmarks/scenario.h"
 #include "context/context.h"
 
 namespace {
 
-using strata::entity_id;
 
 // ---- (a) Scheduler overhead. -----------------------------------------------
 
@@ -170,87 +170,56 @@ BENCHMARK(BM_IdleBetweenSteps)
     ->Iterations(10)
     ->UseRealTime();
 
-// ---- Components shared by (b) and (c). --------------------------------------
+// ---- (b) and (c): the ecs_benchmark scenario of //benchmarks:scenario. ------
+//
+// The components, kernels, system signatures and entity mixes are the ones
+// //benchmarks:update_benchmark publishes, so a number here compares with
+// the same scenario name there; this binary adds the scheduler axis
+// (sequential vs atomic_counter at a fixed thread count).
 
-constexpr std::size_t kEntities = 1'000'000;
-constexpr std::size_t kLimit = 1 << 20;
-constexpr float kDt = 1.0f / 60;
+constexpr std::size_t kEntities = 1 << 20;
 
-struct position {
-  float x = 0, y = 0;
-};
-struct velocity {
-  float x = 0, y = 0;
-};
-namespace ct {
-inline constexpr auto position = strata::tag<::position>;
-inline constexpr auto velocity = strata::tag<::velocity>;
-}  // namespace ct
+// ---- (b) Inner parallelism: movement alone. -------------------------------
 
-struct movement {
-  template <typename Data>
-  void process(Data& data) {
-    data.for_entities([&](entity_id e) {
-      auto& p = data.get(ct::position, e);
-      const auto& v = data.get(ct::velocity, e);
-      p.x += v.x * kDt;
-      p.y += v.y * kDt;
-    });
-  }
-};
-
-// ---- (b) Inner parallelism.
-// --------------------------------------------------
-
-constexpr auto movement_components =
-    strata::component_signatures(strata::cs::make(ct::position, ct::velocity));
-constexpr auto movement_systems = strata::system_signatures(
-    strata::ss::make(strata::tag<movement>)
-        .read(ct::velocity)
-        .write(ct::position)
+constexpr auto kMovementAlone = strata::system_signatures(
+    strata::ss::make(bench::st::movement<bench::access::typed>)
+        .read(bench::ct::velocity)
+        .write(bench::ct::position)
         .parallelism(strata::ips::split_evenly_per_core()));
 
 void BM_Movement(benchmark::State& state) {
-  auto ctx =
-      strata::make_context(strata::settings()
-                               .fixed_entity_limit<kLimit>()
-                               .allow_inner_parallelism()
-                               .component_signatures(movement_components)
-                               .system_signatures(movement_systems)
-                               .scheduler(strata::scheduler::atomic_counter)
-                               .threads(state.range(0)));
-  ctx.step([](auto& proxy) {
-    for (std::size_t i = 0; i < kEntities; ++i) {
-      const entity_id e = proxy.create_entity();
-      proxy.add_component(ct::position, e, 0.f, 0.f);
-      proxy.add_component(ct::velocity, e, 1.f, static_cast<float>(i % 7));
-    }
-  });
-  auto run = [](auto& proxy) {
-    proxy.execute_systems()(strata::sea::all().for_subtasks(
-        [](auto& system, auto& data) { system.process(data); }));
-  };
-  for (auto _ : state) ctx.step(run);
+  const auto settings = strata::settings()
+                            .dynamic_entity_limit(0)
+                            .allow_inner_parallelism()
+                            .component_signatures(bench::kComponents)
+                            .system_signatures(kMovementAlone)
+                            .scheduler(strata::scheduler::atomic_counter)
+                            .threads(static_cast<std::size_t>(state.range(0)));
+  bench::strata_world world(settings, kEntities, bench::mix::pos_vel);
+  for (auto _ : state) world.update();
   state.SetItemsProcessed(state.iterations() * kEntities);
 }
 BENCHMARK(BM_Movement)
-    ->Name("Movement1M/context/threads")
+    ->Name("Movement1M/atomic_counter/threads")
     ->Arg(1)
     ->Arg(2)
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 
+// The baseline: the same kernel over plain SoA vectors, one thread.
 void BM_MovementRawSoA(benchmark::State& state) {
-  std::vector<position> positions(kEntities);
-  std::vector<velocity> velocities(kEntities);
-  for (std::size_t i = 0; i < kEntities; ++i)
-    velocities[i] = {1.f, static_cast<float>(i % 7)};
+  std::vector<bench::position> positions(kEntities);
+  std::vector<bench::velocity> velocities(kEntities);
+  for (std::size_t i = 0; i < kEntities; ++i) {
+    const bench::entity_init init = bench::make_init(i, bench::mix::pos_vel);
+    positions[i] = init.pos;
+    velocities[i] = *init.vel;
+  }
   for (auto _ : state) {
-    position* p = positions.data();
-    const velocity* v = velocities.data();
+    bench::position* p = positions.data();
+    const bench::velocity* v = velocities.data();
     for (std::size_t i = 0; i < kEntities; ++i) {
-      p[i].x += v[i].x * kDt;
-      p[i].y += v[i].y * kDt;
+      bench::update_movement(p[i], v[i], bench::kDt);
     }
     benchmark::ClobberMemory();
   }
@@ -261,206 +230,41 @@ BENCHMARK(BM_MovementRawSoA)
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 
-// ---- (c) The 7-system frame. ------------------------------------------------
-
-struct data_component {
-  int thingy = 0;
-  double dingy = 0;
-  bool mingy = false;
-  std::uint32_t seed = 1;
-};
-struct health {
-  int hp = 100, max_hp = 100;
-  int status = 0;  // 0 alive, 1 dead, 2 spawn
-};
-struct damage {
-  int atk = 10, def = 5;
-};
-struct sprite {
-  char character = ' ';
-};
-struct player {
-  int type = 0;  // 0 npc, 1 hero, 2 monster
-};
-namespace ct {
-inline constexpr auto data = strata::tag<::data_component>;
-inline constexpr auto health = strata::tag<::health>;
-inline constexpr auto damage = strata::tag<::damage>;
-inline constexpr auto sprite = strata::tag<::sprite>;
-inline constexpr auto player = strata::tag<::player>;
-}  // namespace ct
-
-struct data_system {
-  template <typename Data>
-  void process(Data& data) {
-    data.for_entities([&](entity_id e) {
-      auto& d = data.get(ct::data, e);
-      d.seed = d.seed * 1664525u + 1013904223u;
-      d.thingy = (d.thingy + 1) % 1'000'000;
-      d.dingy += 0.0001 * kDt;
-      d.mingy = !d.mingy;
-    });
-  }
-};
-struct more_complex_system {
-  template <typename Data>
-  void process(Data& data) {
-    data.for_entities([&](entity_id e) {
-      const auto& p = data.get(ct::position, e);
-      const auto& v = data.get(ct::velocity, e);
-      auto& d = data.get(ct::data, e);
-      if ((d.thingy % 10) == 0) {
-        d.dingy += p.x > v.x ? 0.5 : -0.5;
-      }
-    });
-  }
-};
-struct health_system {
-  template <typename Data>
-  void process(Data& data) {
-    data.for_entities([&](entity_id e) {
-      auto& h = data.get(ct::health, e);
-      if (h.hp <= 0 && h.status != 1) {
-        h.hp = 0;
-        h.status = 1;
-      } else if (h.status == 1 && h.hp == 0) {
-        h.hp = h.max_hp;
-        h.status = 2;
-      } else if (h.hp >= h.max_hp && h.status != 0) {
-        h.hp = h.max_hp;
-        h.status = 0;
-      }
-    });
-  }
-};
-struct damage_system {
-  template <typename Data>
-  void process(Data& data) {
-    data.for_entities([&](entity_id e) {
-      auto& h = data.get(ct::health, e);
-      const auto& d = data.get(ct::damage, e);
-      const int total = d.atk - d.def;
-      if (h.hp > 0 && total > 0) h.hp = std::max(h.hp - total, 0);
-    });
-  }
-};
-struct sprite_system {
-  template <typename Data>
-  void process(Data& data) {
-    data.for_entities([&](entity_id e) {
-      auto& s = data.get(ct::sprite, e);
-      const auto& p = data.get(ct::player, e);
-      const auto& h = data.get(ct::health, e);
-      if (h.status == 1) {
-        s.character = '|';
-      } else if (h.status == 2) {
-        s.character = '+';
-      } else {
-        s.character = p.type == 1 ? '@' : p.type == 2 ? 'k' : 'n';
-      }
-    });
-  }
-};
-// One subtask (parallelism none): the frame buffer is the system's own.
-struct render_system {
-  static constexpr int kWidth = 320, kHeight = 240;
-  std::vector<char> frame = std::vector<char>(kWidth * kHeight, ' ');
-  template <typename Data>
-  void process(Data& data) {
-    data.for_entities([&](entity_id e) {
-      const auto& p = data.get(ct::position, e);
-      const auto& s = data.get(ct::sprite, e);
-      const int x = static_cast<int>(p.x) % kWidth;
-      const int y = static_cast<int>(p.y) % kHeight;
-      if (x >= 0 && y >= 0)
-        frame[static_cast<std::size_t>(y * kWidth + x)] = s.character;
-    });
-  }
-};
-
-namespace st {
-inline constexpr auto movement = strata::tag<::movement>;
-inline constexpr auto data = strata::tag<data_system>;
-inline constexpr auto more_complex = strata::tag<more_complex_system>;
-inline constexpr auto health = strata::tag<health_system>;
-inline constexpr auto damage = strata::tag<damage_system>;
-inline constexpr auto sprite = strata::tag<sprite_system>;
-inline constexpr auto render = strata::tag<render_system>;
-}  // namespace st
-
-constexpr auto frame_components = strata::component_signatures(
-    strata::cs::make(ct::position, ct::velocity), strata::cs::make(ct::data),
-    strata::cs::make(ct::health), strata::cs::make(ct::damage),
-    strata::cs::make(ct::sprite), strata::cs::make(ct::player));
-constexpr auto per_core = strata::ips::split_evenly_per_core();
-constexpr auto frame_systems = strata::system_signatures(
-    strata::ss::make(st::movement)
-        .read(ct::velocity)
-        .write(ct::position)
-        .parallelism(per_core),
-    strata::ss::make(st::data).write(ct::data).parallelism(per_core),
-    strata::ss::make(st::more_complex)
-        .read(ct::position, ct::velocity)
-        .write(ct::data)
-        .dependencies(st::movement, st::data)
-        .parallelism(per_core),
-    strata::ss::make(st::health).write(ct::health).parallelism(per_core),
-    strata::ss::make(st::damage)
-        .read(ct::damage)
-        .write(ct::health)
-        .dependencies(st::health)
-        .parallelism(per_core),
-    strata::ss::make(st::sprite)
-        .read(ct::player, ct::health)
-        .write(ct::sprite)
-        .dependencies(st::damage)
-        .parallelism(per_core),
-    // One frame buffer, a member of the system: never split.
-    strata::ss::make(st::render)
-        .read(ct::position, ct::sprite)
-        .dependencies(st::movement, st::sprite)
-        .parallelism(strata::ips::none()));
+// ---- (c) ComplexSystemsUpdate (seven systems) per scheduler. ---------------
 
 template <typename Scheduler>
-void BM_Frame(benchmark::State& state) {
-  auto ctx = strata::make_context(strata::settings()
-                                      .fixed_entity_limit<kLimit>()
-                                      .allow_inner_parallelism()
-                                      .component_signatures(frame_components)
-                                      .system_signatures(frame_systems)
-                                      .scheduler(Scheduler{})
-                                      .threads(state.range(0)));
-  ctx.step([](auto& proxy) {
-    for (std::size_t i = 0; i < kEntities; ++i) {
-      const entity_id e = proxy.create_entity();
-      proxy.add_component(ct::position, e, static_cast<float>(i % 320),
-                          static_cast<float>(i % 240));
-      proxy.add_component(ct::velocity, e, 1.f, 1.f);
-      proxy.add_component(ct::data, e);
-      if (i % 2 == 0) {  // half are characters (ecs_benchmark's mix)
-        proxy.add_component(ct::health, e);
-        proxy.add_component(ct::damage, e);
-        proxy.add_component(ct::sprite, e);
-        proxy.add_component(ct::player, e, static_cast<int>(i % 3));
-      }
-    }
-  });
-  auto run = [](auto& proxy) {
-    proxy.execute_systems()(strata::sea::all().for_subtasks(
-        [](auto& system, auto& data) { system.process(data); }));
-  };
-  for (auto _ : state) ctx.step(run);
+void BM_ComplexSystemsUpdate(benchmark::State& state) {
+  const auto settings = strata::settings()
+                            .dynamic_entity_limit(0)
+                            .allow_inner_parallelism()
+                            .component_signatures(bench::kComponents)
+                            .system_signatures(bench::kComplexSystems<>)
+                            .scheduler(Scheduler{})
+                            .threads(static_cast<std::size_t>(state.range(0)));
+  bench::strata_world world(settings, kEntities, bench::mix::complex);
+  for (auto _ : state) world.update();
   state.SetItemsProcessed(state.iterations() * kEntities);
 }
-BENCHMARK(BM_Frame<sequential_t>)
-    ->Name("Frame7Systems1M/sequential/threads")
+BENCHMARK(BM_ComplexSystemsUpdate<sequential_t>)
+    ->Name("ComplexSystemsUpdate1M/sequential/threads")
     ->Arg(1)
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
-BENCHMARK(BM_Frame<atomic_counter_t>)
-    ->Name("Frame7Systems1M/atomic_counter/threads")
+BENCHMARK(BM_ComplexSystemsUpdate<atomic_counter_t>)
+    ->Name("ComplexSystemsUpdate1M/atomic_counter/threads")
     ->Arg(1)
     ->Arg(2)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+
+// The baseline: the scenario's hand-written loops, one thread.
+void BM_ComplexSystemsUpdateBaseline(benchmark::State& state) {
+  bench::baseline_world world(kEntities, bench::mix::complex);
+  for (auto _ : state) world.update_complex();
+  state.SetItemsProcessed(state.iterations() * kEntities);
+}
+BENCHMARK(BM_ComplexSystemsUpdateBaseline)
+    ->Name("ComplexSystemsUpdate1M/hand_written_loop")
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 
