@@ -206,7 +206,8 @@ class data_proxy {
     } else {
       diagnostic::report<
           diagnostic::system_uses_undeclared_resource<system_type, T>>();
-      return static_cast<const T&>(*static_cast<const T*>(nullptr));
+      // T&, so that a write through it adds no second error to the report.
+      return static_cast<T&>(*static_cast<T*>(nullptr));
     }
   }
 

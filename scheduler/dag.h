@@ -1,16 +1,17 @@
 // The system dependency DAG, derived and checked at compile time.
 //
+//   namespace ss = strata::system_signature;  // or strata::ss
 //   constexpr auto systems = strata::system_signatures(
-//       strata::ss::make(st::acceleration).write(ct::velocity),
-//       strata::ss::make(st::movement).read(ct::velocity).write(ct::position)
+//       ss::make(st::acceleration).write(ct::velocity),
+//       ss::make(st::movement).read(ct::velocity).write(ct::position)
 //           .dependencies(st::acceleration));
 //
 // `system_signatures(...)` rejects, each with one static_assert that names the
 // culprits: a system listed twice; a dependency on a system not in the list;
-// a dependency cycle (naming a system on it); and a *data race*: two systems
-// that no chain of dependencies orders, where one writes a component (or a
-// resource) the other reads or writes; optional access counts like required
-// access. Every racing pair is reported in the same compile.
+// a dependency cycle (naming the systems of one, in order); and a *data race*:
+// two systems that no chain of dependencies orders, where one writes a
+// component (or a resource) the other reads or writes; optional access counts
+// like required access. Every racing pair is reported in the same compile.
 // `check_components_stored(components, systems)` adds: a system that names a
 // component no component signature stores; `check_resources_declared` a
 // resource the settings do not declare.
@@ -32,8 +33,10 @@
 #include <cstddef>
 #include <tuple>
 #include <type_traits>
+#include <utility>
 
 #include "scheduler/chain.h"
+#include "scheduler/dependency_graph.h"
 #include "scheduler/signature.h"
 #include "settings/diagnostic.h"
 #include "settings/tag.h"
@@ -58,12 +61,15 @@ struct dependency_on_unknown_system {
                 "dependency (both are named above)");
 };
 
-template <typename System>
-struct dependency_cycle_through {
-  static_assert(always_false<System>,
+// The systems of one cycle, each depending on the next and the last on the
+// first.
+template <typename... Systems>
+struct dependency_cycle {
+  static_assert(always_false<Systems...>,
                 "the system dependencies form a cycle, so no order can run "
-                "them; the system named above is on the cycle: remove one of "
-                "the dependencies that lead back to it");
+                "them; the systems named above are the cycle, each depending "
+                "on the next and the last on the first: remove one of these "
+                "dependencies");
 };
 
 template <typename SystemA, typename SystemB, typename Component>
@@ -104,84 +110,6 @@ struct system_component_not_stored {
 };
 
 }  // namespace diagnostic
-
-// A DAG of N nodes as an adjacency matrix, with the algorithms Strata needs,
-// all constexpr. depends[i][j]: node i depends directly on node j.
-template <std::size_t N>
-struct dependency_graph {
-  using matrix = std::array<std::array<bool, N>, N>;
-  matrix depends{};
-
-  // before[a][b]: a must finish before b may start (a path a -> ... -> b
-  // along dependent edges). Floyd-Warshall reachability.
-  constexpr matrix transitive_closure() const {
-    matrix before{};
-    for (std::size_t i = 0; i < N; ++i) {
-      for (std::size_t j = 0; j < N; ++j) before[j][i] = depends[i][j];
-    }
-    for (std::size_t k = 0; k < N; ++k) {
-      for (std::size_t i = 0; i < N; ++i) {
-        if (!before[i][k]) continue;
-        for (std::size_t j = 0; j < N; ++j) {
-          if (before[k][j]) before[i][j] = true;
-        }
-      }
-    }
-    return before;
-  }
-
-  // The lowest node that reaches itself, or N when the graph is acyclic.
-  constexpr std::size_t first_node_on_cycle() const {
-    const matrix before = transitive_closure();
-    for (std::size_t i = 0; i < N; ++i) {
-      if (before[i][i]) return i;
-    }
-    return N;
-  }
-
-  constexpr std::size_t dependency_count(std::size_t node) const {
-    std::size_t count = 0;
-    for (std::size_t j = 0; j < N; ++j) count += depends[node][j];
-    return count;
-  }
-  constexpr std::size_t dependent_count(std::size_t node) const {
-    std::size_t count = 0;
-    for (std::size_t i = 0; i < N; ++i) count += depends[i][node];
-    return count;
-  }
-
-  // Kahn's algorithm, lowest index first among ready nodes, so the order is
-  // the declaration order wherever dependencies allow. On a cycle, the nodes
-  // on or after it are appended in index order (the caller reports cycles).
-  constexpr std::array<std::size_t, N> topological_order() const {
-    std::array<std::size_t, N> order{};
-    std::array<std::size_t, N> remaining{};
-    std::array<bool, N> placed{};
-    for (std::size_t i = 0; i < N; ++i) remaining[i] = dependency_count(i);
-    std::size_t filled = 0;
-    while (filled < N) {
-      std::size_t next = N;
-      for (std::size_t i = 0; i < N; ++i) {
-        if (!placed[i] && remaining[i] == 0) {
-          next = i;
-          break;
-        }
-      }
-      if (next == N) {  // cycle: place the rest as declared
-        for (std::size_t i = 0; i < N; ++i) {
-          if (!placed[i]) order[filled++] = i, placed[i] = true;
-        }
-        break;
-      }
-      placed[next] = true;
-      order[filled++] = next;
-      for (std::size_t i = 0; i < N; ++i) {
-        if (depends[i][next]) --remaining[i];
-      }
-    }
-    return order;
-  }
-};
 
 namespace dag_internal {
 
@@ -325,6 +253,17 @@ inline constexpr bool is_system_signature_list_v<system_signature_list<S...>> =
 
 namespace dag_internal {
 
+// Names the systems of the shortest cycle through system `Start`.
+template <typename List, std::size_t Start>
+struct cycle_report {
+  static constexpr auto found = List::graph.cycle_through(Start);
+  template <std::size_t... K>
+  static constexpr void report(std::index_sequence<K...>) {
+    diagnostic::report<diagnostic::dependency_cycle<
+        typename List::template system_at<found.nodes[K]>...>>();
+  }
+};
+
 // (list index, item index) of the first item, across one type_list per
 // signature, that `keep(tag<T>)` rejects; {number of lists, 0} if none.
 template <typename Keep, typename... Lists>
@@ -435,8 +374,9 @@ constexpr void check_races() {
 // rule, so one misuse gives one error.
 template <typename... Signatures>
 constexpr auto system_signatures(Signatures... signatures) {
-  static_assert((is_system_signature_v<Signatures> && ...),
-                "system_signatures(...) takes ss::make(...) signatures");
+  static_assert(
+      (is_system_signature_v<Signatures> && ...),
+      "system_signatures(...) takes system_signature::make(...) signatures");
   using list = system_signature_list<Signatures...>;
   using systems = typename list::system_types;
   constexpr std::size_t duplicate = first_duplicate_index_v<systems>;
@@ -447,8 +387,8 @@ constexpr auto system_signatures(Signatures... signatures) {
     dag_internal::check_dependencies_known<list, Signatures...>();
     constexpr std::size_t on_cycle = list::graph.first_node_on_cycle();
     if constexpr (on_cycle < list::count) {
-      diagnostic::report<diagnostic::dependency_cycle_through<
-          typename list::template system_at<on_cycle>>>();
+      using cycle = dag_internal::cycle_report<list, on_cycle>;
+      cycle::report(std::make_index_sequence<cycle::found.size>{});
     } else {
       dag_internal::check_races<list, Signatures...>();
     }

@@ -2,8 +2,10 @@
 
 The test passes only if compiling `src` against `deps` (with the same toolchain,
 flags and include paths a cc_library would use) fails AND the compiler output
-matches `expected_error_regex` (an extended regular expression). It fails if the
-source compiles, or if it fails for another reason. The compiler runs at build
+matches `expected_error_regex` (an extended regular expression) and every
+pattern of `also_expected_regexes`, in at most `max_output_lines` lines (30 by
+default) and `max_output_bytes` bytes (no limit by default). It fails if the
+source compiles, or if it fails for another reason, or too verbosely. The compiler runs at build
 time (so results are cached); the test checks the recorded outcome and prints
 the compiler output, and how many lines of it there were, when it fails.
 
@@ -81,13 +83,15 @@ def _cc_compile_fail_test_impl(ctx):
     ctx.actions.write(
         output = test_script,
         is_executable = True,
-        content = "#!/usr/bin/env bash\nexec {check} {status} {log} {regex} {src} {max_bytes}\n".format(
+        content = "#!/usr/bin/env bash\nexec {check} {status} {log} {regex} {src} {max_bytes} {max_lines} {more}\n".format(
             check = ctx.executable._check.short_path,
             status = status.short_path,
             log = log.short_path,
             regex = _shell_quote(ctx.attr.expected_error_regex),
             src = src.short_path,
             max_bytes = ctx.attr.max_output_bytes,
+            max_lines = ctx.attr.max_output_lines,
+            more = " ".join([_shell_quote(r) for r in ctx.attr.also_expected_regexes]),
         ),
     )
     runfiles = ctx.runfiles(files = [status, log, ctx.executable._check])
@@ -107,6 +111,11 @@ cc_compile_fail_test = rule(
         # The error must also be short: at most this many bytes of compiler
         # output (0: no limit). A user should read the cause on one screen.
         "max_output_bytes": attr.int(default = 0),
+        # ... and at most this many lines (0: no limit).
+        "max_output_lines": attr.int(default = 30),
+        # More patterns the output must match, each on some line (e.g. every
+        # culprit of a rule that names several).
+        "also_expected_regexes": attr.string_list(),
         "_run_compiler": attr.label(
             # Label(): always this file's repository (@strata when Strata is
             # a dependency), whoever uses the rule.

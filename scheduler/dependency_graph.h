@@ -1,0 +1,159 @@
+// The dependency graph of N systems, as an adjacency matrix, with the
+// constexpr algorithms the compile-time DAG needs.
+//
+//   strata::dependency_graph<3> g;
+//   g.depends[1][0] = true;               // node 1 depends on node 0
+//   g.depends[2][1] = true;
+//   static_assert(g.transitive_closure()[0][2]);   // 0 runs before 2
+//   static_assert(g.first_node_on_cycle() == 3);   // acyclic
+//
+// `depends[i][j]` says node i depends directly on node j (j must finish
+// before i starts). On that matrix:
+//   * transitive_closure(): before[a][b], a must finish before b starts
+//     (Floyd-Warshall reachability), O(N^3);
+//   * first_node_on_cycle(): the lowest node that reaches itself, or N when
+//     the graph is acyclic, O(N^3);
+//   * cycle_through(node): one shortest cycle through a node on a cycle, as
+//     the list of nodes in dependency order (each depends on the next, the
+//     last on the first), O(N^2); for a node on no cycle, size 0;
+//   * topological_order(): Kahn's algorithm taking the lowest ready index
+//     first, so the order is the declaration order wherever dependencies
+//     allow, O(N^2); on a cycle the remaining nodes follow in index order;
+//   * dependency_count / dependent_count of a node, O(N).
+//
+// Everything is constexpr and meant for constant expressions: system
+// signature lists (scheduler/dag.h) evaluate it once per list. The matrix is
+// N^2 bools, so the compile-time cost grows with N^3 in the closure; 32
+// systems cost a fraction of a second.
+#ifndef STRATA_SCHEDULER_DEPENDENCY_GRAPH_H_
+#define STRATA_SCHEDULER_DEPENDENCY_GRAPH_H_
+
+#include <array>
+#include <cstddef>
+
+namespace strata {
+
+template <std::size_t N>
+struct dependency_graph {
+  using matrix = std::array<std::array<bool, N>, N>;
+  matrix depends{};
+
+  // The nodes of a cycle, each depending on the next and the last on the
+  // first; `size` of them are valid.
+  struct cycle {
+    std::array<std::size_t, N> nodes{};
+    std::size_t size = 0;
+  };
+
+  constexpr matrix transitive_closure() const {
+    matrix before{};
+    for (std::size_t i = 0; i < N; ++i) {
+      for (std::size_t j = 0; j < N; ++j) before[j][i] = depends[i][j];
+    }
+    for (std::size_t k = 0; k < N; ++k) {
+      for (std::size_t i = 0; i < N; ++i) {
+        if (!before[i][k]) continue;
+        for (std::size_t j = 0; j < N; ++j) {
+          if (before[k][j]) before[i][j] = true;
+        }
+      }
+    }
+    return before;
+  }
+
+  constexpr std::size_t first_node_on_cycle() const {
+    const matrix before = transitive_closure();
+    for (std::size_t i = 0; i < N; ++i) {
+      if (before[i][i]) return i;
+    }
+    return N;
+  }
+
+  // Breadth-first along dependency edges from `start`; the first node found
+  // that depends on `start` closes the shortest cycle, read back through the
+  // parents.
+  constexpr cycle cycle_through(std::size_t start) const {
+    std::array<std::size_t, N> parent{};
+    std::array<bool, N> seen{};
+    std::array<std::size_t, N> queue{};
+    std::size_t head = 0, tail = 0;
+    queue[tail++] = start;
+    seen[start] = true;
+    while (head < tail) {
+      const std::size_t node = queue[head++];
+      if (depends[node][start]) return path_to(node, start, parent);
+      for (std::size_t next = 0; next < N; ++next) {
+        if (depends[node][next] && !seen[next]) {
+          seen[next] = true;
+          parent[next] = node;
+          queue[tail++] = next;
+        }
+      }
+    }
+    return {};
+  }
+
+  constexpr std::size_t dependency_count(std::size_t node) const {
+    std::size_t count = 0;
+    for (std::size_t j = 0; j < N; ++j) count += depends[node][j];
+    return count;
+  }
+  constexpr std::size_t dependent_count(std::size_t node) const {
+    std::size_t count = 0;
+    for (std::size_t i = 0; i < N; ++i) count += depends[i][node];
+    return count;
+  }
+
+  constexpr std::array<std::size_t, N> topological_order() const {
+    std::array<std::size_t, N> order{};
+    std::array<std::size_t, N> remaining{};
+    std::array<bool, N> placed{};
+    for (std::size_t i = 0; i < N; ++i) remaining[i] = dependency_count(i);
+    std::size_t filled = 0;
+    while (filled < N) {
+      const std::size_t next = lowest_ready(remaining, placed);
+      if (next == N) {  // cycle: place the rest as declared
+        for (std::size_t i = 0; i < N; ++i) {
+          if (!placed[i]) order[filled++] = i, placed[i] = true;
+        }
+        break;
+      }
+      placed[next] = true;
+      order[filled++] = next;
+      for (std::size_t i = 0; i < N; ++i) {
+        if (depends[i][next]) --remaining[i];
+      }
+    }
+    return order;
+  }
+
+ private:
+  // start -> ... -> last, read back from last through the BFS parents.
+  static constexpr cycle path_to(std::size_t last, std::size_t start,
+                                 const std::array<std::size_t, N>& parent) {
+    cycle found;
+    for (std::size_t node = last; node != start; node = parent[node]) {
+      found.nodes[found.size++] = node;
+    }
+    found.nodes[found.size++] = start;
+    for (std::size_t i = 0; i < found.size / 2; ++i) {
+      const std::size_t swapped = found.nodes[i];
+      found.nodes[i] = found.nodes[found.size - 1 - i];
+      found.nodes[found.size - 1 - i] = swapped;
+    }
+    return found;
+  }
+
+  static constexpr std::size_t lowest_ready(
+      const std::array<std::size_t, N>& remaining,
+      const std::array<bool, N>& placed) {
+    for (std::size_t i = 0; i < N; ++i) {
+      if (!placed[i] && remaining[i] == 0) return i;
+    }
+    return N;
+  }
+};
+
+}  // namespace strata
+
+#endif  // STRATA_SCHEDULER_DEPENDENCY_GRAPH_H_
