@@ -59,20 +59,22 @@ inline constexpr auto census = strata::tag<::census>;
 inline constexpr auto decay = strata::tag<::decay>;
 }  // namespace st
 
+// Position and velocity in contiguous SoA arrays; health in a packed sparse
+// set.
 constexpr auto components = strata::component_signatures(
-    strata::cs::make(ct::position, ct::velocity),  // contiguous, SoA
-    strata::cs::make(ct::health).sparse());        // packed sparse set
+    strata::component_signature::make(ct::position, ct::velocity),
+    strata::component_signature::make(ct::health).sparse());
 
 constexpr auto systems = strata::system_signatures(
-    strata::ss::make(st::movement)
-        .parallelism(strata::ips::split_evenly_per_core())
+    strata::system_signature::make(st::movement)
+        .parallelism(strata::inner_parallelism::split_evenly_per_core())
         .read(ct::velocity)
         .write(ct::position),
-    strata::ss::make(st::census)
+    strata::system_signature::make(st::census)
         .read(ct::position)
         .dependencies(st::movement)  // without it: a compile-time data race
         .output<int>(),
-    strata::ss::make(st::decay).write(ct::health));
+    strata::system_signature::make(st::decay).write(ct::health));
 
 constexpr auto settings = strata::settings()
                               .fixed_entity_limit<10'000>()
@@ -96,7 +98,7 @@ TEST(ReadmeExampleTest, TourRuns) {
   int moving = 0;
   for (int frame = 0; frame < 3; ++frame) {
     ctx.step([&](auto& proxy) {
-      proxy.execute_systems()(strata::sea::all().for_subtasks(
+      proxy.execute_systems()(strata::execution_adapter::all().for_subtasks(
           [](auto& system, auto& data) { system.process(0.5f, data); }));
       moving = 0;
       proxy.for_system_outputs(st::census, [&](auto&, int& n) { moving += n; });

@@ -388,57 +388,67 @@ inline constexpr auto render = strata::tag<render_system<A>>;
 
 // Every component in its own SoA contiguous buffer (the default storage).
 inline constexpr auto kComponents = strata::component_signatures(
-    strata::cs::make(ct::position), strata::cs::make(ct::velocity),
-    strata::cs::make(ct::data), strata::cs::make(ct::player),
-    strata::cs::make(ct::health), strata::cs::make(ct::damage),
-    strata::cs::make(ct::sprite));
+    strata::component_signature::make(ct::position),
+    strata::component_signature::make(ct::velocity),
+    strata::component_signature::make(ct::data),
+    strata::component_signature::make(ct::player),
+    strata::component_signature::make(ct::health),
+    strata::component_signature::make(ct::damage),
+    strata::component_signature::make(ct::sprite));
 
 // Threaded runs split a system into one subtask per thread from 4096
 // entities up (below that a split costs more than it saves).
-inline constexpr auto kSplit = strata::ipc::none_below_threshold(
-    4096, strata::ips::split_evenly_per_core());
+inline constexpr auto kSplit =
+    strata::inner_parallelism_composer::none_below_threshold(
+        4096, strata::inner_parallelism::split_evenly_per_core());
 
 // SystemsUpdate: movement and data (independent: they run concurrently).
 template <access A = access::typed>
-inline constexpr auto kUpdateSystems = strata::system_signatures(
-    strata::ss::make(st::movement<A>)
-        .read(ct::velocity)
-        .write(ct::position)
-        .parallelism(kSplit),
-    strata::ss::make(st::data<A>).write(ct::data).parallelism(kSplit));
+inline constexpr auto kUpdateSystems =
+    strata::system_signatures(strata::system_signature::make(st::movement<A>)
+                                  .read(ct::velocity)
+                                  .write(ct::position)
+                                  .parallelism(kSplit),
+                              strata::system_signature::make(st::data<A>)
+                                  .write(ct::data)
+                                  .parallelism(kSplit));
 
 // ComplexSystemsUpdate: seven systems. The race check forces the order
 // {movement, data} -> more_complex -> render and health -> damage -> sprite
 // -> render. Render draws into one frame buffer, so it is never split.
 template <access A = access::typed>
 inline constexpr auto kComplexSystems = strata::system_signatures(
-    strata::ss::make(st::movement<A>)
+    strata::system_signature::make(st::movement<A>)
         .read(ct::velocity)
         .write(ct::position)
         .parallelism(kSplit),
-    strata::ss::make(st::data<A>).write(ct::data).parallelism(kSplit),
-    strata::ss::make(st::more_complex<A>)
+    strata::system_signature::make(st::data<A>)
+        .write(ct::data)
+        .parallelism(kSplit),
+    strata::system_signature::make(st::more_complex<A>)
         .read(ct::position)
         .write(ct::velocity, ct::data)
         .dependencies(st::movement<A>, st::data<A>)
         .parallelism(kSplit),
-    strata::ss::make(st::health<A>).write(ct::health).parallelism(kSplit),
-    strata::ss::make(st::damage<A>)
+    strata::system_signature::make(st::health<A>)
+        .write(ct::health)
+        .parallelism(kSplit),
+    strata::system_signature::make(st::damage<A>)
         .read(ct::damage)
         .write(ct::health)
         .dependencies(st::health<A>)
         .parallelism(kSplit),
-    strata::ss::make(st::sprite<A>)
+    strata::system_signature::make(st::sprite<A>)
         .read(ct::player, ct::health)
         .write(ct::sprite)
         .dependencies(st::damage<A>)
         .parallelism(kSplit),
     // One frame buffer, a member of the system: never split (the default,
-    // ips::automatic(), would run two subtasks on it at once).
-    strata::ss::make(st::render<A>)
+    // inner_parallelism::automatic(), would run two subtasks on it at once).
+    strata::system_signature::make(st::render<A>)
         .read(ct::position, ct::sprite)
         .dependencies(st::sprite<A>, st::more_complex<A>)
-        .parallelism(strata::ips::none()));
+        .parallelism(strata::inner_parallelism::none()));
 
 // One thread: the sequential scheduler, no pool, no subtask splitting.
 template <typename Systems>
@@ -498,7 +508,7 @@ struct strata_world {
   // One update: every system once, then the (empty) refresh.
   void update() {
     ctx.step([](auto& proxy) {
-      proxy.execute_systems()(strata::sea::all().for_subtasks(
+      proxy.execute_systems()(strata::execution_adapter::all().for_subtasks(
           [](auto& system, auto& d) { system.process(kDt, d); }));
     });
   }

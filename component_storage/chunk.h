@@ -8,7 +8,7 @@
 //
 //   template <typename Limit, typename... Components> using chunk = ...;
 //
-// given to `cs::make(...).storage(selector)`. `Limit` is
+// given to `component_signature::make(...).storage(selector)`. `Limit` is
 // fixed_limit<N> or dynamic_limit (base/limit.h).
 //
 // For every component type T it stores, a chunk `c` must provide

@@ -1,8 +1,9 @@
 // The aggregate component storage: one chunk per component signature.
 //
+//   namespace cs = strata::component_signature;  // or strata::cs
 //   constexpr auto components = strata::component_signatures(
-//       strata::cs::make(ct::position, ct::velocity),   // contiguous, SoA
-//       strata::cs::make(ct::health).sparse());
+//       cs::make(ct::position, ct::velocity),   // contiguous, SoA
+//       cs::make(ct::health).sparse());
 //   strata::component_storage<decltype(components),
 //                             strata::fixed_limit<100'000>> storage;
 //   storage.add(ct::position, e, bits, 1.f, 2.f);  // sets bits[id(position)]
@@ -39,9 +40,9 @@
 //     that can tell).
 //
 // Complexity and memory are those of the chunks; remove_all is O(number of
-// component types); count<T>() (entities with T) is O(1). Reference invalidation: as documented by each chunk
-// (e.g. a dynamic contiguous buffer invalidates all its references when it
-// grows, a fixed one never).
+// component types); count<T>() (entities with T) is O(1). Reference
+// invalidation: as documented by each chunk (e.g. a dynamic contiguous buffer
+// invalidates all its references when it grows, a fixed one never).
 //
 // Thread-safety: as the chunks. In short: get() on distinct entities (or
 // distinct components) may run concurrently with writes through the returned
@@ -131,9 +132,8 @@ template <typename Selector, typename Layout, typename Limit, typename... Ts>
 struct chunk_of<Selector, Layout, Limit, type_list<Ts...>> {
   static constexpr bool has_template =
       has_chunk_template<Selector, Limit, Ts...>;
-  using candidate =
-      typename std::conditional_t<has_template, Selector, no_chunk_selector>::
-          template chunk<Limit, Ts...>;
+  using candidate = typename std::conditional_t<
+      has_template, Selector, no_chunk_selector>::template chunk<Limit, Ts...>;
   static constexpr bool valid = [] {
     if constexpr (has_template) {
       return (component_chunk<candidate, Ts> && ...);
@@ -154,11 +154,11 @@ struct chunk_of<Selector, Layout, Limit, type_list<Ts...>> {
   }
 };
 template <typename Layout, typename Limit, typename... Ts>
-struct chunk_of<storage::contiguous_buffer, Layout, Limit,
-                type_list<Ts...>> {
-  using type = std::conditional_t<
-      (is_stateless_component_v<Ts> && ...), empty_chunk<Ts...>,
-      basic_contiguous_buffer_chunk<Layout, Limit, Ts...>>;
+struct chunk_of<storage::contiguous_buffer, Layout, Limit, type_list<Ts...>> {
+  using type =
+      std::conditional_t<(is_stateless_component_v<Ts> && ...),
+                         empty_chunk<Ts...>,
+                         basic_contiguous_buffer_chunk<Layout, Limit, Ts...>>;
   static consteval bool check() { return true; }
 };
 template <typename Layout, typename Limit, typename... Ts>
@@ -182,8 +182,7 @@ using signature_chunk_of =
              Limit, typename Signature::component_types>;
 
 template <typename Signature, typename Limit>
-using signature_chunk_t =
-    typename signature_chunk_of<Signature, Limit>::type;
+using signature_chunk_t = typename signature_chunk_of<Signature, Limit>::type;
 
 template <typename Limit, typename Signatures>
 struct chunk_list;

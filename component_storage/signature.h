@@ -1,10 +1,11 @@
 // Component signatures: which storage holds which component types.
 //
+//   namespace cs = strata::component_signature;  // or strata::cs
 //   constexpr auto components = strata::component_signatures(
-//       strata::cs::make(ct::position, ct::velocity),          // SoA buffer
-//       strata::cs::make(ct::color, ct::circle).aos(),         // interleaved
-//       strata::cs::make(ct::health).sparse(),                 // packed set
-//       strata::cs::make(ct::debug_name).hash_map());          // rare
+//       cs::make(ct::position, ct::velocity),          // SoA buffer
+//       cs::make(ct::color, ct::circle).aos(),         // interleaved
+//       cs::make(ct::health).sparse(),                 // packed set
+//       cs::make(ct::debug_name).hash_map());          // rare
 //
 // A signature groups one or more component types in one storage chunk. The
 // storage is chosen by a selector type: the built-in ones below, or a user
@@ -57,7 +58,8 @@ struct component_in_two_signatures {
 template <typename Component>
 struct component_listed_twice_in_signature {
   static_assert(always_false<Component>,
-                "cs::make(...) lists the same component twice; list each "
+                "component_signature::make(...) lists the same component "
+                "twice; list each "
                 "component once (the type is named above)");
 };
 
@@ -85,7 +87,7 @@ struct unknown_component {
 
 }  // namespace diagnostic
 
-namespace cs {
+namespace component_signature {
 
 namespace keys {
 struct components {};
@@ -94,7 +96,7 @@ struct layout {};
 }  // namespace keys
 
 template <typename Map>
-struct component_signature : fluent_settings<component_signature, Map> {
+struct signature : fluent_settings<signature, Map> {
   using component_types = typename Map::template value_type<keys::components>;
   using storage_type = typename Map::template value_type<keys::storage>;
   using layout_type = typename Map::template value_type<keys::layout>;
@@ -132,7 +134,7 @@ struct component_signature : fluent_settings<component_signature, Map> {
 template <tag_value... Components>
 constexpr auto make(Components...) {
   static_assert(sizeof...(Components) > 0,
-                "cs::make() needs at least one component tag");
+                "component_signature::make() needs at least one component tag");
   using list = type_list<tag_type<Components>...>;
   constexpr std::size_t duplicate = first_duplicate_index_v<list>;
   if constexpr (duplicate < sizeof...(Components)) {
@@ -143,17 +145,19 @@ constexpr auto make(Components...) {
       option_default<keys::components>(unique_t<list>{}),
       option_default<keys::storage>(strata::storage::contiguous_buffer{}),
       option_default<keys::layout>(layout::soa{}));
-  return component_signature<std::remove_const_t<decltype(defaults)>>{
-      {defaults}};
+  return signature<std::remove_const_t<decltype(defaults)>>{{defaults}};
 }
 
-}  // namespace cs
+}  // namespace component_signature
+
+// The short name of the ECST material.
+namespace cs = component_signature;
 
 template <typename T>
 inline constexpr bool is_component_signature_v = false;
 template <typename Map>
-inline constexpr bool is_component_signature_v<cs::component_signature<Map>> =
-    true;
+inline constexpr bool
+    is_component_signature_v<component_signature::signature<Map>> = true;
 
 template <typename... Signatures>
 struct component_signature_list {
@@ -209,7 +213,8 @@ inline constexpr bool
 template <typename... Signatures>
 constexpr auto component_signatures(Signatures... signatures) {
   static_assert((is_component_signature_v<Signatures> && ...),
-                "component_signatures(...) takes cs::make(...) signatures");
+                "component_signatures(...) takes "
+                "component_signature::make(...) signatures");
   using all = concat_t<typename Signatures::component_types...>;
   constexpr std::size_t duplicate = first_duplicate_index_v<all>;
   if constexpr (duplicate < size_v<all>) {

@@ -7,7 +7,7 @@
 //     proxy.add_component(ct::position, e, 0.f, 0.f);
 //   });                                          // refresh runs here
 //   ctx.step([&](auto& proxy) {
-//     proxy.execute_systems()(strata::sea::all().for_subtasks(
+//     proxy.execute_systems()(strata::execution_adapter::all().for_subtasks(
 //         [dt](auto& system, auto& data) { system.process(dt, data); }));
 //   });
 //

@@ -1329,7 +1329,7 @@ class fuzzer {
   void make_handle(Proxy& proxy) {
     const std::optional<entity_id> id = model_.pick(rng_);
     if (!id) return;
-    const entity_handle h = proxy.create_handle(*id);
+    const entity_handle h = proxy.make_handle(*id);
     EXPECT_TRUE(proxy.valid(h));
     model_.handle_made(*id, h);
   }

@@ -200,7 +200,7 @@ TEST(ContextTest, StaleHandlesAreInvalidAfterReuse) {
   auto ctx = strata::make_context(base_settings);
   strata::entity_handle handle;
   ctx.step([&](auto& proxy) {
-    handle = proxy.create_handle(proxy.create_entity());
+    handle = proxy.make_handle(proxy.create_entity());
   });
   ctx.step([&](auto& proxy) {
     EXPECT_TRUE(proxy.valid(handle));

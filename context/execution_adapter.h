@@ -1,13 +1,14 @@
 // Execution adapters: which callable runs which system.
 //
 //   proxy.execute_systems()(
-//       strata::sea::t(st::render).detailed_instance(
+//       strata::execution_adapter::t(st::render).detailed_instance(
 //           [](auto& instance, auto& executor) { ... }),
-//       strata::sea::all().for_subtasks(
+//       strata::execution_adapter::all().for_subtasks(
 //           [dt](auto& system, auto& data) { system.process(dt, data); }));
 //
-// Selectors: `sea::all()` (every system), `sea::t(st...)` (the listed
-// systems), `sea::matching(pred)` (systems whose tag satisfies `pred`, a
+// Selectors: `execution_adapter::all()` (every system),
+// `execution_adapter::t(st...)` (the listed systems),
+// `execution_adapter::matching(pred)` (systems whose tag satisfies `pred`, a
 // stateless lambda evaluated at compile time: `[](auto tag) { return ...; }`).
 // Each selector makes an adapter with
 //   .for_subtasks(f)       f(system&, data_proxy&) per subtask, or
@@ -39,13 +40,14 @@ template <typename System>
 struct no_execution_adapter_for_system {
   static_assert(always_false<System>,
                 "execute_systems(...): a system that will run matches no "
-                "execution adapter; add sea::t(st::x) or sea::all() with a "
+                "execution adapter; add execution_adapter::t(st::x) or "
+                "execution_adapter::all() with a "
                 "callable for it (the system is named above)");
 };
 
 }  // namespace diagnostic
 
-namespace sea {
+namespace execution_adapter {
 
 struct match_all {
   template <typename System>
@@ -60,9 +62,10 @@ struct match_types {
 
 template <typename Predicate>
 struct match_predicate {
-  static_assert(std::is_default_constructible_v<Predicate>,
-                "sea::matching(pred): pred must be a stateless lambda (no "
-                "captures), so it can be evaluated at compile time");
+  static_assert(
+      std::is_default_constructible_v<Predicate>,
+      "execution_adapter::matching(pred): pred must be a stateless lambda (no "
+      "captures), so it can be evaluated at compile time");
   template <typename System>
   static constexpr bool matches = static_cast<bool>(Predicate{}(tag<System>));
 };
@@ -93,7 +96,7 @@ constexpr selector<match_all> all() { return {}; }
 template <tag_value... Systems>
 constexpr selector<match_types<tag_type<Systems>...>> t(Systems...) {
   static_assert(sizeof...(Systems) > 0,
-                "sea::t(...) needs at least one system tag");
+                "execution_adapter::t(...) needs at least one system tag");
   return {};
 }
 
@@ -102,12 +105,16 @@ constexpr selector<match_predicate<Predicate>> matching(Predicate) {
   return {};
 }
 
-}  // namespace sea
+}  // namespace execution_adapter
+
+// The short name of the ECST material.
+namespace sea = execution_adapter;
 
 template <typename T>
 inline constexpr bool is_execution_adapter_v = false;
-template <typename M, sea::adapter_kind K, typename F>
-inline constexpr bool is_execution_adapter_v<sea::adapter<M, K, F>> = true;
+template <typename M, execution_adapter::adapter_kind K, typename F>
+inline constexpr bool
+    is_execution_adapter_v<execution_adapter::adapter<M, K, F>> = true;
 
 // Index of the first adapter matching System, or sizeof...(Adapters).
 template <typename System, typename... Adapters>

@@ -6,8 +6,8 @@
 //   constexpr auto settings = strata::settings()
 //       .resources(strata::resources(strata::resource<grid>))
 //       ...;
-//   strata::ss::make(st::build_grid).write_resource<grid>()
-//   strata::ss::make(st::collide).read_resource<grid>()
+//   strata::system_signature::make(st::build_grid).write_resource<grid>()
+//   strata::system_signature::make(st::collide).read_resource<grid>()
 //       .dependencies(st::build_grid)   // without it: a compile-time race
 //   data.resource<grid>()       // in a system: grid& or const grid&
 //   proxy.resource<grid>()      // in a step or deferred function: grid&

@@ -95,11 +95,11 @@ struct context_settings : fluent_settings<context_settings, Map> {
   }
   // Lets a system run as several subtasks at once, each over a slice of
   // its entities (scheduler/inner_parallelism.h; a system without
-  // .parallelism(...) uses ips::automatic(), which splits only when the
-  // measured cost says it pays). The subtasks share the system object: a
-  // system whose process() writes its own members (an accumulator, a frame
-  // buffer) must say .parallelism(strata::ips::none()) or keep per-subtask
-  // state (data.subtask_index()).
+  // .parallelism(...) uses inner_parallelism::automatic(), which splits only
+  // when the measured cost says it pays). The subtasks share the system object:
+  // a system whose process() writes its own members (an accumulator, a frame
+  // buffer) must say .parallelism(strata::inner_parallelism::none()) or keep
+  // per-subtask state (data.subtask_index()).
   constexpr auto allow_inner_parallelism() const {
     return set<context_keys::inner_parallelism>(std::true_type{});
   }

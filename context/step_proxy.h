@@ -3,7 +3,7 @@
 //   ctx.step([](auto& proxy) {              // a step_proxy
 //     strata::entity_id e = proxy.create_entity();
 //     proxy.add_component(ct::position, e, 0.f, 0.f);
-//     proxy.execute_systems()(strata::sea::all().for_subtasks(
+//     proxy.execute_systems()(strata::execution_adapter::all().for_subtasks(
 //         [](auto& system, auto& data) { system.process(data); }));
 //   });
 //   data.defer([](auto& proxy) { ... });    // a defer_proxy, at the refresh
@@ -29,7 +29,7 @@
 //   * queries: get_component / has_component, count(ct::x) (entities with
 //     the component, O(1)), for_each(f) / for_each(strata::exclude<T...>, f)
 //     over every entity with the components f's parameters name (any access:
-//     T& or const T&), alive(id), create_handle(id) / valid(h);
+//     T& or const T&), alive(id), make_handle(id) / valid(h);
 //   * resource<T>(): T&, for every resource the settings declare;
 //   * per system: system(st), instance(st), for_system_outputs(st, f),
 //     count_entities_in(st), any_entity_in(st), is_in_system(st, id).
@@ -93,7 +93,7 @@ class critical_proxy {
     create_entities_with(n, f, [this] { return core_.create_entity(); });
   }
 
-  entity_handle create_handle(entity_id id) {
+  entity_handle make_handle(entity_id id) {
     return core_.entities().make_handle(id);
   }
   bool alive(entity_id id) const { return core_.entities().alive(id); }
@@ -274,20 +274,20 @@ void query_each(Core& core, exclusion<Excluded...>, F& f) {
       static_assert((std::is_lvalue_reference_v<P> && ...),
                     "for_each(f): f takes an optional leading "
                     "strata::entity_id, then components as T& or const T&");
-      static_assert(first_duplicate_index_v<
-                        type_list<std::remove_cvref_t<P>...>> == sizeof...(P),
-                    "for_each(f): f names the same component in two "
-                    "parameters; take it once");
-      static_assert(!ReadOnly ||
-                        (std::is_const_v<std::remove_reference_t<P>> && ...),
-                    "ctx.for_each(f) between steps is read-only: take every "
-                    "component as const T& (write in a step instead)");
+      static_assert(
+          first_duplicate_index_v<type_list<std::remove_cvref_t<P>...>> ==
+              sizeof...(P),
+          "for_each(f): f names the same component in two "
+          "parameters; take it once");
+      static_assert(
+          !ReadOnly || (std::is_const_v<std::remove_reference_t<P>> && ...),
+          "ctx.for_each(f) between steps is read-only: take every "
+          "component as const T& (write in a step instead)");
       using storage_type = typename Types::component_storage_type;
       using bits_type = typename Types::bitset_type;
       using components = typename Types::component_list;
       bits_type required, excluded;
-      (required.set(components::template id_of<std::remove_cvref_t<P>>()),
-       ...);
+      (required.set(components::template id_of<std::remove_cvref_t<P>>()), ...);
       (excluded.set(components::template id_of<Excluded>()), ...);
       auto& storage = const_cast<storage_type&>(core.components());
       context_internal::loop_entities<signature::takes_id>(

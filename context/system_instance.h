@@ -101,7 +101,7 @@ constexpr Bitset bits_of(type_list<Components...>) {
 template <typename Strategy>
 using effective_strategy =
     std::conditional_t<std::is_same_v<Strategy, default_parallelism>,
-                       ips::automatic_t, Strategy>;
+                       inner_parallelism::automatic_t, Strategy>;
 
 }  // namespace context_internal
 
@@ -262,7 +262,8 @@ class system_instance {
   const run_cost& cost() const noexcept { return cost_; }
 
   // Splits the subscribed set for a run and resets the outputs.
-  // `predicted_ns` reaches cost-aware strategies (ips::automatic()).
+  // `predicted_ns` reaches cost-aware strategies
+  // (inner_parallelism::automatic()).
   void prepare_subtasks(std::size_t threads, bool allow_split,
                         std::int64_t predicted_ns = run_cost::unknown) {
     const std::size_t entities = subscribed_.size();
@@ -291,12 +292,13 @@ class system_instance {
   static strategy_type make_strategy(const signature_type& signature) {
     if constexpr (std::is_same_v<typename signature_type::parallelism_type,
                                  default_parallelism>) {
-      return ips::automatic();
+      return inner_parallelism::automatic();
     } else {
-      static_assert(inner_parallelism_strategy<strategy_type>,
-                    "ss::make(...).parallelism(s): s is not an inner "
-                    "parallelism strategy (it needs "
-                    "subtasks(entities, threads) const)");
+      static_assert(
+          inner_parallelism_strategy<strategy_type>,
+          "system_signature::make(...).parallelism(s): s is not an inner "
+          "parallelism strategy (it needs "
+          "subtasks(entities, threads) const)");
       return signature.parallelism_strategy();
     }
   }

@@ -26,59 +26,60 @@
 namespace strata::demos::particles {
 
 inline constexpr auto kComponents = strata::component_signatures(
-    strata::cs::make(ct::position, ct::velocity, ct::acceleration),
-    strata::cs::make(ct::color, ct::circle).aos(),
-    strata::cs::make(ct::lifetime).sparse(),
-    strata::cs::make(ct::glow).hash_map());
+    strata::component_signature::make(ct::position, ct::velocity,
+                                      ct::acceleration),
+    strata::component_signature::make(ct::color, ct::circle).aos(),
+    strata::component_signature::make(ct::lifetime).sparse(),
+    strata::component_signature::make(ct::glow).hash_map());
 
 inline constexpr auto kSystems = strata::system_signatures(
-    strata::ss::make(st::acceleration)
+    strata::system_signature::make(st::acceleration)
         .read(ct::acceleration, ct::position)
         .write(ct::velocity)
-        .parallelism(strata::ips::split_evenly_per_core()),
-    strata::ss::make(st::velocity)
+        .parallelism(strata::inner_parallelism::split_evenly_per_core()),
+    strata::system_signature::make(st::velocity)
         .read(ct::velocity)
         .write(ct::position)
         .dependencies(st::acceleration)
-        .parallelism(strata::ipc::none_below_threshold(
-            2048, strata::ips::split_evenly_per_core())),
-    strata::ss::make(st::keep_in_bounds)
+        .parallelism(strata::inner_parallelism_composer::none_below_threshold(
+            2048, strata::inner_parallelism::split_evenly_per_core())),
+    strata::system_signature::make(st::keep_in_bounds)
         .read(ct::circle)
         .write(ct::position, ct::velocity)
         .dependencies(st::velocity)
-        .parallelism(strata::ipc::fixed_threshold(
-            16384, strata::ips::split_evenly_per_core(),
-            strata::ips::split_every_n(4096))),
-    strata::ss::make(st::spatial_partition)
+        .parallelism(strata::inner_parallelism_composer::fixed_threshold(
+            16384, strata::inner_parallelism::split_evenly_per_core(),
+            strata::inner_parallelism::split_every_n(4096))),
+    strata::system_signature::make(st::spatial_partition)
         .read(ct::position, ct::circle)
         .dependencies(st::keep_in_bounds)
-        .parallelism(strata::ips::split_evenly_per_core())
+        .parallelism(strata::inner_parallelism::split_evenly_per_core())
         .output<cell_entries>(),
-    strata::ss::make(st::collision_detection)
+    strata::system_signature::make(st::collision_detection)
         .read(ct::position, ct::circle)
         .dependencies(st::spatial_partition)
-        .parallelism(strata::ips::split_every_n(2048))
+        .parallelism(strata::inner_parallelism::split_every_n(2048))
         .output<contact_list>(),
-    strata::ss::make(st::solve_contacts)
+    strata::system_signature::make(st::solve_contacts)
         .read(ct::circle)
         .write(ct::position, ct::velocity)
         .dependencies(st::collision_detection)
-        .parallelism(strata::ips::none()),
-    strata::ss::make(st::cycle_color)
+        .parallelism(strata::inner_parallelism::none()),
+    strata::system_signature::make(st::cycle_color)
         .read(ct::circle)
         .write(ct::color)
-        .parallelism(strata::ips::split_evenly(2)),
-    strata::ss::make(st::life)
+        .parallelism(strata::inner_parallelism::split_evenly(2)),
+    strata::system_signature::make(st::life)
         .write(ct::lifetime)
-        .parallelism(strata::ipc::none_below_threshold(
-            1024, strata::ips::split_evenly_per_core()))
+        .parallelism(strata::inner_parallelism_composer::none_below_threshold(
+            1024, strata::inner_parallelism::split_evenly_per_core()))
         .output<death_count>(),
-    strata::ss::make(st::render)
+    strata::system_signature::make(st::render)
         .read(ct::position, ct::circle, ct::color)
         .dependencies(st::solve_contacts, st::cycle_color)
-        .parallelism(strata::ips::split_evenly_per_core())
+        .parallelism(strata::inner_parallelism::split_evenly_per_core())
         .output<sprite_list>(),
-    strata::ss::make(st::halo)
+    strata::system_signature::make(st::halo)
         .read(ct::position, ct::glow)
         .dependencies(st::solve_contacts)
         .output<halo_list>());

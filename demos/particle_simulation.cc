@@ -187,7 +187,7 @@ absl::StatusOr<simulation_result> run(const Settings& settings,
     ctx.step([&](auto& proxy) {
       proxy.system(st::life).begin_frame(frame);
       proxy.execute_systems()(
-          strata::sea::t(st::spatial_partition)
+          strata::execution_adapter::t(st::spatial_partition)
               .detailed_instance([](auto& instance, auto& executor) {
                 executor.for_subtasks(
                     [](auto& system, auto& data) { system.process(data); });
@@ -195,12 +195,12 @@ absl::StatusOr<simulation_result> run(const Settings& settings,
                 // before any dependent starts.
                 instance.system().merge_outputs(instance);
               }),
-          strata::sea::matching([](auto system) {
+          strata::execution_adapter::matching([](auto system) {
             return requires { strata::tag_type<decltype(system)>::integrates; };
           }).for_subtasks([](auto& system, auto& data) {
             system.process(kDt, data);
           }),
-          strata::sea::all().for_subtasks(
+          strata::execution_adapter::all().for_subtasks(
               [](auto& system, auto& data) { system.process(data); }));
       proxy.for_system_outputs(st::life, [&](auto&, const death_count& out) {
         result.deaths += out.deaths;

@@ -179,8 +179,8 @@ struct collision_detection {
 };
 
 // Pushes overlapping pairs apart and exchanges momentum along the normal.
-// One subtask (ips::none) applying contacts sorted by entity indices: the
-// result is the same for any split of collision_detection.
+// One subtask (inner_parallelism::none) applying contacts sorted by entity
+// indices: the result is the same for any split of collision_detection.
 struct solve_contacts {
   static constexpr std::string_view name = "solve_contacts";
   explicit solve_contacts(world w) : world_(w) {}

@@ -18,6 +18,10 @@ snippet marked in a test file must be shown by its page (no orphans), and
 every name is used once. Paths are relative to the workspace root.
 
   check_snippets.py PAGE.md...     exits 1 and lists every problem
+  check_snippets.py --fix PAGE.md...
+                                   first rewrites each labelled snippet block
+                                   with its test's text (after a rename or a
+                                   reformat of the tests), then checks
 """
 
 import re
@@ -144,6 +148,31 @@ def check_page(page_path, page_text, read):
     return problems
 
 
+def fix_page(page_text, read):
+    """page_text with each snippet block replaced by its test's snippet."""
+    declared = PAGE_TESTS.findall(page_text)
+    test_text = read(declared[0]) if len(declared) == 1 else None
+    if test_text is None:
+        return page_text
+    snippets, _ = test_snippets(test_text, declared[0])
+    lines = page_text.split("\n")
+    out, i = [], 0
+    while i < len(lines):
+        out.append(lines[i])
+        label = SNIPPET_LABEL.match(lines[i].strip())
+        fence = FENCE_OPEN.match(lines[i + 1]) if i + 1 < len(lines) else None
+        if not (label and fence and fence.group(1).lower() in CPP
+                and label.group(1) in snippets):
+            i += 1
+            continue
+        out.append(lines[i + 1])
+        out += snippets[label.group(1)].split("\n")
+        i += 2
+        while i < len(lines) and lines[i].strip() != "```":
+            i += 1
+    return "\n".join(out)
+
+
 def read_file(path):
     try:
         with open(path, encoding="utf-8") as f:
@@ -154,6 +183,15 @@ def read_file(path):
 
 def main(pages):
     problems, blocks = [], 0
+    fix = "--fix" in pages
+    pages = [page for page in pages if page != "--fix"]
+    for page in pages:
+        text = read_file(page)
+        if fix and text is not None:
+            fixed = fix_page(text, read_file)
+            if fixed != text:
+                with open(page, "w", encoding="utf-8") as f:
+                    f.write(fixed)
     for page in pages:
         text = read_file(page)
         if text is None:

@@ -71,6 +71,13 @@ class CheckerTest(unittest.TestCase):
         files = {"t.cc": TEST.replace("// --- end snippet ---", "")}
         self.assertIn("never ends", "\n".join(problems(page(GOOD), files)))
 
+    def test_fix_rewrites_drifted_snippets_only(self):
+        drifted = GOOD.replace("create_entity()", "create_entities()")
+        other = block("<!-- compile-fail: bad.cc -->", "  broken();")
+        fixed = check_snippets.fix_page(page(drifted, other), {"t.cc": TEST}.get)
+        self.assertEqual(fixed, page(GOOD, other))
+        self.assertEqual(problems(fixed), [])
+
 
 class RepositoryTest(unittest.TestCase):
 

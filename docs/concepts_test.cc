@@ -36,10 +36,14 @@ inline constexpr auto frozen = strata::tag<::frozen>;
 
 // --- snippet: component-signatures ---
 constexpr auto components = strata::component_signatures(
-    strata::cs::make(ct::position, ct::velocity),  // contiguous buffer, SoA
-    strata::cs::make(ct::health).sparse(),         // packed sparse set
-    strata::cs::make(ct::nickname).hash_map(),     // hash map: rare ones
-    strata::cs::make(ct::frozen));                 // empty: stores nothing
+    // A contiguous buffer (the default), SoA: an array per component.
+    strata::component_signature::make(ct::position, ct::velocity),
+    // A packed sparse set.
+    strata::component_signature::make(ct::health).sparse(),
+    // A hash map: for rare components.
+    strata::component_signature::make(ct::nickname).hash_map(),
+    // An empty component stores nothing.
+    strata::component_signature::make(ct::frozen));
 // --- end snippet ---
 
 struct wind {
@@ -102,17 +106,17 @@ inline constexpr auto reporter = strata::tag<::reporter>;
 
 // --- snippet: system-signatures ---
 constexpr auto systems = strata::system_signatures(
-    strata::ss::make(st::blown)
+    strata::system_signature::make(st::blown)
         .write(ct::velocity)
         .exclude(ct::frozen)
         .read_resource<wind>(),
-    strata::ss::make(st::movement)
+    strata::system_signature::make(st::movement)
         .read(ct::velocity)
         .write(ct::position)
         .dependencies(st::blown)  // blown writes velocity: order them
-        .parallelism(strata::ips::split_evenly_per_core()),
-    strata::ss::make(st::aging).write(ct::health).output<int>(),
-    strata::ss::make(st::reporter)
+        .parallelism(strata::inner_parallelism::split_evenly_per_core()),
+    strata::system_signature::make(st::aging).write(ct::health).output<int>(),
+    strata::system_signature::make(st::reporter)
         .read(ct::position)
         .read_optional(ct::nickname)
         .write_resource<damage_log>()
@@ -147,7 +151,7 @@ TEST(ConceptsTest, FirstSteps) {
   });  // the refresh: hero joins blown, movement, aging and reporter
 
   ctx.step([](auto& proxy) {
-    proxy.execute_systems()(strata::sea::all().for_subtasks(
+    proxy.execute_systems()(strata::execution_adapter::all().for_subtasks(
         [](auto& system, auto& data) { system.process(0.5f, data); }));
   });
 
@@ -200,10 +204,10 @@ struct inspector {
 };
 
 TEST(ConceptsTest, DataProxy) {
-  constexpr auto sys =
-      strata::system_signatures(strata::ss::make(strata::tag<inspector>)
-                                    .read(ct::position)
-                                    .write(ct::health));
+  constexpr auto sys = strata::system_signatures(
+      strata::system_signature::make(strata::tag<inspector>)
+          .read(ct::position)
+          .write(ct::health));
   auto ctx = strata::make_context(strata::settings()
                                       .component_signatures(components)
                                       .system_signatures(sys)
@@ -216,7 +220,7 @@ TEST(ConceptsTest, DataProxy) {
     }
   });
   ctx.step([](auto& proxy) {
-    proxy.execute_systems()(strata::sea::all().for_subtasks(
+    proxy.execute_systems()(strata::execution_adapter::all().for_subtasks(
         [](auto& system, auto& data) { system.process(data); }));
     EXPECT_EQ(proxy.system(strata::tag<inspector>).seen, 3u);
   });

@@ -51,7 +51,7 @@ inline constexpr auto fragile = strata::tag<::fragile>;
 }  // namespace st
 
 constexpr auto components =
-    strata::component_signatures(strata::cs::make(ct::hp));
+    strata::component_signatures(strata::component_signature::make(ct::hp));
 
 TEST(ErrorsGuideTest, NoOps) {
   auto ctx = strata::make_context(
@@ -59,7 +59,7 @@ TEST(ErrorsGuideTest, NoOps) {
           .component_signatures(components)
           // At least one system: see the note at the top of this file.
           .system_signatures(strata::system_signatures(
-              strata::ss::make(st::fragile).read(ct::hp)))
+              strata::system_signature::make(st::fragile).read(ct::hp)))
           .threads(1));
   // --- snippet: no-ops ---
   strata::entity_id e;
@@ -82,7 +82,7 @@ TEST(ErrorsGuideDeathTest, CheckFailures) {
           .component_signatures(components)
           // At least one system: see the note at the top of this file.
           .system_signatures(strata::system_signatures(
-              strata::ss::make(st::fragile).read(ct::hp)))
+              strata::system_signature::make(st::fragile).read(ct::hp)))
           .threads(1));
   strata::entity_id dead;
   ctx.step([&](auto& proxy) { dead = proxy.create_entity(); });
@@ -104,7 +104,7 @@ TEST(ErrorsGuideDeathTest, FullFixedLimit) {
                                .fixed_entity_limit<2>()
                                .component_signatures(components)
                                .system_signatures(strata::system_signatures(
-                                   strata::ss::make(st::spawner)))
+                                   strata::system_signature::make(st::spawner)))
                                .threads(1));
   ctx.step([](auto& proxy) {
     proxy.create_entity();
@@ -116,7 +116,7 @@ TEST(ErrorsGuideDeathTest, FullFixedLimit) {
   EXPECT_DEATH(ctx.step([](auto& proxy) { proxy.create_entity(); }), "limit");
 
   ctx.step([](auto& proxy) {  // spawner defers two creations: both refused
-    proxy.execute_systems()(strata::sea::all().for_subtasks(
+    proxy.execute_systems()(strata::execution_adapter::all().for_subtasks(
         [](auto& system, auto& data) { system.process(data); }));
   });
   EXPECT_EQ(ctx.refused_creations(), 2u);
@@ -125,12 +125,12 @@ TEST(ErrorsGuideDeathTest, FullFixedLimit) {
 }
 
 TEST(ErrorsGuideTest, ExceptionsFromSystems) {
-  auto ctx =
-      strata::make_context(strata::settings()
-                               .component_signatures(components)
-                               .system_signatures(strata::system_signatures(
-                                   strata::ss::make(st::fragile).read(ct::hp)))
-                               .threads(1));
+  auto ctx = strata::make_context(
+      strata::settings()
+          .component_signatures(components)
+          .system_signatures(strata::system_signatures(
+              strata::system_signature::make(st::fragile).read(ct::hp)))
+          .threads(1));
   // --- snippet: exceptions ---
   strata::entity_id created;
   ctx.step([](auto& proxy) {
@@ -139,7 +139,7 @@ TEST(ErrorsGuideTest, ExceptionsFromSystems) {
   });
   EXPECT_THROW(ctx.step([&](auto& proxy) {
     created = proxy.create_entity();  // requested before the throw
-    proxy.execute_systems()(strata::sea::all().for_subtasks(
+    proxy.execute_systems()(strata::execution_adapter::all().for_subtasks(
         [](auto& system, auto& data) { system.process(data); }));
   }),
                std::runtime_error);

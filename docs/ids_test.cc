@@ -43,15 +43,16 @@ inline constexpr auto hunter = strata::tag<::hunter>;
 constexpr auto settings =
     strata::settings()
         .component_signatures(strata::component_signatures(
-            strata::cs::make(ct::hp), strata::cs::make(ct::target)))
+            strata::component_signature::make(ct::hp),
+            strata::component_signature::make(ct::target)))
         .system_signatures(
-            strata::system_signatures(strata::ss::make(st::hunter)
+            strata::system_signatures(strata::system_signature::make(st::hunter)
                                           .read(ct::target)
                                           .write_optional(ct::hp)))
         .threads(1);
 
 void run_systems(auto& proxy) {
-  proxy.execute_systems()(strata::sea::all().for_subtasks(
+  proxy.execute_systems()(strata::execution_adapter::all().for_subtasks(
       [](auto& system, auto& data) { system.process(data); }));
 }
 
@@ -75,7 +76,7 @@ TEST(IdsGuideTest, StaleIdsAndHandles) {
   strata::entity_handle handle;
   ctx.step([&](auto& proxy) {
     old_id = proxy.create_entity();
-    handle = proxy.create_handle(old_id);  // check-fails on a dead id
+    handle = proxy.make_handle(old_id);  // check-fails on a dead id
   });
   ctx.step([&](auto& proxy) {
     EXPECT_TRUE(proxy.valid(handle));

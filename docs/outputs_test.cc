@@ -51,7 +51,8 @@ struct solve {
 
 struct gravity {
   static constexpr std::string_view name = "gravity";
-  static constexpr bool takes_dt = true;  // see sea::matching below
+  static constexpr bool takes_dt =
+      true;  // see execution_adapter::matching below
   template <typename Data>
   void process(float dt, Data& data) {
     data.for_each([dt](position& p) { p.y -= dt; });
@@ -66,13 +67,13 @@ inline constexpr auto solve = strata::tag<::solve>;
 
 // --- snippet: output-signatures ---
 constexpr auto systems = strata::system_signatures(
-    strata::ss::make(st::gravity).write(ct::position),
-    strata::ss::make(st::detect)
+    strata::system_signature::make(st::gravity).write(ct::position),
+    strata::system_signature::make(st::detect)
         .read(ct::position)
         .dependencies(st::gravity)
-        .parallelism(strata::ips::split_evenly(2))
+        .parallelism(strata::inner_parallelism::split_evenly(2))
         .output<std::vector<contact>>(),  // reset (clear()) before each run
-    strata::ss::make(st::solve)
+    strata::system_signature::make(st::solve)
         .write(ct::position)
         .dependencies(st::detect)  // required to read detect's outputs
         .output<int>());           // reset to 0 before each run
@@ -81,8 +82,8 @@ constexpr auto systems = strata::system_signatures(
 constexpr auto settings =
     strata::settings()
         .allow_inner_parallelism()
-        .component_signatures(
-            strata::component_signatures(strata::cs::make(ct::position)))
+        .component_signatures(strata::component_signatures(
+            strata::component_signature::make(ct::position)))
         .system_signatures(systems)
         .scheduler(strata::scheduler::atomic_counter)
         .threads(2);
@@ -104,10 +105,10 @@ TEST(OutputsGuideTest, AdaptersAndOutputs) {
   ctx.step([](auto& proxy) {
     proxy.execute_systems()(
         // The first adapter whose selector matches a system runs it.
-        strata::sea::t(st::gravity).for_subtasks([](auto& system, auto& data) {
-          system.process(1.5f, data);
-        }),
-        strata::sea::all().for_subtasks(
+        strata::execution_adapter::t(st::gravity)
+            .for_subtasks(
+                [](auto& system, auto& data) { system.process(1.5f, data); }),
+        strata::execution_adapter::all().for_subtasks(
             [](auto& system, auto& data) { system.process(data); }));
 
     std::size_t contacts = 0;  // detect's outputs, one per subtask
@@ -129,12 +130,12 @@ TEST(OutputsGuideTest, MatchingAndDetailedInstance) {
   std::size_t merged = 0;
   ctx.step([&](auto& proxy) {
     proxy.execute_systems()(
-        strata::sea::matching([](auto tag) {
+        strata::execution_adapter::matching([](auto tag) {
           return requires { strata::tag_type<decltype(tag)>::takes_dt; };
         }).for_subtasks([](auto& system, auto& data) {
           system.process(2.f, data);
         }),
-        strata::sea::t(st::detect)
+        strata::execution_adapter::t(st::detect)
             .detailed_instance([&](auto& instance, auto& executor) {
               executor.for_subtasks(
                   [](auto& system, auto& data) { system.process(data); });
@@ -143,7 +144,7 @@ TEST(OutputsGuideTest, MatchingAndDetailedInstance) {
                 merged += found.size();
               });
             }),
-        strata::sea::all().for_subtasks(
+        strata::execution_adapter::all().for_subtasks(
             [](auto& system, auto& data) { system.process(data); }));
   });
   EXPECT_EQ(merged, 2u);  // y = 0 and 1 fell to -2 and -1
@@ -157,10 +158,11 @@ TEST(OutputsGuideTest, ExecuteSystemsFrom) {
     std::atomic<int> runs = 0;
     // detect and everything that depends on it; gravity does not run.
     proxy.execute_systems_from(st::detect)(
-        strata::sea::all().for_subtasks([&runs](auto& system, auto& data) {
-          ++runs;  // subtasks may run on several threads at once
-          system.process(data);
-        }));
+        strata::execution_adapter::all().for_subtasks(
+            [&runs](auto& system, auto& data) {
+              ++runs;  // subtasks may run on several threads at once
+              system.process(data);
+            }));
     EXPECT_EQ(runs.load(), 3);  // detect's 2 subtasks, solve's 1
   });
   // --- end snippet ---

@@ -58,34 +58,35 @@ inline constexpr auto doubler = strata::tag<::doubler>;
 
 // --- snippet: strategies ---
 constexpr auto systems = strata::system_signatures(
-    strata::ss::make(st::doubler)
+    strata::system_signature::make(st::doubler)
         .write(ct::value)
-        .parallelism(strata::ips::split_evenly(3))
+        .parallelism(strata::inner_parallelism::split_evenly(3))
         .output<std::size_t>(),
-    strata::ss::make(strata::tag<reader<0>>)
+    strata::system_signature::make(strata::tag<reader<0>>)
         .read(ct::value)
         .dependencies(st::doubler)
-        .parallelism(strata::ips::split_every_n(1000)),
-    strata::ss::make(strata::tag<reader<1>>)
+        .parallelism(strata::inner_parallelism::split_every_n(1000)),
+    strata::system_signature::make(strata::tag<reader<1>>)
         .read(ct::value)
         .dependencies(st::doubler)
-        .parallelism(strata::ipc::none_below_threshold(
-            10'000, strata::ips::split_evenly_per_core())),
-    strata::ss::make(strata::tag<reader<2>>)
+        .parallelism(strata::inner_parallelism_composer::none_below_threshold(
+            10'000, strata::inner_parallelism::split_evenly_per_core())),
+    strata::system_signature::make(strata::tag<reader<2>>)
         .read(ct::value)
         .dependencies(st::doubler)
-        .parallelism(strata::ipc::fixed_threshold(2'000, one_per_1000{},
-                                                  strata::ips::none())),
-    strata::ss::make(strata::tag<reader<3>>)  // no .parallelism(...):
-        .read(ct::value)                      // ips::automatic()
+        .parallelism(strata::inner_parallelism_composer::fixed_threshold(
+            2'000, one_per_1000{}, strata::inner_parallelism::none())),
+    strata::system_signature::make(
+        strata::tag<reader<3>>)  // no .parallelism(...):
+        .read(ct::value)         // inner_parallelism::automatic()
         .dependencies(st::doubler));
 // --- end snippet ---
 
 // --- snippet: threads ---
 constexpr auto settings =
     strata::settings()
-        .component_signatures(
-            strata::component_signatures(strata::cs::make(ct::value)))
+        .component_signatures(strata::component_signatures(
+            strata::component_signature::make(ct::value)))
         .system_signatures(systems)
         .allow_inner_parallelism()  // off by default: one subtask each
         .scheduler(strata::scheduler::atomic_counter)  // default: sequential
@@ -115,7 +116,7 @@ TEST(ParallelismGuideTest, StrategiesSplitAsDocumented) {
     proxy.create_entities(3'500, [](value& x) { x.v = 1; });
   });
   ctx.step([](auto& proxy) {
-    proxy.execute_systems()(strata::sea::all().for_subtasks(
+    proxy.execute_systems()(strata::execution_adapter::all().for_subtasks(
         [](auto& system, auto& data) { system.process(data); }));
     std::vector<std::size_t> outputs;
     proxy.for_system_outputs(st::doubler, [&](doubler&, std::size_t out) {
@@ -135,8 +136,8 @@ TEST(ParallelismGuideTest, HandOffModesAndDisallowedInnerParallelism) {
   // --- snippet: hand-off ---
   constexpr auto forced =
       strata::settings()
-          .component_signatures(
-              strata::component_signatures(strata::cs::make(ct::value)))
+          .component_signatures(strata::component_signatures(
+              strata::component_signature::make(ct::value)))
           .system_signatures(systems)
           .allow_inner_parallelism()
           .scheduler(strata::scheduler::atomic_counter)
@@ -147,10 +148,10 @@ TEST(ParallelismGuideTest, HandOffModesAndDisallowedInnerParallelism) {
     proxy.create_entities(100, [](value& x) { x.v = 1; });
   });
   ctx.step([](auto& proxy) {
-    proxy.execute_systems()(strata::sea::all().for_subtasks(
+    proxy.execute_systems()(strata::execution_adapter::all().for_subtasks(
         [](auto& system, auto& data) { system.process(data); }));
-    // Under hand_off::always, ips::automatic() splits one subtask per
-    // thread (under hand_off::never: one subtask).
+    // Under hand_off::always, inner_parallelism::automatic() splits one subtask
+    // per thread (under hand_off::never: one subtask).
     EXPECT_EQ(proxy.instance(strata::tag<reader<3>>).subtask_count(), 4u);
   });
   // --- end snippet ---

@@ -86,22 +86,22 @@ inline constexpr auto reaper = strata::tag<::reaper>;
 constexpr auto settings =
     strata::settings()
         .component_signatures(strata::component_signatures(
-            strata::cs::make(ct::position, ct::velocity),
-            strata::cs::make(ct::health).sparse(),
-            strata::cs::make(ct::frozen)))
+            strata::component_signature::make(ct::position, ct::velocity),
+            strata::component_signature::make(ct::health).sparse(),
+            strata::component_signature::make(ct::frozen)))
         .system_signatures(strata::system_signatures(
-            strata::ss::make(st::mover)
+            strata::system_signature::make(st::mover)
                 .read(ct::velocity)
                 .write(ct::position)
                 .exclude(ct::frozen),
-            strata::ss::make(st::medic).write(ct::health),
-            strata::ss::make(st::reaper)
+            strata::system_signature::make(st::medic).write(ct::health),
+            strata::system_signature::make(st::reaper)
                 .read(ct::health)
                 .dependencies(st::medic)))
         .threads(1);
 
 void run_systems(auto& proxy) {
-  proxy.execute_systems()(strata::sea::all().for_subtasks(
+  proxy.execute_systems()(strata::execution_adapter::all().for_subtasks(
       [](auto& system, auto& data) { system.process(data); }));
 }
 

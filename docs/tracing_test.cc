@@ -47,20 +47,20 @@ inline constexpr auto push = strata::tag<::push>;
 inline constexpr auto drift = strata::tag<::drift>;
 }  // namespace st
 
-constexpr auto systems =
-    strata::system_signatures(strata::ss::make(st::push)
-                                  .write(ct::velocity)
-                                  .parallelism(strata::ips::none()),
-                              strata::ss::make(st::drift)
-                                  .read(ct::velocity)
-                                  .write(ct::position)
-                                  .dependencies(st::push));
+constexpr auto systems = strata::system_signatures(
+    strata::system_signature::make(st::push)
+        .write(ct::velocity)
+        .parallelism(strata::inner_parallelism::none()),
+    strata::system_signature::make(st::drift)
+        .read(ct::velocity)
+        .write(ct::position)
+        .dependencies(st::push));
 
 // --- snippet: trace-settings ---
 constexpr auto settings =
     strata::settings()
         .component_signatures(strata::component_signatures(
-            strata::cs::make(ct::position, ct::velocity)))
+            strata::component_signature::make(ct::position, ct::velocity)))
         .system_signatures(systems)
         .scheduler(strata::scheduler::atomic_counter)
         .threads(2)
@@ -78,7 +78,7 @@ TEST(TracingGuideTest, TraceJsonAndSummary) {
   // --- snippet: trace ---
   for (int i = 0; i < 3; ++i) {
     ctx.step([](auto& proxy) {
-      proxy.execute_systems()(strata::sea::all().for_subtasks(
+      proxy.execute_systems()(strata::execution_adapter::all().for_subtasks(
           [](auto& system, auto& data) { system.process(data); }));
     });
   }

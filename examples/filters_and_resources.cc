@@ -73,15 +73,16 @@ inline constexpr auto tally = strata::tag<::tally>;
 constexpr auto settings =
     strata::settings()
         .component_signatures(strata::component_signatures(
-            strata::cs::make(ct::height), strata::cs::make(ct::drag).sparse(),
-            strata::cs::make(ct::anchored)))
+            strata::component_signature::make(ct::height),
+            strata::component_signature::make(ct::drag).sparse(),
+            strata::component_signature::make(ct::anchored)))
         .system_signatures(
-            strata::system_signatures(strata::ss::make(st::fall)
+            strata::system_signatures(strata::system_signature::make(st::fall)
                                           .write(ct::height)
                                           .read_optional(ct::drag)
                                           .exclude(ct::anchored)
                                           .read_resource<wind>(),
-                                      strata::ss::make(st::tally)
+                                      strata::system_signature::make(st::tally)
                                           .read(ct::height)
                                           .exclude(ct::anchored)
                                           .write_resource<stats>()
@@ -107,7 +108,7 @@ int main() {
     proxy.add_component(ct::anchored, fixed);
   });
   ctx.step([](auto& proxy) {
-    proxy.execute_systems()(strata::sea::all().for_subtasks(
+    proxy.execute_systems()(strata::execution_adapter::all().for_subtasks(
         [](auto& system, auto& data) { system.process(data); }));
     std::printf("fall's gravity: %.1f, wind: %.1f\n",
                 proxy.system(st::fall).gravity,

@@ -30,10 +30,10 @@ inline constexpr auto tick = strata::tag<::tick>;
 
 constexpr auto settings =
     strata::settings()
-        .component_signatures(
-            strata::component_signatures(strata::cs::make(ct::counter)))
+        .component_signatures(strata::component_signatures(
+            strata::component_signature::make(ct::counter)))
         .system_signatures(strata::system_signatures(
-            strata::ss::make(st::tick).write(ct::counter)));
+            strata::system_signature::make(st::tick).write(ct::counter)));
 
 int main() {
   auto ctx = strata::make_context(settings);
@@ -44,7 +44,7 @@ int main() {
   });  // the refresh: the new entities join `tick`
   for (int step = 0; step < 3; ++step) {
     ctx.step([](auto& proxy) {
-      proxy.execute_systems()(strata::sea::all().for_subtasks(
+      proxy.execute_systems()(strata::execution_adapter::all().for_subtasks(
           [](auto& system, auto& data) { system.process(data); }));
     });
   }

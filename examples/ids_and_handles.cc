@@ -65,18 +65,22 @@ constexpr auto settings =
     strata::settings()
         .fixed_entity_limit<4>()
         .component_signatures(strata::component_signatures(
-            strata::cs::make(ct::hp), strata::cs::make(ct::target)))
+            strata::component_signature::make(ct::hp),
+            strata::component_signature::make(ct::target)))
         .system_signatures(strata::system_signatures(
-            strata::ss::make(st::hunter).read(ct::target).read_optional(ct::hp),
-            strata::ss::make(st::spawner)))
+            strata::system_signature::make(st::hunter)
+                .read(ct::target)
+                .read_optional(ct::hp),
+            strata::system_signature::make(st::spawner)))
         .threads(1);
 
 int main() {
   auto ctx = strata::make_context(settings);
   auto run = [](auto selector) {
     return [selector](auto& proxy) {
-      proxy.execute_systems_from(selector)(strata::sea::all().for_subtasks(
-          [](auto& system, auto& data) { system.process(data); }));
+      proxy.execute_systems_from(selector)(
+          strata::execution_adapter::all().for_subtasks(
+              [](auto& system, auto& data) { system.process(data); }));
     };
   };
 
@@ -85,7 +89,7 @@ int main() {
   ctx.step([&](auto& proxy) {
     prey = proxy.create_entity();
     proxy.add_component(ct::hp, prey, 10);
-    handle = proxy.create_handle(prey);
+    handle = proxy.make_handle(prey);
     hunter_id = proxy.create_entity();
     proxy.add_component(ct::target, hunter_id, prey);
   });

@@ -6,11 +6,11 @@
 // many subtasks the system ran (instance(st).subtask_count()). The context
 // has 4 threads, so split_evenly_per_core() means 4.
 //
-// ips::automatic() is the default (a signature without .parallelism(...)):
-// it splits by the system's measured cost, one subtask while the cost is
-// unknown (the first run), and at most one per thread. The last lines show
-// the same world with hand_off::always (automatic splits per thread) and
-// with inner parallelism disallowed (one subtask each).
+// inner_parallelism::automatic() is the default (a signature without
+// .parallelism(...)): it splits by the system's measured cost, one subtask
+// while the cost is unknown (the first run), and at most one per thread. The
+// last lines show the same world with hand_off::always (automatic splits per
+// thread) and with inner parallelism disallowed (one subtask each).
 //
 //   bazel run //examples:inner_parallelism
 #include <atomic>
@@ -43,32 +43,50 @@ struct reader {
 template <int I>
 inline constexpr auto st_reader = strata::tag<reader<I>>;
 
-constexpr auto kNone = strata::ips::none();
-constexpr auto kEvenly3 = strata::ips::split_evenly(3);
-constexpr auto kPerCore = strata::ips::split_evenly_per_core();
-constexpr auto kEvery300 = strata::ips::split_every_n(300);
+constexpr auto kNone = strata::inner_parallelism::none();
+constexpr auto kEvenly3 = strata::inner_parallelism::split_evenly(3);
+constexpr auto kPerCore = strata::inner_parallelism::split_evenly_per_core();
+constexpr auto kEvery300 = strata::inner_parallelism::split_every_n(300);
 // Per core from 5000 entities up, one subtask below: here, one.
-constexpr auto kNoneBelow5000 = strata::ipc::none_below_threshold(
-    5000, strata::ips::split_evenly_per_core());
+constexpr auto kNoneBelow5000 =
+    strata::inner_parallelism_composer::none_below_threshold(
+        5000, strata::inner_parallelism::split_evenly_per_core());
 // Two subtasks from 500 entities up, one below: here, two.
-constexpr auto kTwoFrom500 = strata::ipc::fixed_threshold(
-    500, strata::ips::split_evenly(2), strata::ips::none());
-constexpr auto kAutomatic = strata::ips::automatic();
+constexpr auto kTwoFrom500 =
+    strata::inner_parallelism_composer::fixed_threshold(
+        500, strata::inner_parallelism::split_evenly(2),
+        strata::inner_parallelism::none());
+constexpr auto kAutomatic = strata::inner_parallelism::automatic();
 
-constexpr auto systems = strata::system_signatures(
-    strata::ss::make(st_reader<0>).read(ct::value).parallelism(kNone),
-    strata::ss::make(st_reader<1>).read(ct::value).parallelism(kEvenly3),
-    strata::ss::make(st_reader<2>).read(ct::value).parallelism(kPerCore),
-    strata::ss::make(st_reader<3>).read(ct::value).parallelism(kEvery300),
-    strata::ss::make(st_reader<4>).read(ct::value).parallelism(kNoneBelow5000),
-    strata::ss::make(st_reader<5>).read(ct::value).parallelism(kTwoFrom500),
-    strata::ss::make(st_reader<6>).read(ct::value).parallelism(kAutomatic),
-    strata::ss::make(st_reader<7>).read(ct::value));  // the default
+constexpr auto systems =
+    strata::system_signatures(strata::system_signature::make(st_reader<0>)
+                                  .read(ct::value)
+                                  .parallelism(kNone),
+                              strata::system_signature::make(st_reader<1>)
+                                  .read(ct::value)
+                                  .parallelism(kEvenly3),
+                              strata::system_signature::make(st_reader<2>)
+                                  .read(ct::value)
+                                  .parallelism(kPerCore),
+                              strata::system_signature::make(st_reader<3>)
+                                  .read(ct::value)
+                                  .parallelism(kEvery300),
+                              strata::system_signature::make(st_reader<4>)
+                                  .read(ct::value)
+                                  .parallelism(kNoneBelow5000),
+                              strata::system_signature::make(st_reader<5>)
+                                  .read(ct::value)
+                                  .parallelism(kTwoFrom500),
+                              strata::system_signature::make(st_reader<6>)
+                                  .read(ct::value)
+                                  .parallelism(kAutomatic),
+                              strata::system_signature::make(st_reader<7>)
+                                  .read(ct::value));  // the default
 
 constexpr auto base = strata::settings()
                           .fixed_entity_limit<1000>()
                           .component_signatures(strata::component_signatures(
-                              strata::cs::make(ct::value)))
+                              strata::component_signature::make(ct::value)))
                           .system_signatures(systems)
                           .scheduler(strata::scheduler::atomic_counter)
                           .threads(4);
@@ -81,7 +99,7 @@ auto run_once(const Settings& settings) {
     proxy.create_entities(1000, [](value& x) { x.v = 1; });
   });
   ctx.step([](auto& proxy) {
-    proxy.execute_systems()(strata::sea::all().for_subtasks(
+    proxy.execute_systems()(strata::execution_adapter::all().for_subtasks(
         [](auto& system, auto& data) { system.process(data); }));
   });
   return ctx;

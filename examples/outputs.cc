@@ -6,8 +6,9 @@
 // vector (reset before every run), so subtasks never share a container.
 // `counter` depends on spotter and reads its outputs with
 // data.for_previous_outputs(st::spotter, ...). After the run, the step reads
-// both with proxy.for_system_outputs(...). A sea::t(...).detailed_instance
-// adapter merges spotter's outputs right after its subtasks ran.
+// both with proxy.for_system_outputs(...). A
+// execution_adapter::t(...).detailed_instance adapter merges spotter's outputs
+// right after its subtasks ran.
 //
 //   bazel run //examples:outputs
 #include <cstddef>
@@ -50,17 +51,19 @@ inline constexpr auto counter = strata::tag<::counter>;
 }  // namespace st
 
 constexpr auto systems = strata::system_signatures(
-    strata::ss::make(st::spotter)
+    strata::system_signature::make(st::spotter)
         .read(ct::position)
-        .parallelism(strata::ips::split_evenly(3))
+        .parallelism(strata::inner_parallelism::split_evenly(3))
         .output<std::vector<strata::entity_id>>(),
-    strata::ss::make(st::counter).dependencies(st::spotter).output<int>());
+    strata::system_signature::make(st::counter)
+        .dependencies(st::spotter)
+        .output<int>());
 
 constexpr auto settings =
     strata::settings()
         .allow_inner_parallelism()
-        .component_signatures(
-            strata::component_signatures(strata::cs::make(ct::position)))
+        .component_signatures(strata::component_signatures(
+            strata::component_signature::make(ct::position)))
         .system_signatures(systems)
         .scheduler(strata::scheduler::atomic_counter)
         .threads(2);
@@ -76,7 +79,7 @@ int main() {
   for (int run = 1; run <= 2; ++run) {
     ctx.step([&](auto& proxy) {
       proxy.execute_systems()(
-          strata::sea::t(st::spotter)
+          strata::execution_adapter::t(st::spotter)
               .detailed_instance([](auto& instance, auto& executor) {
                 executor.for_subtasks(
                     [](auto& system, auto& data) { system.process(data); });
@@ -85,7 +88,7 @@ int main() {
                     [&](auto&, const auto& found) { total += found.size(); });
                 instance.system().merged = total;
               }),
-          strata::sea::all().for_subtasks(
+          strata::execution_adapter::all().for_subtasks(
               [](auto& system, auto& data) { system.process(data); }));
 
       std::printf("run %d\n", run);

@@ -75,16 +75,16 @@ inline constexpr auto janitor = strata::tag<::janitor>;
 constexpr auto settings =
     strata::settings()
         .component_signatures(strata::component_signatures(
-            strata::cs::make(ct::position, ct::velocity),
-            strata::cs::make(ct::frozen)))
-        .system_signatures(
-            strata::system_signatures(strata::ss::make(st::mover)
-                                          .read(ct::velocity)
-                                          .write(ct::position)
-                                          .exclude(ct::frozen),
-                                      strata::ss::make(st::janitor)
-                                          .read(ct::position)
-                                          .dependencies(st::mover)))
+            strata::component_signature::make(ct::position, ct::velocity),
+            strata::component_signature::make(ct::frozen)))
+        .system_signatures(strata::system_signatures(
+            strata::system_signature::make(st::mover)
+                .read(ct::velocity)
+                .write(ct::position)
+                .exclude(ct::frozen),
+            strata::system_signature::make(st::janitor)
+                .read(ct::position)
+                .dependencies(st::mover)))
         .threads(1);
 
 int main() {
@@ -107,7 +107,7 @@ int main() {
     }
   });
   auto run_systems = [](auto& proxy) {
-    proxy.execute_systems()(strata::sea::all().for_subtasks(
+    proxy.execute_systems()(strata::execution_adapter::all().for_subtasks(
         [](auto& system, auto& data) { system.process(data); }));
   };
 

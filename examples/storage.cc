@@ -80,15 +80,22 @@ inline constexpr auto roll_call = strata::tag<::roll_call>;
 }  // namespace st
 
 constexpr auto components = strata::component_signatures(
-    strata::cs::make(ct::position, ct::velocity),  // contiguous, SoA
-    strata::cs::make(ct::color, ct::size).aos(),   // contiguous, AoS
-    strata::cs::make(ct::health).sparse(),         // packed sparse set
-    strata::cs::make(ct::nickname).hash_map(),     // rare: hash map
-    strata::cs::make(ct::player));                 // empty: no storage
+    strata::component_signature::make(ct::position,
+                                      ct::velocity),  // contiguous, SoA
+    strata::component_signature::make(ct::color, ct::size)
+        .aos(),  // contiguous, AoS
+    strata::component_signature::make(ct::health)
+        .sparse(),  // packed sparse set
+    strata::component_signature::make(ct::nickname)
+        .hash_map(),                                 // rare: hash map
+    strata::component_signature::make(ct::player));  // empty: no storage
 
-constexpr auto systems = strata::system_signatures(
-    strata::ss::make(st::movement).read(ct::velocity).write(ct::position),
-    strata::ss::make(st::roll_call).read(ct::health, ct::nickname));
+constexpr auto systems =
+    strata::system_signatures(strata::system_signature::make(st::movement)
+                                  .read(ct::velocity)
+                                  .write(ct::position),
+                              strata::system_signature::make(st::roll_call)
+                                  .read(ct::health, ct::nickname));
 
 constexpr auto settings = strata::settings()
                               .fixed_entity_limit<1000>()
@@ -129,7 +136,7 @@ int main() {
 
   std::printf("roll call:\n");
   ctx.step([](auto& proxy) {
-    proxy.execute_systems()(strata::sea::all().for_subtasks(
+    proxy.execute_systems()(strata::execution_adapter::all().for_subtasks(
         [](auto& system, auto& data) { system.process(data); }));
   });
   const strata::entity_id last = ids.back();

@@ -67,25 +67,25 @@ inline constexpr auto lowest = strata::tag<::lowest>;
 }  // namespace st
 
 constexpr auto systems = strata::system_signatures(
-    strata::ss::make(st::gravity)
+    strata::system_signature::make(st::gravity)
         .write(ct::velocity)
-        .parallelism(strata::ips::split_evenly(2)),
-    strata::ss::make(st::movement)
+        .parallelism(strata::inner_parallelism::split_evenly(2)),
+    strata::system_signature::make(st::movement)
         .read(ct::velocity)
         .write(ct::position)
         .dependencies(st::gravity)
-        .parallelism(strata::ips::split_evenly_per_core()),
-    strata::ss::make(st::lowest)
+        .parallelism(strata::inner_parallelism::split_evenly_per_core()),
+    strata::system_signature::make(st::lowest)
         .read(ct::position)
         .dependencies(st::movement)
-        .parallelism(strata::ips::none())
+        .parallelism(strata::inner_parallelism::none())
         .output<float>());
 
 constexpr auto settings =
     strata::settings()
         .allow_inner_parallelism()
         .component_signatures(strata::component_signatures(
-            strata::cs::make(ct::position, ct::velocity)))
+            strata::component_signature::make(ct::position, ct::velocity)))
         .system_signatures(systems)
         .scheduler(strata::scheduler::atomic_counter)
         .threads(2)
@@ -101,7 +101,7 @@ int main(int argc, char** argv) {
   });
   for (int i = 0; i < 5; ++i) {
     ctx.step([](auto& proxy) {
-      proxy.execute_systems()(strata::sea::all().for_subtasks(
+      proxy.execute_systems()(strata::execution_adapter::all().for_subtasks(
           [](auto& system, auto& data) { system.process(data); }));
     });
   }

@@ -16,9 +16,9 @@
 //   * a whole step whose selected systems together are predicted below
 //     kInlineStepNs runs on the calling thread in topological order, without
 //     touching the pool (a small world is as fast threaded as sequential);
-//   * inner parallelism (ips::automatic()) splits a system into at most one
-//     subtask per kMinSubtaskNs of predicted work, and no more subtasks than
-//     threads.
+//   * inner parallelism (inner_parallelism::automatic()) splits a system
+//     into at most one subtask per kMinSubtaskNs of predicted work, and no
+//     more subtasks than threads.
 // Predictions come from measurements of earlier runs of the same system: an
 // exponentially weighted mean of the time per entity (or per run, for systems
 // without entities), so a world that grows or shrinks re-decides within a few
@@ -52,7 +52,8 @@ struct hand_off_policy {
   static constexpr std::int64_t kHandOffNs = 10'000;
   // Below this predicted total the whole step runs on the calling thread.
   static constexpr std::int64_t kInlineStepNs = 30'000;
-  // ips::automatic() gives each subtask at least this much predicted work.
+  // inner_parallelism::automatic() gives each subtask at least this much
+  // predicted work.
   static constexpr std::int64_t kMinSubtaskNs = 15'000;
 
   hand_off mode = hand_off::automatic;

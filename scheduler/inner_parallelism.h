@@ -107,7 +107,7 @@ std::string describe_strategy(const S& strategy) {
   }
 }
 
-namespace ips {
+namespace inner_parallelism {
 
 struct automatic_t {
   std::int64_t min_subtask_ns = hand_off_policy::kMinSubtaskNs;
@@ -161,7 +161,8 @@ constexpr none_t none() { return {}; }
 
 // Exactly `count` subtasks (fewer when there are fewer entities).
 constexpr split_evenly_t split_evenly(std::size_t count) {
-  STRATA_CHECK(count > 0, "ips::split_evenly(n): n must be at least 1");
+  STRATA_CHECK(count > 0,
+               "inner_parallelism::split_evenly(n): n must be at least 1");
   return {count};
 }
 
@@ -170,13 +171,14 @@ constexpr split_evenly_per_core_t split_evenly_per_core() { return {}; }
 
 // Subtasks of at most `per_subtask` entities each.
 constexpr split_every_n_t split_every_n(std::size_t per_subtask) {
-  STRATA_CHECK(per_subtask > 0, "ips::split_every_n(n): n must be at least 1");
+  STRATA_CHECK(per_subtask > 0,
+               "inner_parallelism::split_every_n(n): n must be at least 1");
   return {per_subtask};
 }
 
-}  // namespace ips
+}  // namespace inner_parallelism
 
-namespace ipc {
+namespace inner_parallelism_composer {
 
 template <inner_parallelism_strategy Above, inner_parallelism_strategy Below>
 struct fixed_threshold_t {
@@ -209,10 +211,14 @@ constexpr fixed_threshold_t<Above, Below> fixed_threshold(std::size_t threshold,
 
 template <inner_parallelism_strategy Strategy>
 constexpr auto none_below_threshold(std::size_t threshold, Strategy strategy) {
-  return fixed_threshold(threshold, strategy, ips::none());
+  return fixed_threshold(threshold, strategy, inner_parallelism::none());
 }
 
-}  // namespace ipc
+}  // namespace inner_parallelism_composer
+
+// The short names of the ECST material.
+namespace ips = inner_parallelism;
+namespace ipc = inner_parallelism_composer;
 
 // The subtask count a context uses: the strategy's answer clamped to
 // [1, max(entities, 1)].

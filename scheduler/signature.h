@@ -1,13 +1,13 @@
 // System signatures: what a system reads, writes, depends on and outputs.
 //
-//   constexpr auto movement = strata::ss::make(st::movement)
+//   constexpr auto movement = strata::system_signature::make(st::movement)
 //       .read(ct::velocity)
 //       .write(ct::position)           // write implies read
 //       .exclude(ct::frozen)           // entities with frozen are not in it
 //       .read_optional(ct::drag)       // data.try_get(ct::drag, e): T* or null
 //       .read_resource<wind>()         // data.resource<wind>(): const wind&
 //       .dependencies(st::acceleration)
-//       .parallelism(strata::ips::split_evenly_per_core())
+//       .parallelism(strata::inner_parallelism::split_evenly_per_core())
 //       .output<std::vector<contact>>();
 //
 // What the lists mean:
@@ -112,7 +112,7 @@ struct system_depends_on_itself {
 
 }  // namespace diagnostic
 
-namespace ss {
+namespace system_signature {
 
 namespace keys {
 struct system {};
@@ -129,7 +129,7 @@ struct output {};
 }  // namespace keys
 
 template <typename Map>
-struct system_signature : fluent_settings<system_signature, Map> {
+struct signature : fluent_settings<signature, Map> {
   using system_type = typename Map::template value_type<keys::system>::type;
   using read_types = typename Map::template value_type<keys::read>;
   using write_types = typename Map::template value_type<keys::write>;
@@ -145,8 +145,8 @@ struct system_signature : fluent_settings<system_signature, Map> {
   // What an entity must have to be the system's: read() and write().
   using required_types = concat_t<read_types, write_types>;
   // Every component the system may read, and may write.
-  using accessed_types = concat_t<read_types, write_types,
-                                  optional_read_types, optional_write_types>;
+  using accessed_types = concat_t<read_types, write_types, optional_read_types,
+                                  optional_write_types>;
   using written_types = concat_t<write_types, optional_write_types>;
   // Every component the signature names (all must be stored).
   using mentioned_types = concat_t<accessed_types, excluded_types>;
@@ -182,8 +182,7 @@ struct system_signature : fluent_settings<system_signature, Map> {
   }
   template <tag_value... Components>
   constexpr auto exclude(Components...) const {
-    return with_components<keys::exclude,
-                           type_list<tag_type<Components>...>>();
+    return with_components<keys::exclude, type_list<tag_type<Components>...>>();
   }
 
   template <typename... Resources>
@@ -198,8 +197,7 @@ struct system_signature : fluent_settings<system_signature, Map> {
     using list = type_list<Resources...>;
     check_list<keys::write_resources, list>();
     check_resources_disjoint<list, read_resource_types>();
-    return this->template with_option_unchecked<keys::write_resources>(
-        list{});
+    return this->template with_option_unchecked<keys::write_resources>(list{});
   }
 
   template <tag_value... Systems>
@@ -265,10 +263,10 @@ struct system_signature : fluent_settings<system_signature, Map> {
       std::conditional_t<std::is_same_v<Key, keys::read> ||
                              std::is_same_v<Key, keys::write>,
                          type_list<>, concat_t<read_types, write_types>>,
-      std::conditional_t<std::is_same_v<Key, keys::read_optional>,
-                         type_list<>, optional_read_types>,
-      std::conditional_t<std::is_same_v<Key, keys::write_optional>,
-                         type_list<>, optional_write_types>,
+      std::conditional_t<std::is_same_v<Key, keys::read_optional>, type_list<>,
+                         optional_read_types>,
+      std::conditional_t<std::is_same_v<Key, keys::write_optional>, type_list<>,
+                         optional_write_types>,
       std::conditional_t<std::is_same_v<Key, keys::exclude>, type_list<>,
                          excluded_types>>;
 
@@ -311,15 +309,19 @@ constexpr auto make(System) {
                       option_default<keys::dependencies>(type_list<>{}),
                       option_default<keys::parallelism>(default_parallelism{}),
                       option_default<keys::output>(tag<no_output>));
-  return system_signature<std::remove_const_t<decltype(defaults)>>{{defaults}};
+  return signature<std::remove_const_t<decltype(defaults)>>{{defaults}};
 }
 
-}  // namespace ss
+}  // namespace system_signature
+
+// The short name of the ECST material.
+namespace ss = system_signature;
 
 template <typename T>
 inline constexpr bool is_system_signature_v = false;
 template <typename Map>
-inline constexpr bool is_system_signature_v<ss::system_signature<Map>> = true;
+inline constexpr bool is_system_signature_v<system_signature::signature<Map>> =
+    true;
 
 }  // namespace strata
 

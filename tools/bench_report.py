@@ -591,7 +591,8 @@ def source_facts():
     scenario = read_text(os.path.join(ROOT, "benchmarks", "scenario.h"))
     hand_off = read_text(os.path.join(ROOT, "scheduler", "hand_off.h"))
     split = re.search(r"kSplit\s*=\s*(.*?);", scenario, re.S)
-    render = re.search(r"ss::make\(st::render<A>\)(.*?);", scenario, re.S)
+    render = re.search(r"(?:ss|system_signature)::make\(st::render<A>\)(.*?);",
+                       scenario, re.S)
     # .parallelism(<expression with at most one level of parentheses>)
     render_par = re.search(r"\.parallelism\(([^()]*(?:\([^()]*\)[^()]*)*)\)",
                            render.group(1)) if render else None
@@ -717,9 +718,11 @@ def strata_mt_bullet(facts, cores):
     if facts["render_found"] and facts["render_parallelism"] is None:
         text += (
             "Render declares no `.parallelism(...)`, so it gets the context "
-            "default, now the cost-aware `ips::automatic()` (one subtask per "
+            "default, now the cost-aware `inner_parallelism::automatic()` "
+            "(one subtask per "
             f"{us(facts['min_subtask_ns'])} of predicted work, at most one per "
-            "thread; it was `ips::none()` before the adaptive scheduler): at "
+            "thread; it was `inner_parallelism::none()` before the adaptive "
+            "scheduler): at "
             "large sizes render **is** split over threads, although "
             "scenario.h's comment says it never is (its subtasks draw into "
             "the same frame buffer).")

@@ -104,10 +104,12 @@ struct system_not_in_context {
 
 template <typename Given>
 struct not_an_execution_adapter {
-  static_assert(always_false<Given>,
-                "execute_systems()(...) takes adapters made by sea::all(), "
-                "sea::t(...) or sea::matching(...) with .for_subtasks(f) or "
-                ".detailed_instance(f)");
+  static_assert(
+      always_false<Given>,
+      "execute_systems()(...) takes adapters made by execution_adapter::all(), "
+      "execution_adapter::t(...) or execution_adapter::matching(...) with "
+      ".for_subtasks(f) or "
+      ".detailed_instance(f)");
 };
 
 }  // namespace strata::diagnostic

@@ -213,7 +213,7 @@ class system_runner {
     if constexpr (Types::trace_enabled) instance.run_span.begin();
     try {
       if constexpr (std::remove_cvref_t<decltype(adapter)>::kind ==
-                    sea::adapter_kind::detailed) {
+                    execution_adapter::adapter_kind::detailed) {
         adapter.callable(instance, executor);
       } else {
         executor.for_subtasks(adapter.callable);

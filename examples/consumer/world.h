@@ -33,10 +33,10 @@ inline constexpr auto decay = strata::tag<consumer::decay>;
 inline constexpr auto settings =
     strata::settings()
         .fixed_entity_limit<1'000>()
-        .component_signatures(
-            strata::component_signatures(strata::cs::make(ct::health)))
+        .component_signatures(strata::component_signatures(
+            strata::component_signature::make(ct::health)))
         .system_signatures(strata::system_signatures(
-            strata::ss::make(st::decay).write(ct::health)))
+            strata::system_signature::make(st::decay).write(ct::health)))
         .scheduler(strata::scheduler::atomic_counter);
 
 // Creates one entity per entry of `hit_points`, with that much health;
@@ -60,7 +60,7 @@ std::vector<strata::entity_id> spawn(Context& ctx,
 template <typename Context>
 void step(Context& ctx) {
   ctx.step([](auto& proxy) {
-    proxy.execute_systems()(strata::sea::all().for_subtasks(
+    proxy.execute_systems()(strata::execution_adapter::all().for_subtasks(
         [](auto& system, auto& data) { system.process(data); }));
   });
 }
