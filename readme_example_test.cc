@@ -86,7 +86,7 @@ constexpr auto settings = strata::settings()
 
 TEST(ReadmeExampleTest, TourRuns) {
   // --- snippet: tour-steps ---
-  auto ctx = strata::make_context(settings);
+  auto ctx = strata::make_context<settings>();
   ctx.step([](auto& proxy) {  // critical operations are allowed here
     for (int i = 0; i < 1000; ++i) {
       auto e = proxy.create_entity();

@@ -1,7 +1,7 @@
 // The context: entities, their components, the systems, and the step/refresh
 // cycle that ties them together (seed 003).
 //
-//   auto ctx = strata::make_context(settings);
+//   auto ctx = strata::make_context<settings>();  // settings: a constant
 //   ctx.step([](auto& proxy) {                   // critical operations here
 //     auto e = proxy.create_entity();
 //     proxy.add_component(ct::position, e, 0.f, 0.f);
@@ -10,6 +10,11 @@
 //     proxy.execute_systems()(strata::execution_adapter::all().for_subtasks(
 //         [dt](auto& system, auto& data) { system.process(dt, data); }));
 //   });
+//
+// make_context<settings>() names the settings by the constant that holds
+// them, so compiler messages print `named_settings<settings>` instead of the
+// settings type with every signature in it; make_context(settings) takes
+// them by value (run-time or local settings) and behaves the same.
 //
 // Where things live: context/step_proxy.h (the step and defer proxies:
 // critical operations and queries), context/data_proxy.h (what a system's
@@ -258,6 +263,22 @@ auto make_context(const Settings& settings, SystemArgs&&... system_args) {
                              settings.template get<context_keys::systems>());
     return context<Settings>(settings,
                              std::forward<SystemArgs>(system_args)...);
+  }
+}
+
+// The same for settings held by a constexpr variable with static storage,
+// named in the call: `strata::make_context<settings>()`. The context's type
+// is then context<named_settings<settings>> (context/settings.h), and so is
+// what error messages print; prefer this form wherever the settings are a
+// namespace-scope constant.
+template <const auto& Settings, typename... SystemArgs>
+auto make_context(SystemArgs&&... system_args) {
+  using given = std::remove_cvref_t<decltype(Settings)>;
+  if constexpr (!is_context_settings_v<given>) {
+    diagnostic::report<diagnostic::not_context_settings<given>>();
+  } else {
+    return make_context(named_settings<Settings>{Settings},
+                        std::forward<SystemArgs>(system_args)...);
   }
 }
 

@@ -206,6 +206,20 @@ inline constexpr bool is_context_settings_v = false;
 template <typename Map>
 inline constexpr bool is_context_settings_v<context_settings<Map>> = true;
 
+// The settings held by a constexpr variable with static storage (namespace
+// scope, or `static constexpr`), named by that variable. A context made by
+// make_context<settings>() is a context<named_settings<settings>>, so
+// compiler messages spell `strata::named_settings<settings>` where they
+// would spell the settings type, which lists every signature with every
+// option (kilobytes per line of an error). It is the settings type in every
+// other respect (it derives from it).
+template <const auto& Settings>
+struct named_settings : std::remove_cvref_t<decltype(Settings)> {};
+
+template <const auto& Settings>
+inline constexpr bool is_context_settings_v<named_settings<Settings>> =
+    is_context_settings_v<std::remove_cvref_t<decltype(Settings)>>;
+
 }  // namespace strata
 
 #endif  // STRATA_CONTEXT_SETTINGS_H_

@@ -138,7 +138,7 @@ constexpr auto settings =
 
 TEST(ConceptsTest, FirstSteps) {
   // --- snippet: first-steps ---
-  auto ctx = strata::make_context(settings);
+  auto ctx = strata::make_context<settings>();
   ctx.resource<wind>().push = 1;  // resources are set up between steps
 
   strata::entity_id hero;

@@ -92,9 +92,9 @@ constexpr auto settings =
         .threads(1);
 
 int main() {
-  auto ctx = strata::make_context(
-      settings, strata::system_arguments(st::fall, 2.0f));  // gravity 2
-  ctx.resource<wind>().push = 1;                            // set up
+  auto ctx = strata::make_context<settings>(
+      strata::system_arguments(st::fall, 2.0f));  // gravity 2
+  ctx.resource<wind>().push = 1;                  // set up
 
   strata::entity_id plain, slowed, fixed;
   ctx.step([&](auto& proxy) {

@@ -36,7 +36,7 @@ constexpr auto settings =
             strata::system_signature::make(st::tick).write(ct::counter)));
 
 int main() {
-  auto ctx = strata::make_context(settings);
+  auto ctx = strata::make_context<settings>();
   ctx.step([](auto& proxy) {  // a step: critical operations are allowed
     for (int i = 0; i < 3; ++i) {
       proxy.add_component(ct::counter, proxy.create_entity(), i * 10);

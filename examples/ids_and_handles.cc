@@ -75,7 +75,7 @@ constexpr auto settings =
         .threads(1);
 
 int main() {
-  auto ctx = strata::make_context(settings);
+  auto ctx = strata::make_context<settings>();
   auto run = [](auto selector) {
     return [selector](auto& proxy) {
       proxy.execute_systems_from(selector)(

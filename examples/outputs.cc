@@ -69,7 +69,7 @@ constexpr auto settings =
         .threads(2);
 
 int main() {
-  auto ctx = strata::make_context(settings);
+  auto ctx = strata::make_context<settings>();
   ctx.step([](auto& proxy) {
     for (int i = 0; i < 10; ++i) {
       proxy.add_component(ct::position, proxy.create_entity(), 0.f,

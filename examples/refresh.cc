@@ -88,7 +88,7 @@ constexpr auto settings =
         .threads(1);
 
 int main() {
-  auto ctx = strata::make_context(settings);
+  auto ctx = strata::make_context<settings>();
   ctx.observe_refresh([](const strata::refresh_event& event) {
     switch (event.what) {
       case strata::refresh_event::kind::subscribe:

@@ -104,7 +104,7 @@ constexpr auto settings = strata::settings()
                               .threads(1);
 
 int main() {
-  auto ctx = strata::make_context(settings);
+  auto ctx = strata::make_context<settings>();
   std::vector<strata::entity_id> ids;
   ctx.step([&](auto& proxy) {
     // 1000 moving dots, every one colored.

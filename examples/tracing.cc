@@ -92,7 +92,7 @@ constexpr auto settings =
         .trace();
 
 int main(int argc, char** argv) {
-  auto ctx = strata::make_context(settings);
+  auto ctx = strata::make_context<settings>();
   ctx.step([](auto& proxy) {
     proxy.create_entities(10'000, [](position& p, velocity& v) {
       p = {0, 100};

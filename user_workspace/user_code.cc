@@ -32,7 +32,7 @@ constexpr auto settings =
 }  // namespace
 
 std::size_t survivors(std::size_t entities, int steps) {
-  auto ctx = strata::make_context(settings);
+  auto ctx = strata::make_context<settings>();
   ctx.step([&](auto& proxy) {
     for (std::size_t i = 0; i < entities; ++i) {
       proxy.add_component(counter_tag, proxy.create_entity());

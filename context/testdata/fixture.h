@@ -13,10 +13,11 @@ using strata::testing::ct::velocity;
 inline constexpr auto components =
     strata::component_signatures(strata::cs::make(ct::position, ct::velocity));
 
-// Runs every system once with `process(data)`.
-template <typename Settings>
-void run_once(const Settings& settings) {
-  auto ctx = strata::make_context(settings);
+// Runs every system once with `process(data)`, on a context made with
+// make_context<Settings>(), as users are advised to (short messages).
+template <const auto& Settings>
+void run_once() {
+  auto ctx = strata::make_context<Settings>();
   ctx.step([](auto& proxy) {
     proxy.execute_systems()(strata::sea::all().for_subtasks(
         [](auto& system, auto& data) { system.process(data); }));

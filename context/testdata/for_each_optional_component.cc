@@ -10,11 +10,11 @@ struct mover {
   }
 };
 
-int main() {
-  run_once(strata::settings()
-               .component_signatures(components)
-               .system_signatures(strata::system_signatures(
-                   strata::ss::make(strata::tag<mover>)
-                       .write(ct::position)
-                       .read_optional(ct::velocity))));
-}
+constexpr auto settings = strata::settings()
+                              .component_signatures(components)
+                              .system_signatures(strata::system_signatures(
+                                  strata::ss::make(strata::tag<mover>)
+                                      .write(ct::position)
+                                      .read_optional(ct::velocity)));
+
+int main() { run_once<settings>(); }

@@ -9,9 +9,10 @@ struct mover {
   }
 };
 
-int main() {
-  run_once(strata::settings()
-               .component_signatures(components)
-               .system_signatures(strata::system_signatures(
-                   strata::ss::make(strata::tag<mover>).write(ct::position))));
-}
+constexpr auto settings =
+    strata::settings()
+        .component_signatures(components)
+        .system_signatures(strata::system_signatures(
+            strata::ss::make(strata::tag<mover>).write(ct::position)));
+
+int main() { run_once<settings>(); }

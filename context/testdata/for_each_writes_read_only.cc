@@ -8,9 +8,10 @@ struct mover {
   }
 };
 
-int main() {
-  run_once(strata::settings()
-               .component_signatures(components)
-               .system_signatures(strata::system_signatures(
-                   strata::ss::make(strata::tag<mover>).read(ct::velocity))));
-}
+constexpr auto settings =
+    strata::settings()
+        .component_signatures(components)
+        .system_signatures(strata::system_signatures(
+            strata::ss::make(strata::tag<mover>).read(ct::velocity)));
+
+int main() { run_once<settings>(); }

@@ -9,13 +9,14 @@ struct b {
   void process(Data&) {}
 };
 
+constexpr auto settings = strata::settings()
+                              .component_signatures(components)
+                              .system_signatures(strata::system_signatures(
+                                  strata::ss::make(strata::tag<a>),
+                                  strata::ss::make(strata::tag<b>)));
+
 int main() {
-  auto ctx =
-      strata::make_context(strata::settings()
-                               .component_signatures(components)
-                               .system_signatures(strata::system_signatures(
-                                   strata::ss::make(strata::tag<a>),
-                                   strata::ss::make(strata::tag<b>))));
+  auto ctx = strata::make_context<settings>();
   ctx.step([](auto& proxy) {
     proxy.execute_systems()(strata::sea::t(strata::tag<a>)
                                 .for_subtasks([](auto& system, auto& data) {

@@ -7,9 +7,10 @@ struct counter {
   }
 };
 
-int main() {
-  run_once(strata::settings()
-               .component_signatures(components)
-               .system_signatures(strata::system_signatures(
-                   strata::ss::make(strata::tag<counter>).read(ct::position))));
-}
+constexpr auto settings =
+    strata::settings()
+        .component_signatures(components)
+        .system_signatures(strata::system_signatures(
+            strata::ss::make(strata::tag<counter>).read(ct::position)));
+
+int main() { run_once<settings>(); }

@@ -13,10 +13,11 @@ struct consumer {
   }
 };
 
-int main() {
-  run_once(strata::settings()
-               .component_signatures(components)
-               .system_signatures(strata::system_signatures(
-                   strata::ss::make(strata::tag<producer>).output<int>(),
-                   strata::ss::make(strata::tag<consumer>))));
-}
+constexpr auto settings =
+    strata::settings()
+        .component_signatures(components)
+        .system_signatures(strata::system_signatures(
+            strata::ss::make(strata::tag<producer>).output<int>(),
+            strata::ss::make(strata::tag<consumer>)));
+
+int main() { run_once<settings>(); }

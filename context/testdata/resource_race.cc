@@ -13,12 +13,12 @@ struct reader {
   void process(Data&) {}
 };
 
-int main() {
-  run_once(
-      strata::settings()
-          .component_signatures(components)
-          .resources(strata::resources(strata::resource<grid>))
-          .system_signatures(strata::system_signatures(
-              strata::ss::make(strata::tag<builder>).write_resource<grid>(),
-              strata::ss::make(strata::tag<reader>).read_resource<grid>())));
-}
+constexpr auto settings =
+    strata::settings()
+        .component_signatures(components)
+        .resources(strata::resources(strata::resource<grid>))
+        .system_signatures(strata::system_signatures(
+            strata::ss::make(strata::tag<builder>).write_resource<grid>(),
+            strata::ss::make(strata::tag<reader>).read_resource<grid>()));
+
+int main() { run_once<settings>(); }

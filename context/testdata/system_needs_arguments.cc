@@ -7,9 +7,9 @@ struct scaled {
   void process(Data&) {}
 };
 
-int main() {
-  run_once(strata::settings()
-               .component_signatures(components)
-               .system_signatures(strata::system_signatures(
-                   strata::ss::make(strata::tag<scaled>))));
-}
+constexpr auto settings = strata::settings()
+                              .component_signatures(components)
+                              .system_signatures(strata::system_signatures(
+                                  strata::ss::make(strata::tag<scaled>)));
+
+int main() { run_once<settings>(); }

@@ -12,10 +12,11 @@ struct mover {
   }
 };
 
-int main() {
-  run_once(strata::settings()
-               .component_signatures(components)
-               .resources(strata::resources(strata::resource<grid>))
-               .system_signatures(strata::system_signatures(
-                   strata::ss::make(strata::tag<mover>).read(ct::position))));
-}
+constexpr auto settings =
+    strata::settings()
+        .component_signatures(components)
+        .resources(strata::resources(strata::resource<grid>))
+        .system_signatures(strata::system_signatures(
+            strata::ss::make(strata::tag<mover>).read(ct::position)));
+
+int main() { run_once<settings>(); }

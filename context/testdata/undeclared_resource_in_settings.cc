@@ -9,10 +9,10 @@ struct builder {
   void process(Data&) {}
 };
 
-int main() {
-  run_once(
-      strata::settings()
-          .component_signatures(components)
-          .system_signatures(strata::system_signatures(
-              strata::ss::make(strata::tag<builder>).write_resource<grid>())));
-}
+constexpr auto settings =
+    strata::settings()
+        .component_signatures(components)
+        .system_signatures(strata::system_signatures(
+            strata::ss::make(strata::tag<builder>).write_resource<grid>()));
+
+int main() { run_once<settings>(); }

@@ -10,7 +10,7 @@
 namespace {
 
 TEST(ConsumerTest, DecayKillsEachEntityWhenItsHealthRunsOut) {
-  auto ctx = strata::make_context(consumer::settings);
+  auto ctx = strata::make_context<consumer::settings>();
   const std::vector<strata::entity_id> ids = consumer::spawn(ctx, {1, 2, 3});
   ASSERT_EQ(ctx.entity_count(), 3u);
 

@@ -8,7 +8,7 @@
 #include "world.h"
 
 int main() {
-  auto ctx = strata::make_context(consumer::settings);
+  auto ctx = strata::make_context<consumer::settings>();
   strata::versioned_sparse_set<strata::entity_id> survivors;
   for (strata::entity_id e : consumer::spawn(ctx, {1, 2, 3, 4, 5})) {
     survivors.insert(e);
