@@ -95,6 +95,14 @@ struct storage {};
 struct layout {};
 }  // namespace keys
 
+// The options of a component signature, with their defaults.
+struct defaults {
+  static constexpr auto value = make_option_defaults(
+      option_default<keys::components>(type_list<>{}),
+      option_default<keys::storage>(strata::storage::contiguous_buffer{}),
+      option_default<keys::layout>(layout::soa{}));
+};
+
 template <typename Map>
 struct signature : fluent_settings<signature, Map> {
   using component_types = typename Map::template value_type<keys::components>;
@@ -141,11 +149,9 @@ constexpr auto make(Components...) {
     diagnostic::report<diagnostic::component_listed_twice_in_signature<
         type_at_t<duplicate, list>>>();
   }
-  constexpr auto defaults = make_option_map(
-      option_default<keys::components>(unique_t<list>{}),
-      option_default<keys::storage>(strata::storage::contiguous_buffer{}),
-      option_default<keys::layout>(layout::soa{}));
-  return signature<std::remove_const_t<decltype(defaults)>>{{defaults}};
+  constexpr auto options =
+      option_map<defaults>{}.set<keys::components>(unique_t<list>{});
+  return signature<std::remove_const_t<decltype(options)>>{{options}};
 }
 
 }  // namespace component_signature

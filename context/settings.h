@@ -185,8 +185,9 @@ struct context_settings : fluent_settings<context_settings, Map> {
   }
 };
 
-constexpr auto settings() {
-  constexpr auto defaults = make_option_map(
+// The options of context settings, with their defaults.
+struct context_defaults {
+  static constexpr auto value = make_option_defaults(
       option_default<context_keys::entity_limit>(dynamic_limit{}),
       option_default<context_keys::inner_parallelism>(std::false_type{}),
       option_default<context_keys::components>(component_signature_list<>{}),
@@ -198,7 +199,10 @@ constexpr auto settings() {
       option_default<context_keys::threads>(std::size_t{0}),
       option_default<context_keys::refresh_parallelism>(true),
       option_default<context_keys::trace>(std::false_type{}));
-  return context_settings<std::remove_const_t<decltype(defaults)>>{{defaults}};
+};
+
+constexpr auto settings() {
+  return context_settings<option_map<context_defaults>>{};
 }
 
 template <typename T>

@@ -337,19 +337,26 @@ struct race_finder {
   }
 };
 
-// Reports Rule<system, system, item> for every racing pair at once, so one
-// compile lists them all.
+// Rule<system, system, item> of every racing pair, as a type_list. Naming a
+// rule does not instantiate it; report_all does, for all of them at once, so
+// one compile lists every race, and the compiler's notes name only the rules
+// (not the signature list).
 template <typename List, template <typename, typename, typename> class Rule,
-          typename Universe, auto Found>
-constexpr void report_races() {
-  [&]<std::size_t... R>(std::index_sequence<R...>) {
-    (diagnostic::report<
-         Rule<typename List::template system_at<Found.races[R].first>,
-              typename List::template system_at<Found.races[R].second>,
-              type_at_t<Found.races[R].component, Universe>>>(),
-     ...);
-  }
-  (std::make_index_sequence<Found.count>{});
+          typename Universe, auto Found,
+          typename Indices = std::make_index_sequence<Found.count>>
+struct race_rules;
+template <typename List, template <typename, typename, typename> class Rule,
+          typename Universe, auto Found, std::size_t... R>
+struct race_rules<List, Rule, Universe, Found, std::index_sequence<R...>> {
+  using type =
+      type_list<Rule<typename List::template system_at<Found.races[R].first>,
+                     typename List::template system_at<Found.races[R].second>,
+                     type_at_t<Found.races[R].component, Universe>>...>;
+};
+
+template <typename... Rules>
+constexpr void report_all(type_list<Rules...>) {
+  (diagnostic::report<Rules>(), ...);
 }
 
 template <typename List, typename... Signatures>
@@ -358,14 +365,16 @@ constexpr void check_races() {
   constexpr auto component_races =
       race_finder<List, components, typename Signatures::written_types...>::
           find(type_list<typename Signatures::accessed_types...>{});
-  report_races<List, diagnostic::data_race, components, component_races>();
+  report_all(typename race_rules<List, diagnostic::data_race, components,
+                                 component_races>::type{});
   using resources =
       unique_t<concat_t<typename Signatures::accessed_resource_types...>>;
   constexpr auto resource_races =
       race_finder<List, resources,
                   typename Signatures::write_resource_types...>::
           find(type_list<typename Signatures::accessed_resource_types...>{});
-  report_races<List, diagnostic::resource_race, resources, resource_races>();
+  report_all(typename race_rules<List, diagnostic::resource_race, resources,
+                                 resource_races>::type{});
 }
 
 }  // namespace dag_internal

@@ -128,6 +128,23 @@ struct parallelism {};
 struct output {};
 }  // namespace keys
 
+// The options of a system signature, with their defaults (make() sets the
+// system).
+struct defaults {
+  static constexpr auto value = make_option_defaults(
+      option_default<keys::system>(tag<void>),
+      option_default<keys::read>(type_list<>{}),
+      option_default<keys::write>(type_list<>{}),
+      option_default<keys::read_optional>(type_list<>{}),
+      option_default<keys::write_optional>(type_list<>{}),
+      option_default<keys::exclude>(type_list<>{}),
+      option_default<keys::read_resources>(type_list<>{}),
+      option_default<keys::write_resources>(type_list<>{}),
+      option_default<keys::dependencies>(type_list<>{}),
+      option_default<keys::parallelism>(default_parallelism{}),
+      option_default<keys::output>(tag<no_output>));
+};
+
 template <typename Map>
 struct signature : fluent_settings<signature, Map> {
   using system_type = typename Map::template value_type<keys::system>::type;
@@ -297,19 +314,9 @@ struct signature : fluent_settings<signature, Map> {
 
 template <tag_value System>
 constexpr auto make(System) {
-  constexpr auto defaults =
-      make_option_map(option_default<keys::system>(tag<tag_type<System>>),
-                      option_default<keys::read>(type_list<>{}),
-                      option_default<keys::write>(type_list<>{}),
-                      option_default<keys::read_optional>(type_list<>{}),
-                      option_default<keys::write_optional>(type_list<>{}),
-                      option_default<keys::exclude>(type_list<>{}),
-                      option_default<keys::read_resources>(type_list<>{}),
-                      option_default<keys::write_resources>(type_list<>{}),
-                      option_default<keys::dependencies>(type_list<>{}),
-                      option_default<keys::parallelism>(default_parallelism{}),
-                      option_default<keys::output>(tag<no_output>));
-  return signature<std::remove_const_t<decltype(defaults)>>{{defaults}};
+  constexpr auto options =
+      option_map<defaults>{}.set<keys::system>(tag<tag_type<System>>);
+  return signature<std::remove_const_t<decltype(options)>>{{options}};
 }
 
 }  // namespace system_signature

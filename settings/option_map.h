@@ -6,12 +6,22 @@
 // known to the compiler, and setting an option twice is a compile error.
 //
 //   struct width_key {};   struct title_key {};
-//   constexpr auto defaults = strata::make_option_map(
-//       strata::option_default<width_key>(640),
-//       strata::option_default<title_key>(strata::tag<void>));
+//   struct window_defaults {   // names the schema's options and defaults
+//     static constexpr auto value = strata::make_option_defaults(
+//         strata::option_default<width_key>(640),
+//         strata::option_default<title_key>(strata::tag<void>));
+//   };
+//   constexpr strata::option_map<window_defaults> defaults{};
 //   constexpr auto map = defaults.set<width_key>(800);      // width now set
 //   static_assert(map.get<width_key>() == 800 && map.is_set<width_key>());
 //   map.set<width_key>(1024);  // error: option was already set
+//
+// A map's type holds the *name* of its defaults and only the options that
+// were set, in the order they were set:
+//   option_map<window_defaults, option<width_key, int>>
+// That keeps the types short, which is what a compiler prints in every
+// message and spells in every symbol: a system signature that sets one of
+// its eleven options carries one option in its type, not eleven.
 //
 // A user schema derives from `fluent_settings<Schema, Map>` and calls
 // `with_option<Key>(value)` in its setters, or static_asserts its own message
@@ -34,94 +44,99 @@
 
 namespace strata {
 
-template <typename Key, typename Value, bool IsSet>
-struct option_entry {
+// One option: its key and its value.
+template <typename Key, typename Value>
+struct option {
   using key = Key;
   using value_type = Value;
-  static constexpr bool is_set = IsSet;
   Value value;
 };
 
-// An option with its default value, not yet set.
 template <typename Key, typename Value>
-constexpr option_entry<Key, Value, false> option_default(Value value) {
+constexpr option<Key, Value> option_default(Value value) {
   return {value};
 }
 
-template <typename... Entries>
-struct option_map {
-  using keys = type_list<typename Entries::key...>;
-  static_assert(first_duplicate_index_v<keys> == sizeof...(Entries),
+// Every option of a schema with its default value.
+template <typename... Options>
+struct option_defaults {
+  using keys = type_list<typename Options::key...>;
+  static_assert(first_duplicate_index_v<keys> == sizeof...(Options),
                 "option_map: a key appears twice among the defaults");
 
-  std::tuple<Entries...> entries;
+  std::tuple<Options...> options;
+
+  template <typename Key>
+  constexpr const auto& get() const {
+    return std::get<index_of_v<Key, keys>>(options).value;
+  }
+};
+
+template <typename... Options>
+constexpr option_defaults<Options...> make_option_defaults(
+    Options... options) {
+  return {{options...}};
+}
+
+// `Defaults` is a type with `static constexpr option_defaults<...> value`;
+// `Set...` are the options set so far (option<Key, Value>).
+template <typename Defaults, typename... Set>
+struct option_map {
+  using keys = typename std::remove_cvref_t<decltype(Defaults::value)>::keys;
+  using set_keys = type_list<typename Set::key...>;
+
+  std::tuple<Set...> options;
 
   template <typename Key>
   static constexpr bool has_option() {
     return contains_v<Key, keys>;
   }
 
-  // The entry of Key (a placeholder for unknown keys, so that misuse stops at
-  // the static_assert that names it instead of cascading).
-  template <typename Key>
-  using entry_type = std::conditional_t<
-      has_option<Key>(),
-      std::tuple_element_t<
-          (has_option<Key>() ? index_of_v<Key, keys> : 0),
-          std::tuple<Entries..., option_entry<void, void*, false>>>,
-      option_entry<Key, void*, false>>;
-
   template <typename Key>
   static constexpr bool is_set() {
     static_assert(has_option<Key>(),
                   "option_map: this key is not an option of this schema");
-    return entry_type<Key>::is_set;
+    return contains_v<Key, set_keys>;
   }
 
   template <typename Key>
   constexpr const auto& get() const {
     static_assert(has_option<Key>(),
                   "option_map: this key is not an option of this schema");
-    return std::get<index_of_v<Key, keys>>(entries).value;
+    if constexpr (contains_v<Key, set_keys>) {
+      return std::get<index_of_v<Key, set_keys>>(options).value;
+    } else {
+      return Defaults::value.template get<Key>();
+    }
   }
 
+  // The type of Key's value (void* for a key the schema does not have, so
+  // that misuse stops at the static_assert that names it, not in a cascade).
   template <typename Key>
-  using value_type = typename entry_type<Key>::value_type;
+  static constexpr auto value_of() {
+    if constexpr (!has_option<Key>()) {
+      return std::type_identity<void*>{};
+    } else {
+      return std::type_identity<std::remove_cvref_t<
+          decltype(std::declval<const option_map&>().template get<Key>())>>{};
+    }
+  }
+  template <typename Key>
+  using value_type = typename decltype(value_of<Key>())::type;
 
   // A map equal to this one except that Key holds `value` and is marked set.
   template <typename Key, typename Value>
   constexpr auto set(Value value) const {
     static_assert(has_option<Key>(),
                   "option_map: this key is not an option of this schema");
-    static_assert(!entry_type<Key>::is_set,
+    static_assert(!contains_v<Key, set_keys>,
                   "option set twice in a settings chain: each option may be "
                   "set once (the 'Key = ...' above names it)");
-    return set_impl<Key>(value, std::index_sequence_for<Entries...>{});
+    return option_map<Defaults, Set..., option<Key, Value>>{std::tuple_cat(
+        options, std::tuple<option<Key, Value>>{option<Key, Value>{value}})};
   }
 
- private:
-  template <typename Key, typename Value, std::size_t... I>
-  constexpr auto set_impl(Value value, std::index_sequence<I...>) const {
-    constexpr std::size_t target = index_of_v<Key, keys>;
-    return option_map<std::conditional_t<
-        I == target, option_entry<Key, Value, true>, Entries>...>{
-        {pick<I == target, Entries>(std::get<I>(entries), value)...}};
-  }
-
-  template <bool Replace, typename Entry, typename Value>
-  static constexpr auto pick(const Entry& old, Value value) {
-    if constexpr (Replace) {
-      return option_entry<typename Entry::key, Value, true>{value};
-    } else {
-      return old;
-    }
-  }
 };
-
-template <typename... Entries>
-constexpr option_map<Entries...> make_option_map(Entries... entries) {
-  return {{entries...}};
-}
 
 // Base of fluent settings schemas: `Schema<Map>` derives from
 // `fluent_settings<Schema, Map>`, and each setter returns

@@ -11,8 +11,12 @@ namespace {
 struct threads_key {};
 struct name_key {};
 
-constexpr auto defaults = make_option_map(option_default<threads_key>(1),
-                                          option_default<name_key>(tag<void>));
+struct test_defaults {
+  static constexpr auto value = make_option_defaults(
+      option_default<threads_key>(1), option_default<name_key>(tag<void>));
+};
+
+constexpr option_map<test_defaults> defaults{};
 
 static_assert(defaults.get<threads_key>() == 1);
 static_assert(!defaults.is_set<threads_key>());
@@ -30,6 +34,17 @@ constexpr auto named = with_threads.set<name_key>(tag<float>);
 static_assert(
     std::is_same_v<decltype(named)::value_type<name_key>, tag_t<float>>);
 static_assert(named.get<threads_key>() == 8);
+// An unset option reads its default, with the default's type.
+static_assert(
+    std::is_same_v<decltype(with_threads)::value_type<name_key>, tag_t<void>>);
+
+// The type holds the defaults by name and only what was set, in order: what
+// keeps compiler messages and symbols short.
+static_assert(std::is_same_v<std::remove_const_t<decltype(named)>,
+                             option_map<test_defaults, option<threads_key, int>,
+                                        option<name_key, tag_t<float>>>>);
+// A key the schema lacks has a placeholder type, not a cascade of errors.
+static_assert(std::is_same_v<decltype(defaults)::value_type<int>, void*>);
 
 TEST(OptionMapTest, ValuesSurviveCopyAtRunTime) {
   auto copy = named;
@@ -53,6 +68,7 @@ TEST(OptionMapTest, RuntimeValueCanBeSet) {
   int runtime_threads = 3;
   auto map = defaults.set<threads_key>(runtime_threads);
   EXPECT_EQ(map.get<threads_key>(), 3);
+  EXPECT_EQ(map.get<name_key>(), tag<void>);
 }
 
 }  // namespace

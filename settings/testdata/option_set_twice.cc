@@ -2,8 +2,11 @@
 #include "settings/option_map.h"
 
 struct threads_key {};
+struct defaults {
+  static constexpr auto value =
+      strata::make_option_defaults(strata::option_default<threads_key>(1));
+};
 
-constexpr auto defaults =
-    strata::make_option_map(strata::option_default<threads_key>(1));
-constexpr auto once = defaults.set<threads_key>(2);
+constexpr strata::option_map<defaults> map{};
+constexpr auto once = map.set<threads_key>(2);
 constexpr auto twice = once.set<threads_key>(4);

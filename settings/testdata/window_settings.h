@@ -11,6 +11,12 @@ namespace window {
 struct width_key {};
 struct fullscreen_key {};
 
+struct defaults {
+  static constexpr auto value = strata::make_option_defaults(
+      strata::option_default<width_key>(640),
+      strata::option_default<fullscreen_key>(std::false_type{}));
+};
+
 template <typename Map>
 struct settings : strata::fluent_settings<settings, Map> {
   constexpr auto width(int pixels) const {
@@ -23,16 +29,12 @@ struct settings : strata::fluent_settings<settings, Map> {
   }
   constexpr int width_value() const { return this->template get<width_key>(); }
   static constexpr bool is_fullscreen() {
-    return std::remove_cvref_t<
-        decltype(std::declval<Map>().template get<fullscreen_key>())>::value;
+    return Map::template value_type<fullscreen_key>::value;
   }
 };
 
 constexpr auto make_settings() {
-  constexpr auto defaults = strata::make_option_map(
-      strata::option_default<width_key>(640),
-      strata::option_default<fullscreen_key>(std::false_type{}));
-  return settings<std::remove_const_t<decltype(defaults)>>{{defaults}};
+  return settings<strata::option_map<defaults>>{};
 }
 
 }  // namespace window
