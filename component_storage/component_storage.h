@@ -64,6 +64,7 @@
 #include "component_storage/contiguous_buffer_chunk.h"
 #include "component_storage/empty_chunk.h"
 #include "component_storage/hash_map_chunk.h"
+#include "component_storage/internal/chunk_selection.h"
 #include "component_storage/signature.h"
 #include "component_storage/sparse_chunk.h"
 #include "entity/entity_id.h"
@@ -83,120 +84,9 @@ struct component_not_stored {
                 "strata::component_signatures(...) (the type is named above)");
 };
 
-template <typename Selector>
-struct storage_selector_without_chunk {
-  static_assert(always_false<Selector>,
-                "this storage selector (named above) is neither a built-in "
-                "one (strata::storage::contiguous_buffer, sparse, hash_map) "
-                "nor a type with a nested `template <typename Limit, "
-                "typename... Components> using chunk = ...;`");
-};
-
 }  // namespace diagnostic
 
 namespace component_storage_internal {
-
-// Stands in for a selector without a chunk template, so that naming
-// `S::template chunk<...>` stays well-formed while the error is reported.
-struct no_chunk_selector {
-  template <typename...>
-  using chunk = void;
-};
-
-template <typename Selector, typename Limit, typename... Ts>
-concept has_chunk_template = requires {
-  typename Selector::template chunk<Limit, Ts...>;
-};
-
-// Stands in for a chunk that failed its checks, so that a misuse produces
-// one diagnostic and not a cascade. Never defined: never runs.
-template <typename... Ts>
-struct invalid_chunk {
-  template <typename T, typename... Args>
-  T& create(entity_id, Args&&...);
-  template <typename T>
-  T& get(entity_id);
-  template <typename T>
-  const T& get(entity_id) const;
-  template <typename T>
-  void remove(entity_id);
-  void clear();
-};
-
-// The chunk of a user selector, or invalid_chunk if it has none or it fails
-// the concept (check_selector reports why).
-template <typename Selector, typename Layout, typename Limit,
-          typename Components>
-struct chunk_of;
-template <typename Selector, typename Layout, typename Limit, typename... Ts>
-struct chunk_of<Selector, Layout, Limit, type_list<Ts...>> {
-  static constexpr bool has_template =
-      has_chunk_template<Selector, Limit, Ts...>;
-  using candidate = typename std::conditional_t<
-      has_template, Selector, no_chunk_selector>::template chunk<Limit, Ts...>;
-  static constexpr bool valid = [] {
-    if constexpr (has_template) {
-      return (component_chunk<candidate, Ts> && ...);
-    } else {
-      return false;
-    }
-  }();
-  using type = std::conditional_t<valid, candidate, invalid_chunk<Ts...>>;
-
-  static consteval bool check() {
-    if constexpr (!has_template) {
-      diagnostic::report<
-          diagnostic::storage_selector_without_chunk<Selector>>();
-      return false;
-    } else {
-      return check_component_chunk<candidate, Ts...>();
-    }
-  }
-};
-template <typename Layout, typename Limit, typename... Ts>
-struct chunk_of<storage::contiguous_buffer, Layout, Limit, type_list<Ts...>> {
-  using type =
-      std::conditional_t<(is_stateless_component_v<Ts> && ...),
-                         empty_chunk<Ts...>,
-                         basic_contiguous_buffer_chunk<Layout, Limit, Ts...>>;
-  static consteval bool check() { return true; }
-};
-template <typename Layout, typename Limit, typename... Ts>
-struct chunk_of<storage::sparse, Layout, Limit, type_list<Ts...>> {
-  using type = sparse_chunk<Limit, Ts...>;
-  static consteval bool check() { return true; }
-};
-template <typename Layout, typename Limit, typename... Ts>
-struct chunk_of<storage::hash_map, Layout, Limit, type_list<Ts...>> {
-  using type = hash_map_chunk<Limit, Ts...>;
-  static consteval bool check() { return true; }
-};
-
-}  // namespace component_storage_internal
-
-namespace component_storage_internal {
-
-template <typename Signature, typename Limit>
-using signature_chunk_of =
-    chunk_of<typename Signature::storage_type, typename Signature::layout_type,
-             Limit, typename Signature::component_types>;
-
-template <typename Signature, typename Limit>
-using signature_chunk_t = typename signature_chunk_of<Signature, Limit>::type;
-
-template <typename Limit, typename Signatures>
-struct chunk_list;
-template <typename Limit, typename... Signatures>
-struct chunk_list<Limit, type_list<Signatures...>> {
-  using type = type_list<signature_chunk_t<Signatures, Limit>...>;
-  // Reports each broken signature (one diagnostic each). `auto`, so that
-  // naming its type instantiates the checks without evaluating them (an
-  // evaluation that fires a static_assert adds a second error under Clang).
-  static consteval auto check() {
-    (signature_chunk_of<Signatures, Limit>::check(), ...);
-    return true;
-  }
-};
 
 template <typename Chunk>
 using metadata_list_of =
