@@ -24,13 +24,27 @@ namespace strata::diagnostic {
 template <typename...>
 inline constexpr bool always_false = false;
 
-// Calling `report<Rule>()` fires Rule's static_assert at the call site: the
-// default argument needs sizeof(Rule), which instantiates Rule right away
-// (a function body would be instantiated only at the end of the file, after
-// any error the misuse causes downstream). A check reads
-// `if constexpr (broken) diagnostic::report<rule<...>>();`.
+// Calling `report<Rule>()` fires Rule's static_assert at the call site. A
+// check reads `if constexpr (broken) diagnostic::report<rule<...>>();`.
+// GCC: the default argument needs sizeof(Rule), which instantiates Rule
+// right away (GCC would instantiate a function body only at the end of the
+// file, after any error the misuse causes downstream). Clang instantiates a
+// constexpr function's body when it is used, but takes a failed default
+// argument for a substitution failure and adds "no matching function for
+// call to 'report'" and a non-constant-expression error; so there the body
+// names Rule, through a variable template, and the static_assert is the
+// only error.
+#if defined(__clang__)
+template <typename Rule>
+inline constexpr bool instantiate_rule = sizeof(Rule) > 0;
+template <typename Rule>
+constexpr void report() {
+  (void)instantiate_rule<Rule>;
+}
+#else
 template <typename Rule, std::size_t = sizeof(Rule)>
 constexpr void report() {}
+#endif
 
 }  // namespace strata::diagnostic
 
