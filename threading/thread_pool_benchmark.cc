@@ -65,6 +65,15 @@ void BM_PostAndWait_Pool(benchmark::State& state) {
 }
 BENCHMARK(BM_PostAndWait_Pool)->UseRealTime();
 
+// Shared arguments, so that the pool and each baseline run the same sizes.
+void fork_join_args(benchmark::internal::Benchmark* b) {
+  b->Arg(2)->Arg(8)->Arg(64)->UseRealTime();
+}
+void contention_args(benchmark::internal::Benchmark* b) {
+  b->Arg(2)->Arg(8)->Arg(16)->Arg(64)->UseRealTime()->Unit(
+      benchmark::kMillisecond);
+}
+
 void BM_PostAndWait_StdAsync(benchmark::State& state) {
   const std::size_t before = allocation_count();
   for (auto _ : state) {
@@ -94,7 +103,7 @@ void BM_ForkJoin_Pool(benchmark::State& state) {
   for (auto _ : state) parallel_for(pool, n, body);
   report(state, n, allocation_count() - before);
 }
-BENCHMARK(BM_ForkJoin_Pool)->Arg(2)->Arg(8)->Arg(64)->UseRealTime();
+BENCHMARK(BM_ForkJoin_Pool)->Apply(fork_join_args);
 
 // The same with task_group::run per subtask instead of parallel_for.
 void BM_ForkJoin_TaskGroup(benchmark::State& state) {
@@ -113,7 +122,7 @@ void BM_ForkJoin_TaskGroup(benchmark::State& state) {
   for (auto _ : state) fork_join();
   report(state, n, allocation_count() - before);
 }
-BENCHMARK(BM_ForkJoin_TaskGroup)->Arg(2)->Arg(8)->Arg(64)->UseRealTime();
+BENCHMARK(BM_ForkJoin_TaskGroup)->Apply(fork_join_args);
 
 void BM_ForkJoin_StdAsync(benchmark::State& state) {
   const auto n = static_cast<std::size_t>(state.range(0));
@@ -132,7 +141,7 @@ void BM_ForkJoin_StdAsync(benchmark::State& state) {
   }
   report(state, n, allocation_count() - before);
 }
-BENCHMARK(BM_ForkJoin_StdAsync)->Arg(2)->Arg(8)->Arg(64)->UseRealTime();
+BENCHMARK(BM_ForkJoin_StdAsync)->Apply(fork_join_args);
 
 void BM_ForkJoin_StdThread(benchmark::State& state) {
   const auto n = static_cast<std::size_t>(state.range(0));
@@ -150,7 +159,7 @@ void BM_ForkJoin_StdThread(benchmark::State& state) {
   }
   report(state, n, allocation_count() - before);
 }
-BENCHMARK(BM_ForkJoin_StdThread)->Arg(2)->Arg(8)->Arg(64)->UseRealTime();
+BENCHMARK(BM_ForkJoin_StdThread)->Apply(fork_join_args);
 
 // --- Throughput of many tiny tasks (one relaxed increment each). -------------
 
@@ -260,13 +269,7 @@ void BM_Contention_Pool(benchmark::State& state) {
   }
   report(state, threads * (kPerProducer + 1), 0);
 }
-BENCHMARK(BM_Contention_Pool)
-    ->Arg(2)
-    ->Arg(8)
-    ->Arg(16)
-    ->Arg(64)
-    ->UseRealTime()
-    ->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Contention_Pool)->Apply(contention_args);
 
 // The naive shared queue: what "replace the single shared queue" would
 // replace. Same tasks, same waiting (the caller helps until the count is 0).
@@ -351,13 +354,7 @@ void BM_Contention_MutexQueue(benchmark::State& state) {
   }
   report(state, threads * (kPerProducer + 1), 0);
 }
-BENCHMARK(BM_Contention_MutexQueue)
-    ->Arg(2)
-    ->Arg(8)
-    ->Arg(16)
-    ->Arg(64)
-    ->UseRealTime()
-    ->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Contention_MutexQueue)->Apply(contention_args);
 
 }  // namespace
 }  // namespace strata
