@@ -199,9 +199,8 @@ TEST(ContextTest, KillsTakeEffectAfterTheRefresh) {
 TEST(ContextTest, StaleHandlesAreInvalidAfterReuse) {
   auto ctx = strata::make_context(base_settings);
   strata::entity_handle handle;
-  ctx.step([&](auto& proxy) {
-    handle = proxy.make_handle(proxy.create_entity());
-  });
+  ctx.step(
+      [&](auto& proxy) { handle = proxy.make_handle(proxy.create_entity()); });
   ctx.step([&](auto& proxy) {
     EXPECT_TRUE(proxy.valid(handle));
     EXPECT_TRUE(proxy.kill_entity(handle));

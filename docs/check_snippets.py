@@ -156,21 +156,14 @@ def fix_page(page_text, read):
         return page_text
     snippets, _ = test_snippets(test_text, declared[0])
     lines = page_text.split("\n")
-    out, i = [], 0
-    while i < len(lines):
-        out.append(lines[i])
-        label = SNIPPET_LABEL.match(lines[i].strip())
-        fence = FENCE_OPEN.match(lines[i + 1]) if i + 1 < len(lines) else None
-        if not (label and fence and fence.group(1).lower() in CPP
-                and label.group(1) in snippets):
-            i += 1
-            continue
-        out.append(lines[i + 1])
-        out += snippets[label.group(1)].split("\n")
-        i += 2
-        while i < len(lines) and lines[i].strip() != "```":
-            i += 1
-    return "\n".join(out)
+    # Last block first, so earlier line numbers stay valid.
+    for label, language, code, line in reversed(page_blocks(page_text)):
+        snippet = SNIPPET_LABEL.match(label)
+        if language in CPP and snippet and snippet.group(1) in snippets:
+            body_start = line  # the line after the fence (line is 1-based)
+            body_end = body_start + len(code.split("\n")) if code else body_start
+            lines[body_start:body_end] = snippets[snippet.group(1)].split("\n")
+    return "\n".join(lines)
 
 
 def read_file(path):

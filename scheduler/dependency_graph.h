@@ -28,6 +28,7 @@
 #ifndef STRATA_SCHEDULER_DEPENDENCY_GRAPH_H_
 #define STRATA_SCHEDULER_DEPENDENCY_GRAPH_H_
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 
@@ -136,11 +137,7 @@ struct dependency_graph {
       found.nodes[found.size++] = node;
     }
     found.nodes[found.size++] = start;
-    for (std::size_t i = 0; i < found.size / 2; ++i) {
-      const std::size_t swapped = found.nodes[i];
-      found.nodes[i] = found.nodes[found.size - 1 - i];
-      found.nodes[found.size - 1 - i] = swapped;
-    }
+    std::reverse(found.nodes.begin(), found.nodes.begin() + found.size);
     return found;
   }
 

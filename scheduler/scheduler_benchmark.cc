@@ -34,7 +34,6 @@
 
 namespace {
 
-
 // ---- (a) Scheduler overhead. -----------------------------------------------
 
 enum class shape { chain, layers, independent };
@@ -179,6 +178,20 @@ BENCHMARK(BM_IdleBetweenSteps)
 
 constexpr std::size_t kEntities = 1 << 20;
 
+// The scenario's components and `systems` on `scheduler` with `threads`
+// threads, inner parallelism allowed.
+template <typename Systems, typename Scheduler>
+auto scenario_settings(Systems systems, Scheduler scheduler,
+                       std::int64_t threads) {
+  return strata::settings()
+      .dynamic_entity_limit(0)
+      .allow_inner_parallelism()
+      .component_signatures(bench::kComponents)
+      .system_signatures(systems)
+      .scheduler(scheduler)
+      .threads(static_cast<std::size_t>(threads));
+}
+
 // ---- (b) Inner parallelism: movement alone. -------------------------------
 
 constexpr auto kMovementAlone = strata::system_signatures(
@@ -188,14 +201,10 @@ constexpr auto kMovementAlone = strata::system_signatures(
         .parallelism(strata::ips::split_evenly_per_core()));
 
 void BM_Movement(benchmark::State& state) {
-  const auto settings = strata::settings()
-                            .dynamic_entity_limit(0)
-                            .allow_inner_parallelism()
-                            .component_signatures(bench::kComponents)
-                            .system_signatures(kMovementAlone)
-                            .scheduler(strata::scheduler::atomic_counter)
-                            .threads(static_cast<std::size_t>(state.range(0)));
-  bench::strata_world world(settings, kEntities, bench::mix::pos_vel);
+  bench::strata_world world(
+      scenario_settings(kMovementAlone, strata::scheduler::atomic_counter,
+                        state.range(0)),
+      kEntities, bench::mix::pos_vel);
   for (auto _ : state) world.update();
   state.SetItemsProcessed(state.iterations() * kEntities);
 }
@@ -234,14 +243,9 @@ BENCHMARK(BM_MovementRawSoA)
 
 template <typename Scheduler>
 void BM_ComplexSystemsUpdate(benchmark::State& state) {
-  const auto settings = strata::settings()
-                            .dynamic_entity_limit(0)
-                            .allow_inner_parallelism()
-                            .component_signatures(bench::kComponents)
-                            .system_signatures(bench::kComplexSystems<>)
-                            .scheduler(Scheduler{})
-                            .threads(static_cast<std::size_t>(state.range(0)));
-  bench::strata_world world(settings, kEntities, bench::mix::complex);
+  bench::strata_world world(
+      scenario_settings(bench::kComplexSystems<>, Scheduler{}, state.range(0)),
+      kEntities, bench::mix::complex);
   for (auto _ : state) world.update();
   state.SetItemsProcessed(state.iterations() * kEntities);
 }

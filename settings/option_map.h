@@ -73,8 +73,7 @@ struct option_defaults {
 };
 
 template <typename... Options>
-constexpr option_defaults<Options...> make_option_defaults(
-    Options... options) {
+constexpr option_defaults<Options...> make_option_defaults(Options... options) {
   return {{options...}};
 }
 
@@ -135,7 +134,6 @@ struct option_map {
     return option_map<Defaults, Set..., option<Key, Value>>{std::tuple_cat(
         options, std::tuple<option<Key, Value>>{option<Key, Value>{value}})};
   }
-
 };
 
 // Base of fluent settings schemas: `Schema<Map>` derives from
