@@ -53,14 +53,17 @@ inline constexpr auto fragile = strata::tag<::fragile>;
 constexpr auto components =
     strata::component_signatures(strata::component_signature::make(ct::hp));
 
+// One thread, one system (at least one: see the note at the top of this
+// file).
+constexpr auto kFragileSettings =
+    strata::settings()
+        .component_signatures(components)
+        .system_signatures(strata::system_signatures(
+            strata::system_signature::make(st::fragile).read(ct::hp)))
+        .threads(1);
+
 TEST(ErrorsGuideTest, NoOps) {
-  auto ctx = strata::make_context(
-      strata::settings()
-          .component_signatures(components)
-          // At least one system: see the note at the top of this file.
-          .system_signatures(strata::system_signatures(
-              strata::system_signature::make(st::fragile).read(ct::hp)))
-          .threads(1));
+  auto ctx = strata::make_context<kFragileSettings>();
   // --- snippet: no-ops ---
   strata::entity_id e;
   ctx.step([&](auto& proxy) { e = proxy.create_entity(); });
@@ -77,13 +80,7 @@ TEST(ErrorsGuideTest, NoOps) {
 }
 
 TEST(ErrorsGuideDeathTest, CheckFailures) {
-  auto ctx = strata::make_context(
-      strata::settings()
-          .component_signatures(components)
-          // At least one system: see the note at the top of this file.
-          .system_signatures(strata::system_signatures(
-              strata::system_signature::make(st::fragile).read(ct::hp)))
-          .threads(1));
+  auto ctx = strata::make_context<kFragileSettings>();
   strata::entity_id dead;
   ctx.step([&](auto& proxy) { dead = proxy.create_entity(); });
   ctx.step([&](auto& proxy) { proxy.kill_entity(dead); });
@@ -125,12 +122,7 @@ TEST(ErrorsGuideDeathTest, FullFixedLimit) {
 }
 
 TEST(ErrorsGuideTest, ExceptionsFromSystems) {
-  auto ctx = strata::make_context(
-      strata::settings()
-          .component_signatures(components)
-          .system_signatures(strata::system_signatures(
-              strata::system_signature::make(st::fragile).read(ct::hp)))
-          .threads(1));
+  auto ctx = strata::make_context<kFragileSettings>();
   // --- snippet: exceptions ---
   strata::entity_id created;
   ctx.step([](auto& proxy) {

@@ -13,6 +13,13 @@ using strata::testing::ct::velocity;
 inline constexpr auto components =
     strata::component_signatures(strata::cs::make(ct::position, ct::velocity));
 
+// Settings with the components above and these system signatures.
+constexpr auto settings_with(auto... system_signatures) {
+  return strata::settings()
+      .component_signatures(components)
+      .system_signatures(strata::system_signatures(system_signatures...));
+}
+
 // Runs every system once with `process(data)`, on a context made with
 // make_context<Settings>(), as users are advised to (short messages).
 template <const auto& Settings>

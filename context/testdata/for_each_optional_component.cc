@@ -10,11 +10,8 @@ struct mover {
   }
 };
 
-constexpr auto settings = strata::settings()
-                              .component_signatures(components)
-                              .system_signatures(strata::system_signatures(
-                                  strata::ss::make(strata::tag<mover>)
-                                      .write(ct::position)
-                                      .read_optional(ct::velocity)));
+constexpr auto settings = settings_with(strata::ss::make(strata::tag<mover>)
+                                            .write(ct::position)
+                                            .read_optional(ct::velocity));
 
 int main() { run_once<settings>(); }

@@ -10,9 +10,6 @@ struct mover {
 };
 
 constexpr auto settings =
-    strata::settings()
-        .component_signatures(components)
-        .system_signatures(strata::system_signatures(
-            strata::ss::make(strata::tag<mover>).write(ct::position)));
+    settings_with(strata::ss::make(strata::tag<mover>).write(ct::position));
 
 int main() { run_once<settings>(); }

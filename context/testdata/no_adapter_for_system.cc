@@ -9,11 +9,8 @@ struct b {
   void process(Data&) {}
 };
 
-constexpr auto settings = strata::settings()
-                              .component_signatures(components)
-                              .system_signatures(strata::system_signatures(
-                                  strata::ss::make(strata::tag<a>),
-                                  strata::ss::make(strata::tag<b>)));
+constexpr auto settings = settings_with(strata::ss::make(strata::tag<a>),
+                                        strata::ss::make(strata::tag<b>));
 
 int main() {
   auto ctx = strata::make_context<settings>();

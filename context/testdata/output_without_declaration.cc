@@ -8,9 +8,6 @@ struct counter {
 };
 
 constexpr auto settings =
-    strata::settings()
-        .component_signatures(components)
-        .system_signatures(strata::system_signatures(
-            strata::ss::make(strata::tag<counter>).read(ct::position)));
+    settings_with(strata::ss::make(strata::tag<counter>).read(ct::position));
 
 int main() { run_once<settings>(); }

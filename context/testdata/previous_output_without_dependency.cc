@@ -14,10 +14,7 @@ struct consumer {
 };
 
 constexpr auto settings =
-    strata::settings()
-        .component_signatures(components)
-        .system_signatures(strata::system_signatures(
-            strata::ss::make(strata::tag<producer>).output<int>(),
-            strata::ss::make(strata::tag<consumer>)));
+    settings_with(strata::ss::make(strata::tag<producer>).output<int>(),
+                  strata::ss::make(strata::tag<consumer>));
 
 int main() { run_once<settings>(); }

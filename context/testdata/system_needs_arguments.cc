@@ -7,9 +7,6 @@ struct scaled {
   void process(Data&) {}
 };
 
-constexpr auto settings = strata::settings()
-                              .component_signatures(components)
-                              .system_signatures(strata::system_signatures(
-                                  strata::ss::make(strata::tag<scaled>)));
+constexpr auto settings = settings_with(strata::ss::make(strata::tag<scaled>));
 
 int main() { run_once<settings>(); }

@@ -9,10 +9,7 @@ struct builder {
   void process(Data&) {}
 };
 
-constexpr auto settings =
-    strata::settings()
-        .component_signatures(components)
-        .system_signatures(strata::system_signatures(
-            strata::ss::make(strata::tag<builder>).write_resource<grid>()));
+constexpr auto settings = settings_with(
+    strata::ss::make(strata::tag<builder>).write_resource<grid>());
 
 int main() { run_once<settings>(); }

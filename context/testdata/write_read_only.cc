@@ -9,9 +9,6 @@ struct mover {
 };
 
 constexpr auto settings =
-    strata::settings()
-        .component_signatures(components)
-        .system_signatures(strata::system_signatures(
-            strata::ss::make(strata::tag<mover>).read(ct::velocity)));
+    settings_with(strata::ss::make(strata::tag<mover>).read(ct::velocity));
 
 int main() { run_once<settings>(); }
