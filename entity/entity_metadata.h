@@ -21,7 +21,11 @@
 //
 // Complexity: every bitset operation is O(N / 64) word operations, constexpr
 // and allocation-free; for N <= 64 that is a single word.
-// Memory: sizeof(component_bitset<N>) == 8 * ceil(N / 64) bytes.
+// Memory: the smallest unsigned word that holds N bits (1, 2 or 4 bytes for
+// N <= 8, 16, 32), else 8 * ceil(N / 64) bytes. The bitset lives in every
+// entity's record next to its id slot, so a small world's record is 16
+// bytes instead of 24: fewer bytes on every path that checks an entity
+// (random access, kills, matching).
 // Thread-safety: plain values; concurrent reads are safe, writes need external
 // synchronization (the context only writes bitsets during refresh).
 #ifndef STRATA_ENTITY_ENTITY_METADATA_H_
@@ -32,6 +36,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
+#include <type_traits>
 
 #include "base/check.h"
 
@@ -46,13 +51,23 @@ namespace strata {
 // one AND/compare per word with an early exit, and for the common N <= 64 is a
 // single register. Bits past N in the last word are kept zero (every mutator
 // masks), so `==`, `count()` and `none()` can compare whole words.
+namespace entity_internal {
+// The smallest unsigned word that holds N bits, or 64-bit words.
+template <std::size_t N>
+using bitset_word_t = std::conditional_t<
+    N <= 8, std::uint8_t,
+    std::conditional_t<
+        N <= 16, std::uint16_t,
+        std::conditional_t<N <= 32, std::uint32_t, std::uint64_t>>>;
+}  // namespace entity_internal
+
 template <std::size_t N>
 class component_bitset {
   static_assert(N > 0, "component_bitset: at least one component type");
 
  public:
-  using word_type = std::uint64_t;
-  static constexpr std::size_t word_bits = 64;
+  using word_type = entity_internal::bitset_word_t<N>;
+  static constexpr std::size_t word_bits = 8 * sizeof(word_type);
   static constexpr std::size_t word_count = (N + word_bits - 1) / word_bits;
 
   constexpr component_bitset() noexcept = default;
@@ -75,16 +90,16 @@ class component_bitset {
 
   constexpr component_bitset& set(std::size_t i, bool value = true) noexcept {
     STRATA_DCHECK(i < N, "component_bitset: component index out of range");
-    const word_type bit = word_type{1} << (i % word_bits);
+    const auto bit = static_cast<word_type>(word_type{1} << (i % word_bits));
     if (value) {
       words_[i / word_bits] |= bit;
     } else {
-      words_[i / word_bits] &= ~bit;
+      words_[i / word_bits] &= static_cast<word_type>(~bit);
     }
     return *this;
   }
   constexpr component_bitset& set() noexcept {
-    for (word_type& w : words_) w = ~word_type{0};
+    for (word_type& w : words_) w = kAllOnes;
     words_[word_count - 1] &= last_word_mask();
     return *this;
   }
@@ -105,7 +120,7 @@ class component_bitset {
   }
   constexpr bool all() const noexcept {
     for (std::size_t i = 0; i + 1 < word_count; ++i) {
-      if (words_[i] != ~word_type{0}) return false;
+      if (words_[i] != kAllOnes) return false;
     }
     return words_[word_count - 1] == last_word_mask();
   }
@@ -150,7 +165,9 @@ class component_bitset {
   }
   constexpr component_bitset operator~() const noexcept {
     component_bitset r;
-    for (std::size_t i = 0; i < word_count; ++i) r.words_[i] = ~words_[i];
+    for (std::size_t i = 0; i < word_count; ++i) {
+      r.words_[i] = static_cast<word_type>(~words_[i]);
+    }
     r.words_[word_count - 1] &= last_word_mask();
     return r;
   }
@@ -161,9 +178,12 @@ class component_bitset {
   constexpr word_type word(std::size_t w) const noexcept { return words_[w]; }
 
  private:
+  // ~ and << promote small words to int: cast back.
+  static constexpr word_type kAllOnes = static_cast<word_type>(~word_type{0});
   static constexpr word_type last_word_mask() noexcept {
     constexpr std::size_t used = N % word_bits;
-    return used == 0 ? ~word_type{0} : (word_type{1} << used) - 1;
+    return used == 0 ? kAllOnes
+                     : static_cast<word_type>((word_type{1} << used) - 1);
   }
 
   std::array<word_type, word_count> words_{};

@@ -20,8 +20,18 @@ static_assert((kRequired | kEntity) == kEntity);
 static_assert(component_bitset<1>().none());
 static_assert(component_bitset<65>().set().count() == 65);
 static_assert((~component_bitset<65>()).all());
+// The smallest word that holds N bits: a small world's entity record is
+// 16 bytes (id slot + bitset + the refresh's flags), not 24.
+static_assert(sizeof(component_bitset<7>) == 1);
+static_assert(sizeof(component_bitset<8>) == 1);
+static_assert(sizeof(component_bitset<9>) == 2);
+static_assert(sizeof(component_bitset<32>) == 4);
+static_assert(sizeof(component_bitset<33>) == 8);
 static_assert(sizeof(component_bitset<64>) == 8);
 static_assert(sizeof(component_bitset<65>) == 16);
+static_assert(component_bitset<8>().set().all());
+static_assert((~component_bitset<8>()).count() == 8);
+static_assert((~component_bitset<12>()).count() == 12);
 static_assert(sizeof(entity_metadata<10>) == sizeof(component_bitset<10>),
               "an empty Extra must not cost space");
 
@@ -73,6 +83,15 @@ void CheckAgainstStdBitset(unsigned seed) {
 
 TEST(ComponentBitsetTest, AgreesWithStdBitsetSize1) {
   CheckAgainstStdBitset<1>(1);
+}
+TEST(ComponentBitsetTest, AgreesWithStdBitsetSmallWords) {
+  CheckAgainstStdBitset<7>(7);
+  CheckAgainstStdBitset<8>(8);
+  CheckAgainstStdBitset<9>(9);
+  CheckAgainstStdBitset<16>(16);
+  CheckAgainstStdBitset<31>(31);
+  CheckAgainstStdBitset<32>(32);
+  CheckAgainstStdBitset<33>(33);
 }
 TEST(ComponentBitsetTest, AgreesWithStdBitsetSize64) {
   CheckAgainstStdBitset<64>(64);
