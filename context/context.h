@@ -50,10 +50,11 @@
 //     new systems (and leaves those that exclude the component) at the
 //     refresh;
 //   * remove_component destroys the component at once and takes the entity
-//     out of every system that requires it at once, so a system never sees a
-//     subscribed entity without its required components; if the component
-//     is added again before the refresh the entity is back in those systems
-//     at the refresh with no unsubscribe/subscribe events;
+//     out of every system that requires it before any of them looks again
+//     (a run, or a query such as is_in_system), so a system never sees a
+//     subscribed entity without its required components. If the component
+//     is added back before such a look, the entity never left; if after, it
+//     is back at the refresh. Either way: no unsubscribe/subscribe events;
 //   * refresh events (per system: the system's on_subscribe(entity_id) /
 //     on_unsubscribe(entity_id) members; context-wide: observe_refresh) fire
 //     during the refresh, only when membership really changes, in the order

@@ -1,11 +1,14 @@
 // Randomized model test: thousands of steps of random create / kill / add /
-// remove / system runs, compared after every step with a reference ECS that
-// is written the obvious way (maps of components, linear scans).
+// remove / remove-and-re-add / batch / query / system runs, compared after
+// every step (and at every query and run) with a reference ECS that is written
+// the obvious way (maps of components, linear scans).
+#include <algorithm>
 #include <cstddef>
 #include <map>
 #include <optional>
 #include <random>
 #include <set>
+#include <utility>
 #include <vector>
 
 #include "context/context.h"
@@ -115,6 +118,11 @@ struct reference {
   std::set<strata::entity_id> in_movement, in_damage, in_census;
   std::set<strata::entity_id> in_resting, in_triage;
   int expected_resting = 0, expected_triage = 0;  // of the latest run
+  // Departures noted by remove_component: (system set, id), applied at the
+  // next look at the systems (a run or a query), where an entity that has
+  // the component again stays.
+  std::vector<std::pair<std::set<strata::entity_id>*, strata::entity_id>>
+      departures;
 
   static bool wants_movement(const entity& e) { return e.pos && e.vel; }
   static bool wants_damage(const entity& e) { return e.hp.has_value(); }
@@ -129,7 +137,26 @@ struct reference {
     in_resting.erase(id);
     in_triage.erase(id);
   }
+  bool wants(const std::set<strata::entity_id>* set, const entity& e) const {
+    if (set == &in_movement) return wants_movement(e);
+    if (set == &in_damage) return wants_damage(e);
+    if (set == &in_census) return wants_census(e);
+    if (set == &in_resting) return wants_resting(e);
+    return wants_triage(e);
+  }
+  void depart(std::set<strata::entity_id>& set, strata::entity_id id) {
+    departures.emplace_back(&set, id);
+  }
+  // A look at the systems: noted departures of entities that lack a
+  // required component take effect.
+  void settle() {
+    for (auto [set, id] : departures) {
+      if (!wants(set, alive.at(id))) set->erase(id);
+    }
+    departures.clear();
+  }
   void refresh() {
+    departures.clear();  // the matching below decides every changed entity
     for (auto id : pending_kill) {
       unsubscribe_all(id);
       alive.erase(id);
@@ -155,6 +182,7 @@ struct reference {
     pending_match.clear();
   }
   int run_systems() {
+    settle();
     for (auto id : in_movement) {
       auto& e = alive.at(id);
       e.pos->x += e.vel->x * kDt;
@@ -188,11 +216,53 @@ void run_model(const Settings& settings, unsigned seed, int steps) {
     return static_cast<float>(std::uniform_int_distribution<int>(-8, 8)(rng));
   };
 
+  // Removes component `which` (position, velocity, health) from `id`.
+  auto remove = [&](auto& proxy, strata::entity_id id, int which) {
+    auto& e = ref.alive[id];
+    bool had = false;
+    if (which == 0) {
+      had = e.pos.has_value();
+      EXPECT_EQ(proxy.remove_component(ct::position, id), had);
+      e.pos.reset();
+      if (had) {
+        ref.depart(ref.in_movement, id);
+        ref.depart(ref.in_census, id);
+        ref.depart(ref.in_resting, id);  // requires position
+      }
+    } else if (which == 1) {
+      had = e.vel.has_value();
+      EXPECT_EQ(proxy.remove_component(ct::velocity, id), had);
+      e.vel.reset();
+      if (had) {
+        ref.depart(ref.in_movement, id);
+        ref.depart(ref.in_triage, id);  // requires velocity
+        // resting excludes velocity: it joins at the refresh.
+      }
+    } else {
+      had = e.hp.has_value();
+      EXPECT_EQ(proxy.remove_component(ct::health, id), had);
+      e.hp.reset();
+      if (had) ref.depart(ref.in_damage, id);
+    }
+    if (had) ref.pending_match.insert(id);
+  };
+  // A query about `id` in every system: a look, as a run is.
+  auto look = [&](auto& proxy, strata::entity_id id) {
+    ref.settle();
+    EXPECT_EQ(proxy.is_in_system(st::movement, id),
+              ref.in_movement.count(id) == 1);
+    EXPECT_EQ(proxy.is_in_system(st::damage, id), ref.in_damage.count(id) == 1);
+    EXPECT_EQ(proxy.is_in_system(st::census, id), ref.in_census.count(id) == 1);
+    EXPECT_EQ(proxy.is_in_system(st::resting, id),
+              ref.in_resting.count(id) == 1);
+    EXPECT_EQ(proxy.is_in_system(st::triage, id), ref.in_triage.count(id) == 1);
+  };
+
   for (int step = 0; step < steps; ++step) {
     ctx.step([&](auto& proxy) {
       const int ops = std::uniform_int_distribution<int>(1, 12)(rng);
       for (int op = 0; op < ops; ++op) {
-        const int kind = std::uniform_int_distribution<int>(0, 9)(rng);
+        const int kind = std::uniform_int_distribution<int>(0, 12)(rng);
         if (kind <= 2) {
           auto id = proxy.create_entity();
           ASSERT_FALSE(ref.alive.count(id)) << "id handed out twice: " << id;
@@ -226,35 +296,55 @@ void run_model(const Settings& settings, unsigned seed, int steps) {
           }
         } else if (kind == 8) {
           if (auto id = pick_alive()) {
-            auto& e = ref.alive[*id];
-            const int which = std::uniform_int_distribution<int>(0, 2)(rng);
-            bool had = false;
-            if (which == 0) {
-              had = e.pos.has_value();
-              EXPECT_EQ(proxy.remove_component(ct::position, *id), had);
-              e.pos.reset();
-              if (had) {
-                ref.in_movement.erase(*id);
-                ref.in_census.erase(*id);
-                ref.in_resting.erase(*id);  // requires position
-              }
-            } else if (which == 1) {
-              had = e.vel.has_value();
-              EXPECT_EQ(proxy.remove_component(ct::velocity, *id), had);
-              e.vel.reset();
-              if (had) {
-                ref.in_movement.erase(*id);
-                ref.in_triage.erase(*id);  // requires velocity
-                // resting excludes velocity: it joins at the refresh.
-              }
-            } else {
-              had = e.hp.has_value();
-              EXPECT_EQ(proxy.remove_component(ct::health, *id), had);
-              e.hp.reset();
-              if (had) ref.in_damage.erase(*id);
-            }
-            if (had) ref.pending_match.insert(*id);
+            remove(proxy, *id, std::uniform_int_distribution<int>(0, 2)(rng));
           }
+        } else if (kind == 10) {
+          // Remove, then maybe add back the same component, maybe with a
+          // look at the systems in between (which applies the departure).
+          if (auto id = pick_alive()) {
+            const int which = std::uniform_int_distribution<int>(0, 2)(rng);
+            remove(proxy, *id, which);
+            if (std::bernoulli_distribution(0.3)(rng)) look(proxy, *id);
+            if (std::bernoulli_distribution(0.8)(rng)) {
+              auto& e = ref.alive[*id];
+              if (which == 0) {
+                e.pos = position{small(), small()};
+                proxy.add_component(ct::position, *id, *e.pos);
+              } else if (which == 1) {
+                e.vel = velocity{small(), small()};
+                proxy.add_component(ct::velocity, *id, *e.vel);
+              } else {
+                e.hp = health{3};
+                proxy.add_component(ct::health, *id, *e.hp);
+              }
+              ref.pending_match.insert(*id);
+            }
+          }
+        } else if (kind == 11) {
+          if (auto id = pick_alive()) look(proxy, *id);
+        } else if (kind == 12) {
+          // The batch calls: create with components, remove over a range.
+          proxy.create_entities(
+              2, [&](strata::entity_id id, position& p, health& h) {
+                p = position{small(), small()};
+                h = health{2};
+                ref.alive[id] = {p, std::nullopt, h};
+                ref.pending_match.insert(id);
+              });
+          std::vector<strata::entity_id> ids;
+          std::size_t expected = 0;
+          for (int i = 0; i < 3; ++i) {
+            auto id = pick_alive();
+            if (!id || std::count(ids.begin(), ids.end(), *id)) continue;
+            ids.push_back(*id);
+            auto& e = ref.alive[*id];
+            if (!e.hp) continue;
+            ++expected;
+            e.hp.reset();
+            ref.depart(ref.in_damage, *id);
+            ref.pending_match.insert(*id);
+          }
+          EXPECT_EQ(proxy.remove_components(ct::health, ids), expected);
         } else {
           proxy.execute_systems()(strata::sea::all().for_subtasks(
               [](auto& system, auto& data) { system.process(data); }));

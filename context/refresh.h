@@ -2,7 +2,7 @@
 //
 //   refresh_queue<EntityStorage, ComponentStorage> queue;
 //   queue.note_created(entities, id);        // during the step
-//   queue.note_change(entities, id, bit);    // before a component's bit flips
+//   queue.note_change(entities, id);         // before a component's bit flips
 //   queue.queue_kill(entities, id);          // mark dead
 //   queue.run(world, defer_proxy, parallel); // after the step
 //
@@ -24,8 +24,10 @@
 //      the step is matched again, but only against the systems that can care:
 //      a created entity against all, a changed one against the systems whose
 //      required or excluded components include a component it gained or lost
-//      (compile-time interest bits). A remove followed by an add of the same
-//      component leaves the entity where it was, without events.
+//      (compile-time interest bits). An entity whose components are what
+//      they were at the last refresh (a remove followed by an add of the same
+//      component, a replaced component) is dropped in one pass before the
+//      per-system passes, and stays where it was, without events.
 // Phases 2 and 3 visit systems in parallel when asked and nobody observes
 // events (each system's subscription is touched by one thread; entity and
 // component storage are only read there).
@@ -33,11 +35,14 @@
 // Subscriptions. A system's subscription is the set of indices of the
 // entities that matched it (instance::matches: every required component,
 // no excluded one) at the last refresh. Between refreshes exactly one thing
-// changes it: remove_component takes the entity out of every system that
-// requires the removed component at once (leave_systems_requiring), so no
-// system ever sees a subscribed entity without its required components.
-// Whether that is a real departure is decided here: if the entity matches
-// again at the refresh it is back, and nothing is reported.
+// changes it: remove_component makes the entity depart from every system
+// that requires the removed component (depart_systems_requiring). A
+// departure is applied at the system's next look at its subscription (a
+// run, a query): an entity that lacks a required component then leaves, so
+// no system ever sees a subscribed entity without its required components;
+// one that has it again (removed, then added back) stays. Whether a
+// departure is real is decided here: if the entity matches again at the
+// refresh it is back (or never left), and nothing is reported.
 //
 // Events. When membership really changes, the system's optional hooks
 // `on_subscribe(entity_id)` / `on_unsubscribe(entity_id)` run, and the
@@ -102,14 +107,16 @@ struct refresh_event {
 // Context-wide observer of refresh events (ctx.observe_refresh(f)).
 using refresh_observer = std::function<void(const refresh_event&)>;
 
-// Takes `id` out of every system whose required components include the
-// component with bit `Bit`, at once (remove_component).
+// remove_component: `id` departs from every system whose required
+// components include the component with bit `Bit`. The departure is applied
+// at the system's next look at its subscription (system_instance.h), so an
+// add of the same component before that cancels it.
 template <std::size_t Bit, typename World>
-void leave_systems_requiring(World& world, entity_id id) {
+void depart_systems_requiring(World& world, entity_id id) {
   world.for_each_instance_in_order([&](auto& instance) {
     using instance_type = std::remove_cvref_t<decltype(instance)>;
     if constexpr (instance_type::required_bits.test(Bit)) {
-      instance.mutable_subscribed().erase(id.index());
+      instance.note_departure(static_cast<std::uint32_t>(id.index()));
     }
   });
 }
@@ -123,9 +130,11 @@ class refresh_queue {
   void note_created(EntityStorage& entities, entity_id id) {
     queue_change(entities, id);
   }
-  // The component with bit `bit` is about to be added or removed.
-  void note_change(EntityStorage& entities, entity_id id, std::size_t bit) {
-    to_match_[queue_change(entities, id)].touched.set(bit);
+  // A component of live entity `id` (the caller checked) is about to be
+  // added or removed. What changed is read at the refresh, against the
+  // components it had at the last one.
+  void note_change(EntityStorage& entities, entity_id id) {
+    queue_change(entities, id);
   }
 
   // Marks `id` dead; false if it is not alive or already marked.
@@ -206,32 +215,36 @@ class refresh_queue {
   }
 
   // Phase 3.
+  // Departures (system_instance.h) are noted only with a change queued
+  // here, so an empty queue means no system has any to forget.
   template <typename World>
   void apply_matches(World& world, bool parallel) {
     if (to_match_.empty()) return;
+    drop_unchanged(world);
     auto& entities = world.entities();
     if (world.observer() == nullptr) {
       world.for_each_instance(
           [&](auto& instance) {
-            using instance_type = std::remove_cvref_t<decltype(instance)>;
             for (const pending_match& change : to_match_) {
-              if (concerns<instance_type>(world, change)) {
+              if (concerns(world, instance, change)) {
                 rematch(world, instance, change);
               }
             }
+            instance.finish_refresh();
           },
           parallel);
     } else {
       for (const pending_match& change : to_match_) {
         world.for_each_instance(
             [&](auto& instance) {
-              using instance_type = std::remove_cvref_t<decltype(instance)>;
-              if (concerns<instance_type>(world, change)) {
+              if (concerns(world, instance, change)) {
                 rematch(world, instance, change);
               }
             },
             /*parallel=*/false);
       }
+      world.for_each_instance_in_order(
+          [](auto& instance) { instance.finish_refresh(); });
     }
     for (const pending_match& change : to_match_) {
       if (!entities.alive(change.id)) continue;
@@ -248,13 +261,39 @@ class refresh_queue {
  private:
   struct pending_match {
     entity_id id;
-    bitset_type before;   // its components at the last refresh
-    bitset_type touched;  // components added or removed since
+    bitset_type before;  // its components at the last refresh
   };
 
-  // The entry of `id` in the match queue, made on its first change.
+  // Phase 3's first pass. Entities whose components are what they were at
+  // the last refresh, in systems that saw no departure since, are where
+  // they belong: their entries go (flags reset), so a remove cancelled by
+  // an add costs one visit here instead of one per system. So do entities
+  // killed in this refresh. The order of the rest is kept.
+  template <typename World>
+  void drop_unchanged(World& world) {
+    bool any_left = false;
+    world.for_each_instance_in_order([&](const auto& instance) {
+      any_left |= instance.left_since_refresh();
+    });
+    auto& entities = world.entities();
+    std::size_t kept = 0;
+    for (const pending_match& change : to_match_) {
+      if (!entities.alive(change.id)) continue;
+      auto& meta = entities.metadata_at(change.id.index());
+      if (!any_left && meta.extra.matched && meta.components == change.before) {
+        meta.extra.match_slot = entity_refresh_flags::no_slot;
+        continue;
+      }
+      to_match_[kept++] = change;
+    }
+    to_match_.resize(kept);
+  }
+
+  // The entry of live entity `id` in the match queue, made on its first
+  // change. Unchecked (metadata_at): every caller has just checked or
+  // created the id, and a second check here was a third of its cost.
   std::size_t queue_change(EntityStorage& entities, entity_id id) {
-    auto& meta = entities.metadata(id);
+    auto& meta = entities.metadata_at(id.index());
     if (meta.extra.match_slot == entity_refresh_flags::no_slot) {
       meta.extra.match_slot = static_cast<std::uint32_t>(to_match_.size());
       // Fields written in place: a braced temporary was assembled on the
@@ -288,15 +327,20 @@ class refresh_queue {
     notify(world, instance, refresh_event::kind::unsubscribe, id);
   }
 
-  // Whether phase 3 must look at `change` for system Instance: the entity
-  // is alive and new, or gained or lost a component the system cares about.
+  // Whether phase 3 must look at `change` for `instance`: the entity is
+  // new, or gained or lost a component the system cares about, or the
+  // system let entities go since the last refresh (this one may have to
+  // come back). Entities killed in this refresh were dropped before.
   // Kept apart from rematch so this test inlines into the loop.
-  template <typename Instance, typename World>
-  static bool concerns(World& world, const pending_match& change) {
+  template <typename World, typename Instance>
+  static bool concerns(World& world, const Instance& instance,
+                       const pending_match& change) {
     const auto& entities = world.entities();
-    if (!entities.alive(change.id)) return false;  // killed in this refresh
-    return !entities.metadata_at(change.id.index()).extra.matched ||
-           (change.touched & Instance::interest_bits).any();
+    const auto& meta = entities.metadata_at(change.id.index());
+    return !meta.extra.matched ||
+           ((change.before ^ meta.components) & Instance::interest_bits)
+               .any() ||
+           instance.left_since_refresh();  // it may have to come back
   }
 
   // Phase 3 for one (system, changed entity) that concerns() the system.
@@ -308,8 +352,11 @@ class refresh_queue {
     const bool was = !created && Instance::matches(change.before);
     const bool now = Instance::matches(meta.components);
     const std::size_t index = change.id.index();
+    // A member that matches still and whose system saw no departure since
+    // the last refresh is where it was (a remove cancelled by an add).
+    if (was && now && !instance.left_since_refresh()) return;
     if (now) {
-      instance.mutable_subscribed().insert(index);  // back after a remove
+      instance.mutable_subscribed().insert(index);  // back after a departure
       if (!was)
         notify(world, instance, refresh_event::kind::subscribe, change.id);
     } else {

@@ -3,6 +3,7 @@
 #include "context/refresh.h"
 
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <stdexcept>
 #include <string>
@@ -46,6 +47,15 @@ using entity_storage_type =
 using component_storage_type = component_storage<component_list, dynamic_limit>;
 using queue_type = refresh_queue<entity_storage_type, component_storage_type>;
 
+// A world of up to 32 component types keeps each entity's id slot, bitset
+// and refresh flags in 16 bytes: four records per cache line.
+static_assert(
+    sizeof(entity_internal::slot_record<
+           std::uint32_t, entity_metadata<7, entity_refresh_flags>>) == 16);
+static_assert(
+    sizeof(entity_internal::slot_record<
+           std::uint32_t, entity_metadata<32, entity_refresh_flags>>) == 16);
+
 struct world;
 
 // What the refresh gives deferred functions: here, the world itself.
@@ -85,6 +95,8 @@ struct fake_instance {
   ordered_index_set subscribed_;
   std::vector<fake_state> states_ = std::vector<fake_state>(2);
   bool failed_ = false;
+  std::vector<std::uint32_t> departures_;
+  bool left_ = false;
 
   recording_system& system() { return system_; }
   ordered_index_set& mutable_subscribed() { return subscribed_; }
@@ -93,6 +105,23 @@ struct fake_instance {
   std::size_t state_count() const { return states_.size(); }
   fake_state& state(std::size_t s) { return states_[s]; }
   bool failed() const { return failed_; }
+  // Departures, as system_instance.h keeps them.
+  void note_departure(std::uint32_t index) { departures_.push_back(index); }
+  // A look at the subscription (system_instance::settle_departures).
+  void settle(const entity_storage_type& entities) {
+    for (const std::uint32_t index : departures_) {
+      if (!matches(entities.metadata_at(index).components) &&
+          subscribed_.erase(index)) {
+        left_ = true;
+      }
+    }
+    departures_.clear();
+  }
+  bool left_since_refresh() const { return left_; }
+  void finish_refresh() {
+    departures_.clear();
+    left_ = false;
+  }
 };
 
 constexpr std::size_t kPosition = 0;
@@ -165,11 +194,11 @@ TEST(RefreshTest, MatchingSubscribesToSystemsWhoseComponentsTheEntityHas) {
 TEST(RefreshTest, AnEntityIsQueuedForMatchingOncePerStep) {
   world w;
   const entity_id e = w.create(false);
-  w.queue.note_change(w.entity_storage, e, kHealth);
-  w.queue.note_change(w.entity_storage, e, kPosition);
+  w.queue.note_change(w.entity_storage, e);
+  w.queue.note_change(w.entity_storage, e);
   EXPECT_EQ(w.queue.pending_matches(), 1u);
   w.refresh();
-  w.queue.note_change(w.entity_storage, e, kHealth);  // a new step: again
+  w.queue.note_change(w.entity_storage, e);  // a new step: again
   EXPECT_EQ(w.queue.pending_matches(), 1u);
 }
 
@@ -177,7 +206,7 @@ TEST(RefreshTest, LosingAComponentUnsubscribesAtTheNextMatch) {
   world w;
   const entity_id e = w.create(true);
   w.refresh();
-  w.queue.note_change(w.entity_storage, e, kHealth);
+  w.queue.note_change(w.entity_storage, e);
   w.component_storage.remove<health>(e, w.entity_storage.bits(e));
   w.log.clear();
   w.refresh();
@@ -267,33 +296,75 @@ TEST(RefreshTest, OnlyKillsAndMatchesVisitSystemsInParallel) {
   EXPECT_EQ(w.parallel_requests, (std::vector<bool>{false, false, true, true}));
 }
 
-TEST(RefreshTest, LeaveSystemsRequiringTakesTheEntityOutAtOnceSilently) {
+TEST(RefreshTest, ADepartureIsAppliedAtTheNextLookSilently) {
   world w;
   const entity_id e = w.create(true);
   w.refresh();
   w.log.clear();
-  leave_systems_requiring<kHealth>(w, e);
-  EXPECT_TRUE(w.movers().contains(e));
+  w.queue.note_change(w.entity_storage, e);
+  depart_systems_requiring<kHealth>(w, e);
+  w.component_storage.remove<health>(e, w.entity_storage.bits(e));
+  EXPECT_TRUE(w.medics().contains(e));  // noted, not applied yet
+  w.medics().settle(w.entity_storage);  // a look: a run or a query
   EXPECT_FALSE(w.medics().contains(e));
+  EXPECT_TRUE(w.movers().contains(e));  // movers does not require health
   EXPECT_TRUE(w.log.empty());  // whether it really left is the refresh's call
+  w.refresh();
+  EXPECT_EQ(w.log, (std::vector<std::string>{"medics-0@0"}));
 }
 
-// The RemoveAddComponent pattern: a component removed and added again in one
-// step leaves the entity where it was, with no events.
+TEST(RefreshTest, ADepartureNeverLookedAtIsDecidedByTheRefresh) {
+  world w;
+  const entity_id e = w.create(true);
+  w.refresh();
+  w.log.clear();
+  w.queue.note_change(w.entity_storage, e);
+  depart_systems_requiring<kHealth>(w, e);
+  w.component_storage.remove<health>(e, w.entity_storage.bits(e));
+  w.refresh();  // no look in the step: the refresh takes it out
+  EXPECT_FALSE(w.medics().contains(e));
+  EXPECT_EQ(w.log, (std::vector<std::string>{"medics-0@0"}));
+  EXPECT_TRUE(w.medics().departures_.empty());  // forgotten at the refresh
+}
+
+// The RemoveAddComponent pattern: a component removed and added again before
+// the system looks leaves the entity where it was, with no events.
 TEST(RefreshTest, RemoveThenAddOfTheSameComponentIsNotADeparture) {
   world w;
   const entity_id e = w.create(true);
   w.refresh();
   w.log.clear();
-  w.queue.note_change(w.entity_storage, e, kHealth);
-  leave_systems_requiring<kHealth>(w, e);
+  w.queue.note_change(w.entity_storage, e);
+  depart_systems_requiring<kHealth>(w, e);
   w.component_storage.remove<health>(e, w.entity_storage.bits(e));
-  EXPECT_FALSE(w.medics().contains(e));  // invisible for the rest of the step
-  w.queue.note_change(w.entity_storage, e, kHealth);
+  w.queue.note_change(w.entity_storage, e);
   w.component_storage.add<health>(e, w.entity_storage.bits(e), 3);
+  w.medics().settle(w.entity_storage);
+  EXPECT_TRUE(w.medics().contains(e));  // it never left
   w.refresh();
   EXPECT_TRUE(w.medics().contains(e));
   EXPECT_TRUE(w.log.empty());
+}
+
+// Removed, looked at (so it left), added back: in again at the refresh,
+// silently, because it matched at the last refresh too.
+TEST(RefreshTest, AnEntityThatLeftAndGotItsComponentBackReturnsSilently) {
+  world w;
+  const entity_id e = w.create(true);
+  w.refresh();
+  w.log.clear();
+  w.queue.note_change(w.entity_storage, e);
+  depart_systems_requiring<kHealth>(w, e);
+  w.component_storage.remove<health>(e, w.entity_storage.bits(e));
+  w.medics().settle(w.entity_storage);
+  EXPECT_FALSE(w.medics().contains(e));
+  w.queue.note_change(w.entity_storage, e);
+  w.component_storage.add<health>(e, w.entity_storage.bits(e), 3);
+  EXPECT_FALSE(w.medics().contains(e));  // back only at the refresh
+  w.refresh();
+  EXPECT_TRUE(w.medics().contains(e));
+  EXPECT_TRUE(w.log.empty());
+  EXPECT_FALSE(w.medics().left_since_refresh());
 }
 
 // A change touches only the systems whose required (or excluded) components
@@ -304,11 +375,26 @@ TEST(RefreshTest, AChangeRematchesOnlyTheSystemsThatCareAboutIt) {
   const entity_id e = w.create(false);
   w.refresh();
   w.movers().mutable_subscribed().erase(e.index());  // planted
-  w.queue.note_change(w.entity_storage, e, kHealth);
+  w.queue.note_change(w.entity_storage, e);
   w.component_storage.add<health>(e, w.entity_storage.bits(e), 1);
   w.refresh();
   EXPECT_FALSE(w.movers().contains(e));  // not revisited
   EXPECT_TRUE(w.medics().contains(e));
+}
+
+// Components as they were at the last refresh (here a replaced one): the
+// entry is dropped before any system looks, as a planted wrong membership
+// shows.
+TEST(RefreshTest, AnEntityWithTheComponentsItHadIsNotRematched) {
+  world w;
+  const entity_id e = w.create(true);
+  w.refresh();
+  w.medics().mutable_subscribed().erase(e.index());  // planted
+  w.queue.note_change(w.entity_storage, e);
+  w.component_storage.add<health>(e, w.entity_storage.bits(e), 9);
+  w.refresh();
+  EXPECT_FALSE(w.medics().contains(e));  // not revisited
+  EXPECT_EQ(w.queue.pending_matches(), 0u);
 }
 
 TEST(RefreshTest, TheObserverSeesEventsInTheDocumentedOrder) {

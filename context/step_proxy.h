@@ -23,7 +23,8 @@
 //   * add_component(ct::x, id, args...): constructs the component (replacing
 //     one the entity has); the entity joins new systems at the refresh.
 //     remove_component(ct::x, id): destroys it and takes the entity out of
-//     every system that requires it at once; false if there was none.
+//     every system that requires it before any of them looks again (added
+//     back before that: it never left); false if there was none.
 //     add_components / remove_components (ct::x, ids, ...): the same for
 //     each id of a range;
 //   * queries: get_component / has_component, count(ct::x) (entities with

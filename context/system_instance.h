@@ -7,7 +7,10 @@
 //   by the refresh (entities whose component bitset contains
 //   `required_bits` and none of `excluded_bits`), visited in ascending index
 //   order, so a system sees its entities in the same order under every
-//   scheduler, thread count and history of adds and removes;
+//   scheduler, thread count and history of adds and removes. A removed
+//   required component is noted as a departure and applied at the next look
+//   at the subscription (subscribed(), entity_count(), a run): if the
+//   component is back by then, the entity never left;
 // * per-subtask states: entities to kill, deferred functions, and the
 //   subtask's output when the signature declares one. States are reused from
 //   step to step (cleared, capacity kept), so a steady state allocates
@@ -19,7 +22,9 @@
 // subtasks of the latest run, in subtask order.
 //
 // Thread-safety: during a run each subtask touches only its own state; the
-// instance itself is only mutated by the context outside system execution.
+// instance itself is only mutated by the context outside system execution
+// (the context settles every instance's departures before systems run, so
+// looks during a run only read).
 #ifndef STRATA_CONTEXT_SYSTEM_INSTANCE_H_
 #define STRATA_CONTEXT_SYSTEM_INSTANCE_H_
 
@@ -234,10 +239,15 @@ class system_instance {
   const system_type& system() const noexcept { return system_; }
 
   // The subscribed entities, as ids (subscribed().indices(): as indices).
-  subscription_view<entity_storage_type> subscribed() const noexcept {
+  // Departures noted since the last look are applied first.
+  subscription_view<entity_storage_type> subscribed() const {
+    settle_departures();
     return {subscribed_, *entities_};
   }
-  std::size_t entity_count() const noexcept { return subscribed_.size(); }
+  std::size_t entity_count() const {
+    settle_departures();
+    return subscribed_.size();
+  }
 
   // Subtasks of the latest run (or prepared for the current one).
   std::size_t subtask_count() const noexcept { return active_subtasks_; }
@@ -254,6 +264,32 @@ class system_instance {
 
   // For the context and its proxies.
   ordered_index_set& mutable_subscribed() noexcept { return subscribed_; }
+
+  // Departures. remove_component took a component this system requires from
+  // the entity at `index`; the entity leaves at the next look at the
+  // subscription (subscribed(), entity_count(), a run), unless it has the
+  // component again by then. So a remove followed by an add of the same
+  // component costs no set operation in the step, and nothing at the
+  // refresh. Critical operations only (never while systems run).
+  void note_departure(std::uint32_t index) { departures_.push_back(index); }
+  // Applies the noted departures: entities that no longer match leave.
+  void settle_departures() const {
+    if (departures_.empty()) return;
+    for (const std::uint32_t index : departures_) {
+      if (!matches(entities_->metadata_at(index).components) &&
+          subscribed_.erase(index)) {
+        left_since_refresh_ = true;
+      }
+    }
+    departures_.clear();
+  }
+  // Whether an entity left since the last refresh (the refresh must then
+  // re-insert entities that match again), and the refresh's reset.
+  bool left_since_refresh() const noexcept { return left_since_refresh_; }
+  void finish_refresh() noexcept {
+    departures_.clear();
+    left_since_refresh_ = false;
+  }
   state_type& state(std::size_t subtask) noexcept { return states_[subtask]; }
   std::size_t state_count() const noexcept { return states_.size(); }
 
@@ -266,7 +302,7 @@ class system_instance {
   // (inner_parallelism::automatic()).
   void prepare_subtasks(std::size_t threads, bool allow_split,
                         std::int64_t predicted_ns = run_cost::unknown) {
-    const std::size_t entities = subscribed_.size();
+    const std::size_t entities = entity_count();
     const std::size_t count =
         allow_split ? ::strata::subtask_count(strategy_, entities, threads,
                                               predicted_ns)
@@ -314,7 +350,11 @@ class system_instance {
       run_span;
 
  private:
-  ordered_index_set subscribed_;
+  // Mutable: a look at the subscription applies pending departures first
+  // (settle_departures); membership as observed is unchanged by it.
+  mutable ordered_index_set subscribed_;
+  mutable std::vector<std::uint32_t> departures_;
+  mutable bool left_since_refresh_ = false;
   std::vector<state_type> states_;
   std::size_t active_subtasks_ = 0;
   bool failed_ = false;

@@ -152,8 +152,12 @@ TEST(RefreshGuideTest, TimingRules) {
   // --- snippet: timing-remove-add ---
   ctx.step([&](auto& proxy) {
     proxy.remove_component(ct::velocity, e);
-    EXPECT_FALSE(proxy.is_in_system(st::mover, e));  // out at once
+    proxy.add_component(ct::velocity, e, 1.f, 0.f);  // back before any look:
+    EXPECT_TRUE(proxy.is_in_system(st::mover, e));   // it never left
+    proxy.remove_component(ct::velocity, e);
+    EXPECT_FALSE(proxy.is_in_system(st::mover, e));  // a look: out
     proxy.add_component(ct::velocity, e, 2.f, 0.f);
+    EXPECT_FALSE(proxy.is_in_system(st::mover, e));  // back at the refresh
   });
   ctx.step([&](auto& proxy) {
     EXPECT_TRUE(proxy.is_in_system(st::mover, e));  // back, silently:

@@ -96,6 +96,13 @@ class context_core {
   // Runs the systems flagged in Selected (execute_systems()).
   template <auto Selected, typename... Adapters>
   void execute(Adapters&... adapters) {
+    // Departures are applied here, on this thread, so that looks at a
+    // subscription during the run only read (system_instance.h).
+    if (departures_noted_) {
+      for_each_instance_in_order(
+          [](auto& instance) { instance.settle_departures(); });
+      departures_noted_ = false;
+    }
     system_runner<Types>::template execute<Selected>(*this, adapters...);
   }
 
@@ -123,9 +130,10 @@ class context_core {
     STRATA_CHECK(
         entities().alive(id),
         "add_component: the entity is not alive (killed, or a stale id)");
-    refresh_.note_change(entities(), id, component_list::template id_of<T>());
-    return components_.template add<T>(id, entities().bits(id),
-                                       std::forward<Args>(args)...);
+    refresh_.note_change(entities(), id);
+    return components_.template add<T>(
+        id, entities().metadata_at(id.index()).components,
+        std::forward<Args>(args)...);
   }
   // The defer proxy's add_component(): on the null id of a refused
   // creation, constructs into a scratch object that the refresh discards.
@@ -141,12 +149,14 @@ class context_core {
   bool remove_component(entity_id id) {
     constexpr std::size_t bit = component_list::template id_of<T>();
     if (!entities().alive(id)) return false;
-    auto& bits = entities().bits(id);
+    auto& bits = entities().metadata_at(id.index()).components;
     if (!bits.test(bit)) return false;
-    refresh_.note_change(entities(), id, bit);
-    // Leave every system that needs T now, so no system ever sees a
-    // subscribed entity without it.
-    leave_systems_requiring<bit>(*this, id);
+    refresh_.note_change(entities(), id);
+    // Depart from every system that needs T: applied before any of them
+    // looks at its entities again, so none ever sees a subscribed entity
+    // without it; cancelled if T is back by then.
+    depart_systems_requiring<bit>(*this, id);
+    departures_noted_ = true;
     components_.template remove<T>(id, bits);
     return true;
   }
@@ -358,6 +368,9 @@ class context_core {
                           typename component_list::component_types>::type>
       scratch_;
   std::size_t refused_creations_ = 0;
+  // A remove_component since the last run: some instance may hold
+  // departures to settle before systems run.
+  bool departures_noted_ = false;
   std::atomic<bool> subtask_work_{false};
   std::uint64_t step_count_ = 0;
   [[no_unique_address]] std::conditional_t<Types::trace_enabled, trace_log,
