@@ -5,15 +5,18 @@
 //   CreateEntities          create N entities with position + velocity, in
 //                           a fresh, empty world (Strata: one step, refresh
 //                           included; context construction and destruction
-//                           untimed);
+//                           untimed); strata_1t_batch: the same with one
+//                           proxy.create_entities(n, f) call;
 //   DestroyEntities         kill all N (created untimed before each run;
 //                           Strata: one step, refresh included);
 //   UnpackOneComponent      get position of each of N entities by id;
 //   UnpackTwoComponents     + const velocity;
 //   UnpackThreeComponents   + data when the entity has it (every other one);
 //   RemoveAddComponent      remove then add position on each of N entities
-//                           (Strata: one step; entities leave the movement
-//                           system at once and rejoin at the refresh).
+//                           (Strata: one step; nothing looks at the movement
+//                           system in between, so each departure is
+//                           cancelled by the add and the refresh drops the
+//                           unchanged entities in one pass).
 // Unpack scenarios use Strata's step-proxy get_component/has_component (the
 // random-access API; both check liveness and the component bit).
 // Names: BM_<Scenario>/<implementation>/<entities>/real_time.
@@ -105,6 +108,29 @@ void create_strata(benchmark::State& state) {
                             static_cast<float>(i % 240));
         proxy.add_component(ct::velocity, e, 1.0f, 1.0f);
       }
+    });
+    benchmark::ClobberMemory();
+    state.PauseTiming();
+    ctx.reset();
+    state.ResumeTiming();
+  }
+  state.SetItemsProcessed(state.iterations() * state.range(0));
+}
+
+// The batch call: one create_entities(n, f) filling both components.
+void create_strata_batch(benchmark::State& state) {
+  const auto n = static_cast<std::size_t>(state.range(0));
+  for (auto _ : state) {
+    state.PauseTiming();
+    std::optional<entity_context> ctx(strata::make_context(kEntitySettings));
+    state.ResumeTiming();
+    ctx->step([&](auto& proxy) {
+      std::size_t i = 0;
+      proxy.create_entities(n, [&](position& p, velocity& v) {
+        p = position{static_cast<float>(i % 320), static_cast<float>(i % 240)};
+        v = velocity{1.0f, 1.0f};
+        ++i;
+      });
     });
     benchmark::ClobberMemory();
     state.PauseTiming();
@@ -268,6 +294,10 @@ void remove_add_strata(benchmark::State& state) {
       ->UseRealTime()
 
 STRATA_ENTITY_BENCHMARKS("BM_CreateEntities", create_baseline, create_strata);
+BENCHMARK(create_strata_batch)
+    ->Name("BM_CreateEntities/strata_1t_batch")
+    ->Apply(entity_counts)
+    ->UseRealTime();
 STRATA_ENTITY_BENCHMARKS("BM_DestroyEntities", destroy_baseline,
                          destroy_strata);
 STRATA_ENTITY_BENCHMARKS("BM_UnpackOneComponent", unpack_baseline<1>,

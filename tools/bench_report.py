@@ -773,7 +773,9 @@ def section_measured(info, facts, results):
         "buffer, systems written with typed `data.for_each`. A run is one "
         "`ctx.step()` (systems + the refresh).\n"
         "* **strata_1t_ids**: the same with systems written the old way, "
-        "`data.for_entities` + `data.get(component, id)`.\n" +
+        "`data.for_entities` + `data.get(component, id)`.\n"
+        "* **strata_1t_batch** (CreateEntities): the same world, the "
+        "entities made by one `proxy.create_entities(n, f)` call.\n" +
         strata_mt_bullet(facts, info.get("cores")) + "\n"
         "* Set-up (creating the entities) is outside the timed region of "
         "the update and unpack scenarios. Entity counts are powers of two: "
@@ -1108,7 +1110,10 @@ def section_entity(results):
     L = ["## Entity scenarios (one thread)\n"]
     for scenario in ENTITY_SCENARIOS:
         L.append(f"### {scenario[3:]}\n")
-        L.append(impl_table(results, scenario, ["baseline", "strata_1t"]))
+        impls = ["baseline", "strata_1t"]
+        if scenario == "BM_CreateEntities":
+            impls.append("strata_1t_batch")  # proxy.create_entities(n, f)
+        L.append(impl_table(results, scenario, impls))
         L.append("")
     return L
 
