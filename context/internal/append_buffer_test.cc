@@ -1,0 +1,52 @@
+#include "context/internal/append_buffer.h"
+
+#include <cstddef>
+#include <vector>
+
+#include "gtest/gtest.h"
+
+namespace strata::context_internal {
+namespace {
+
+struct entry {
+  int id;
+  char tag;
+};
+
+std::vector<int> ids_of(const append_buffer<entry>& buffer) {
+  std::vector<int> ids;
+  for (const entry& e : buffer) ids.push_back(e.id);
+  return ids;
+}
+
+TEST(AppendBufferTest, KeepsWhatWasAppendedInOrderAcrossGrowth) {
+  append_buffer<entry> buffer;
+  EXPECT_TRUE(buffer.empty());
+  std::vector<int> expected;
+  for (int i = 0; i < 1000; ++i) {  // grows several times from 64
+    entry& e = buffer.append();
+    e.id = i;
+    e.tag = 'x';
+    expected.push_back(i);
+  }
+  EXPECT_EQ(buffer.size(), 1000u);
+  EXPECT_EQ(ids_of(buffer), expected);
+  EXPECT_EQ(buffer[999].id, 999);
+}
+
+TEST(AppendBufferTest, ShrinkToKeepsAPrefixAndClearEmpties) {
+  append_buffer<entry> buffer;
+  for (int i = 0; i < 10; ++i) buffer.append().id = i;
+  buffer.shrink_to(3);
+  EXPECT_EQ(ids_of(buffer), (std::vector<int>{0, 1, 2}));
+  buffer.append().id = 42;  // reuses slot 3
+  EXPECT_EQ(ids_of(buffer), (std::vector<int>{0, 1, 2, 42}));
+  buffer.clear();
+  EXPECT_TRUE(buffer.empty());
+  EXPECT_EQ(buffer.begin(), buffer.end());
+  buffer.append().id = 7;
+  EXPECT_EQ(ids_of(buffer), (std::vector<int>{7}));
+}
+
+}  // namespace
+}  // namespace strata::context_internal
