@@ -63,9 +63,11 @@
 // refresh_observer, or null); system_name(id).
 //
 // Complexity: phase 1 O(deferred functions); phase 2 O(kills * systems)
-// bit tests plus the sort of kills when they are out of index order; phase 3
-// O(changes * systems) bit tests, and O(1) per real membership change. The
-// queues keep their capacity, so a steady state allocates nothing.
+// bit tests plus the sort of kills when they are out of index order (and
+// O(changes) to find the changed entities' entries, when there are both);
+// phase 3 O(changes * systems) bit tests, and O(1) per real membership
+// change. The queues keep their capacity, so a steady state allocates
+// nothing.
 //
 // Thread-safety: one thread (the context's) calls everything here, never
 // while systems run.
@@ -88,11 +90,15 @@
 namespace strata {
 
 // Per-entity state the refresh keeps in entity metadata (reset on reclaim).
+// One byte: with up to 16 component types an entity's record (id slot,
+// component bits, these flags) is 8 bytes, so the random-access path
+// (alive, then has/get) reads 8 bytes per entity before the component.
+// Where a queued entity's entry is gets looked up only in phase 2
+// (index_match_entries), so no change pays for recording it.
 struct entity_refresh_flags {
-  static constexpr std::uint32_t no_slot = ~std::uint32_t{0};
-  std::uint32_t match_slot = no_slot;  // its entry in the match queue
-  bool pending_kill = false;
-  bool matched = false;  // went through a refresh: subscriptions reflect it
+  bool pending_kill : 1 = false;
+  bool matched : 1 = false;  // went through a refresh: subscriptions reflect it
+  bool queued : 1 = false;   // has an entry in the match queue
   friend constexpr bool operator==(entity_refresh_flags,
                                    entity_refresh_flags) = default;
 };
@@ -191,6 +197,7 @@ class refresh_queue {
     if (to_kill_.empty()) return;
     sort_kills_by_index();
     auto& entities = world.entities();
+    index_match_entries(entities);
     const refresh_observer* observer = world.observer();
     if (observer == nullptr) {
       world.for_each_instance(
@@ -253,7 +260,7 @@ class refresh_queue {
     for (const pending_match& change : to_match_) {
       if (!entities.alive(change.id)) continue;
       auto& flags = entities.metadata(change.id).extra;
-      flags.match_slot = entity_refresh_flags::no_slot;
+      flags.queued = false;
       flags.matched = true;
     }
     to_match_.clear();
@@ -285,7 +292,7 @@ class refresh_queue {
       if (!entities.alive(change.id)) continue;
       auto& meta = entities.metadata_at(change.id.index());
       if (!any_left && meta.extra.matched && meta.components == change.before) {
-        meta.extra.match_slot = entity_refresh_flags::no_slot;
+        meta.extra.queued = false;
         continue;
       }
       to_match_[kept++] = change;
@@ -298,11 +305,11 @@ class refresh_queue {
   // created the id, and a second check here was a third of its cost.
   // Always inlined, with its two callers: GCC kept it out of line (it has
   // many call sites), and the call was a third of a remove+add.
-  ABSL_ATTRIBUTE_ALWAYS_INLINE std::size_t queue_change(EntityStorage& entities,
-                                                        entity_id id) {
+  ABSL_ATTRIBUTE_ALWAYS_INLINE void queue_change(EntityStorage& entities,
+                                                 entity_id id) {
     auto& meta = entities.metadata_at(id.index());
-    if (meta.extra.match_slot == entity_refresh_flags::no_slot) {
-      meta.extra.match_slot = static_cast<std::uint32_t>(to_match_.size());
+    if (!meta.extra.queued) {
+      meta.extra.queued = true;
       // Fields written in place: a braced temporary was assembled on the
       // stack in pieces and copied with one wide load, a store-forwarding
       // stall that was half of a remove+add's cost.
@@ -310,16 +317,30 @@ class refresh_queue {
       change.id = id;
       change.before = meta.components;
     }
-    return meta.extra.match_slot;
   }
 
-  // The components `id` had at the last refresh.
+  // Phase 2 needs the components a killed entity had at the last refresh
+  // (components_at_last_refresh); for one that changed in this step its
+  // queue entry holds them. Where each entry is gets written here, once per
+  // refresh with kills, rather than on every change: slots_[i] is the entry
+  // of the queued entity with index i.
+  void index_match_entries(const EntityStorage& entities) {
+    if (to_match_.empty()) return;
+    if (slots_.size() < entities.slot_count()) {
+      slots_.resize(entities.slot_count());
+    }
+    for (std::size_t slot = 0; slot < to_match_.size(); ++slot) {
+      slots_[to_match_[slot].id.index()] = static_cast<std::uint32_t>(slot);
+    }
+  }
+
+  // The components `id` had at the last refresh (during phase 2, after
+  // index_match_entries).
   const bitset_type& components_at_last_refresh(const EntityStorage& entities,
                                                 entity_id id) const {
     const auto& meta = entities.metadata_at(id.index());
-    return meta.extra.match_slot == entity_refresh_flags::no_slot
-               ? meta.components
-               : to_match_[meta.extra.match_slot].before;
+    return meta.extra.queued ? to_match_[slots_[id.index()]].before
+                             : meta.components;
   }
 
   // Phase 2 for one (system, killed entity); inlined into the per-system
@@ -426,6 +447,7 @@ class refresh_queue {
 
   std::vector<entity_id> to_kill_;
   context_internal::append_buffer<pending_match> to_match_;
+  std::vector<std::uint32_t> slots_;
 };
 
 }  // namespace strata

@@ -47,14 +47,19 @@ using entity_storage_type =
 using component_storage_type = component_storage<component_list, dynamic_limit>;
 using queue_type = refresh_queue<entity_storage_type, component_storage_type>;
 
-// A world of up to 32 component types keeps each entity's id slot, bitset
-// and refresh flags in 16 bytes: four records per cache line.
+// A world of up to 16 component types keeps each entity's id slot, bitset
+// and refresh flags in 8 bytes (eight records per cache line); up to 32 in
+// 12.
+static_assert(sizeof(entity_refresh_flags) == 1);
 static_assert(
     sizeof(entity_internal::slot_record<
-           std::uint32_t, entity_metadata<7, entity_refresh_flags>>) == 16);
+           std::uint32_t, entity_metadata<7, entity_refresh_flags>>) == 8);
 static_assert(
     sizeof(entity_internal::slot_record<
-           std::uint32_t, entity_metadata<32, entity_refresh_flags>>) == 16);
+           std::uint32_t, entity_metadata<16, entity_refresh_flags>>) == 8);
+static_assert(
+    sizeof(entity_internal::slot_record<
+           std::uint32_t, entity_metadata<32, entity_refresh_flags>>) == 12);
 
 struct world;
 

@@ -20,8 +20,9 @@ static_assert((kRequired | kEntity) == kEntity);
 static_assert(component_bitset<1>().none());
 static_assert(component_bitset<65>().set().count() == 65);
 static_assert((~component_bitset<65>()).all());
-// The smallest word that holds N bits: a small world's entity record is
-// 16 bytes (id slot + bitset + the refresh's flags), not 24.
+// The smallest word that holds N bits: with up to 16 component types an
+// entity record (id slot + bitset + the refresh's one byte of flags,
+// context/refresh_test.cc) is 8 bytes.
 static_assert(sizeof(component_bitset<7>) == 1);
 static_assert(sizeof(component_bitset<8>) == 1);
 static_assert(sizeof(component_bitset<9>) == 2);
