@@ -7,6 +7,12 @@
 //                           included; context construction and destruction
 //                           untimed); strata_1t_batch: the same with one
 //                           proxy.create_entities(n, f) call;
+//   CreateEntitiesWarm      the same into a world that held N entities and
+//                           killed them (untimed): ids and memory are
+//                           reused, so no allocation or first-touch page
+//                           fault is timed (a game spawning a wave; the
+//                           fresh-world numbers above are dominated by the
+//                           OS on this machine);
 //   DestroyEntities         kill all N (created untimed before each run;
 //                           Strata: one step, refresh included);
 //   UnpackOneComponent      get position of each of N entities by id;
@@ -138,6 +144,65 @@ void create_strata_batch(benchmark::State& state) {
     state.ResumeTiming();
   }
   state.SetItemsProcessed(state.iterations() * state.range(0));
+}
+
+// ------------------------------------------------------ CreateEntitiesWarm
+
+void create_warm_baseline(benchmark::State& state) {
+  const auto n = static_cast<std::size_t>(state.range(0));
+  baseline_registry reg;
+  std::vector<std::uint32_t> ids;
+  ids.reserve(n);
+  for (auto _ : state) {
+    state.PauseTiming();
+    for (const std::uint32_t e : ids) reg.destroy(e);
+    ids.clear();
+    state.ResumeTiming();
+    reg.create_pos_vel(n, &ids);
+    benchmark::ClobberMemory();
+  }
+  state.SetItemsProcessed(state.iterations() * state.range(0));
+}
+
+// Kills what the previous iteration made (untimed), then runs `create` in
+// one timed step.
+template <typename Create>
+void create_warm_strata_with(benchmark::State& state, Create create) {
+  const auto n = static_cast<std::size_t>(state.range(0));
+  auto ctx = strata::make_context(kEntitySettings);
+  for (auto _ : state) {
+    state.PauseTiming();
+    ctx.step([&](auto& proxy) {
+      proxy.for_each(
+          [&](strata::entity_id e, const position&) { proxy.kill_entity(e); });
+    });
+    state.ResumeTiming();
+    ctx.step([&](auto& proxy) { create(proxy, n); });
+    benchmark::ClobberMemory();
+  }
+  state.SetItemsProcessed(state.iterations() * state.range(0));
+}
+
+void create_warm_strata(benchmark::State& state) {
+  create_warm_strata_with(state, [](auto& proxy, std::size_t n) {
+    for (std::size_t i = 0; i < n; ++i) {
+      const strata::entity_id e = proxy.create_entity();
+      proxy.add_component(ct::position, e, static_cast<float>(i % 320),
+                          static_cast<float>(i % 240));
+      proxy.add_component(ct::velocity, e, 1.0f, 1.0f);
+    }
+  });
+}
+
+void create_warm_strata_batch(benchmark::State& state) {
+  create_warm_strata_with(state, [](auto& proxy, std::size_t n) {
+    std::size_t i = 0;
+    proxy.create_entities(n, [&](position& p, velocity& v) {
+      p = position{static_cast<float>(i % 320), static_cast<float>(i % 240)};
+      v = velocity{1.0f, 1.0f};
+      ++i;
+    });
+  });
 }
 
 // ----------------------------------------------------------- DestroyEntities
@@ -296,6 +361,12 @@ void remove_add_strata(benchmark::State& state) {
 STRATA_ENTITY_BENCHMARKS("BM_CreateEntities", create_baseline, create_strata);
 BENCHMARK(create_strata_batch)
     ->Name("BM_CreateEntities/strata_1t_batch")
+    ->Apply(entity_counts)
+    ->UseRealTime();
+STRATA_ENTITY_BENCHMARKS("BM_CreateEntitiesWarm", create_warm_baseline,
+                         create_warm_strata);
+BENCHMARK(create_warm_strata_batch)
+    ->Name("BM_CreateEntitiesWarm/strata_1t_batch")
     ->Apply(entity_counts)
     ->UseRealTime();
 STRATA_ENTITY_BENCHMARKS("BM_DestroyEntities", destroy_baseline,
