@@ -24,6 +24,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "absl/base/attributes.h"
 #include "absl/status/statusor.h"
 #include "base/check.h"
 #include "context/internal/context_types.h"
@@ -125,8 +126,9 @@ class context_core {
     return null_entity;
   }
   bool mark_dead(entity_id id) { return refresh_.queue_kill(entities(), id); }
+  // add/remove always inline (see critical_proxy).
   template <typename T, typename... Args>
-  T& add_component(entity_id id, Args&&... args) {
+  ABSL_ATTRIBUTE_ALWAYS_INLINE T& add_component(entity_id id, Args&&... args) {
     STRATA_CHECK(
         entities().alive(id),
         "add_component: the entity is not alive (killed, or a stale id)");
@@ -146,7 +148,7 @@ class context_core {
     return add_component<T>(id, std::forward<Args>(args)...);
   }
   template <typename T>
-  bool remove_component(entity_id id) {
+  ABSL_ATTRIBUTE_ALWAYS_INLINE bool remove_component(entity_id id) {
     constexpr std::size_t bit = component_list::template id_of<T>();
     if (!entities().alive(id)) return false;
     auto& bits = entities().metadata_at(id.index()).components;
