@@ -83,6 +83,12 @@ struct assignment_sink {
   }
 };
 
+// Declared only: what a branch returns after its static_assert fired (a
+// null dereference there added Clang's -Wnull-dereference warning, with its
+// own instantiation notes, to the report).
+template <typename T>
+T& after_reported_misuse() noexcept;
+
 }  // namespace context_internal
 
 template <typename Types, std::size_t I>
@@ -150,11 +156,11 @@ class data_proxy {
                                     typename signature_type::accessed_types>) {
       diagnostic::report<
           diagnostic::get_of_optional_component<system_type, T>>();
-      return static_cast<const T&>(*static_cast<const T*>(nullptr));
+      return context_internal::after_reported_misuse<const T>();
     } else {
       diagnostic::report<
           diagnostic::system_uses_undeclared_component<system_type, T>>();
-      return static_cast<const T&>(*static_cast<const T*>(nullptr));
+      return context_internal::after_reported_misuse<const T>();
     }
   }
   // T& for a component in write(); a compile error for any other.
@@ -163,7 +169,7 @@ class data_proxy {
     using T = tag_type<Tag>;
     if constexpr (!contains_v<T, typename signature_type::write_types>) {
       report_not_writable<T>();
-      return *static_cast<T*>(nullptr);
+      return context_internal::after_reported_misuse<T>();
     } else {
       return get(tag, id);
     }
@@ -207,7 +213,7 @@ class data_proxy {
       diagnostic::report<
           diagnostic::system_uses_undeclared_resource<system_type, T>>();
       // T&, so that a write through it adds no second error to the report.
-      return static_cast<T&>(*static_cast<T*>(nullptr));
+      return context_internal::after_reported_misuse<T>();
     }
   }
 

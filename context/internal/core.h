@@ -350,7 +350,12 @@ class context_core {
                     "a system type is not default-constructible: pass its "
                     "constructor arguments to make_context with "
                     "strata::system_arguments(st::x, args...)");
-      return std::make_unique<system_instance<Types, I>>(signature, entities());
+      if constexpr (std::is_default_constructible_v<system_type>) {
+        return std::make_unique<system_instance<Types, I>>(signature,
+                                                           entities());
+      } else {  // reported above; no second error from the constructor
+        return std::unique_ptr<system_instance<Types, I>>();
+      }
     }
   }
 

@@ -90,12 +90,17 @@ def _cc_compile_fail_test_impl(ctx):
             regex = _shell_quote(ctx.attr.expected_error_regex),
             src = src.short_path,
             max_bytes = ctx.attr.max_output_bytes,
-            max_lines = ctx.attr.max_output_lines,
+            max_lines = _max_lines(ctx, cc_toolchain),
             more = " ".join([_shell_quote(r) for r in ctx.attr.also_expected_regexes]),
         ),
     )
     runfiles = ctx.runfiles(files = [status, log, ctx.executable._check])
     return [DefaultInfo(executable = test_script, runfiles = runfiles)]
+
+def _max_lines(ctx, cc_toolchain):
+    if cc_toolchain.compiler == "clang" and ctx.attr.max_output_lines_clang >= 0:
+        return ctx.attr.max_output_lines_clang
+    return ctx.attr.max_output_lines
 
 def _shell_quote(text):
     return "'" + text.replace("'", "'\\''") + "'"
@@ -113,6 +118,11 @@ cc_compile_fail_test = rule(
         "max_output_bytes": attr.int(default = 0),
         # ... and at most this many lines (0: no limit).
         "max_output_lines": attr.int(default = 30),
+        # The line limit when the compiler is Clang (-1: max_output_lines).
+        # Clang prints each instantiation context with its source line and a
+        # caret (3 lines, up to 10 contexts), so a misuse found deep in a
+        # call chain takes more lines than with GCC for the same content.
+        "max_output_lines_clang": attr.int(default = -1),
         # More patterns the output must match, each on some line (e.g. every
         # culprit of a rule that names several).
         "also_expected_regexes": attr.string_list(),
