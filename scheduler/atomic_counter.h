@@ -14,9 +14,13 @@
 //
 // Hand-off decisions (scheduler/hand_off.h), from each system's predicted run
 // time, `predict(id)`:
-//   * a step whose selected systems are predicted to take less than
-//     hand_off_policy::kInlineStepNs in total (or a pool without workers)
-//     runs on the calling thread in topological order: no task, no wake-up;
+//   * a step whose work off its critical path (the predicted total minus
+//     the longest predicted chain of selected systems) is below
+//     hand_off_policy::kInlineStepNs, or a pool without workers, runs on the
+//     calling thread in topological order: no task, no wake-up. That work is
+//     all another thread could take from the caller, so below a few
+//     wake-ups' worth a second thread only adds latency (a chain never
+//     pays at the system level; its systems' subtasks may still split);
 //   * a ready system predicted below kHandOffNs is not handed to another
 //     thread: the thread that made it ready runs it.
 //   * among systems ready at once, the thread keeps the one on the longest
@@ -120,7 +124,7 @@ struct atomic_counter_t {
                     "atomic_counter: the selected systems must include every "
                     "dependent of a selected system");
       if (pool.worker_count() == 0 ||
-          !policy.worth_threads(predicted_total<Selected>(predict))) {
+          !worth_threads<SystemList, Selected>(predict, policy)) {
         sequential_t::execute<SystemList, Selected>(pool, run_system);
         return;
       }
@@ -137,13 +141,36 @@ struct atomic_counter_t {
   }
 
  private:
-  template <auto Selected, typename Predict>
-  static std::int64_t predicted_total(Predict& predict) {
+  // Whether the step should use the pool: under hand_off::automatic, when
+  // the predicted work off the critical path is worth it.
+  template <typename SystemList, auto Selected, typename Predict>
+  static bool worth_threads(Predict& predict, hand_off_policy policy) {
+    if (policy.mode != hand_off::automatic) return policy.worth_threads(0);
+    return policy.worth_threads(
+        predicted_off_critical_path<SystemList, Selected>(predict));
+  }
+  // The predicted total of the selected systems minus their longest
+  // predicted chain (unknown predictions count as zero).
+  template <typename SystemList, auto Selected, typename Predict>
+  static std::int64_t predicted_off_critical_path(Predict& predict) {
+    constexpr std::size_t n = SystemList::count;
+    using table = atomic_counter_internal::dependents_table<SystemList>;
+    std::array<std::int64_t, n> longest_from{};
     std::int64_t total = 0;
-    for (std::size_t i = 0; i < Selected.size(); ++i) {
-      if (Selected[i]) total += std::max<std::int64_t>(predict(i), 0);
+    std::int64_t critical = 0;
+    for (std::size_t k = n; k-- > 0;) {
+      const std::size_t i = SystemList::topological_order[k];
+      if (!Selected[i]) continue;
+      std::int64_t after = 0;
+      for (std::size_t t = table::offset[i]; t < table::offset[i + 1]; ++t) {
+        after = std::max(after, longest_from[table::flat[t]]);
+      }
+      const std::int64_t own = std::max<std::int64_t>(predict(i), 0);
+      longest_from[i] = own + after;
+      total += own;
+      critical = std::max(critical, longest_from[i]);
     }
-    return total;
+    return total - critical;
   }
 
   template <typename SystemList, auto Selected, typename RunSystem,

@@ -6,9 +6,11 @@
 #include <atomic>
 #include <chrono>
 #include <cstddef>
+#include <cstdint>
 #include <mutex>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <type_traits>
 #include <vector>
 
@@ -139,6 +141,63 @@ TEST_P(AtomicCounterTest, SystemsThatForkAndJoinDoNotDeadlock) {
 
 INSTANTIATE_TEST_SUITE_P(Workers, AtomicCounterTest,
                          ::testing::Values(0, 1, 2, 8));
+
+// hand_off::automatic decides from the predicted work off the critical path
+// (a -> {b, c} -> d -> f; e alone).
+constexpr std::int64_t kMillisecond = 1'000'000;
+
+TEST(AtomicCounterHandOffTest, AStepThatIsOneLongChainRunsOnTheCallingThread) {
+  thread_pool pool(2);
+  // a, b, d, f: 1 ms each; c: 1 us; e: 15 us, worth a hand-off on its own.
+  // Off the critical path: 16 us, below kInlineStepNs.
+  const auto predict = [](std::size_t id) -> std::int64_t {
+    return id == 2 ? 1'000 : id == 4 ? 15'000 : kMillisecond;
+  };
+  static_assert(15'000 >= hand_off_policy::kHandOffNs &&
+                16'000 < hand_off_policy::kInlineStepNs);
+  const std::thread::id caller = std::this_thread::get_id();
+  std::atomic<int> elsewhere{0};
+  std::atomic<int> runs{0};
+  scheduler::atomic_counter_t::execute<list, everything>(
+      pool,
+      [&](std::size_t) {
+        runs.fetch_add(1);
+        if (std::this_thread::get_id() != caller) elsewhere.fetch_add(1);
+      },
+      predict, hand_off::automatic);
+  EXPECT_EQ(runs.load(), static_cast<int>(kSystems));
+  EXPECT_EQ(elsewhere.load(), 0);
+}
+
+TEST(AtomicCounterHandOffTest, WorkBesideTheCriticalPathGoesToAnotherThread) {
+  testing::run_with_timeout(std::chrono::seconds(60), "rendezvous", [&] {
+    thread_pool pool(1);
+    // e (1 ms) beside the chain a -> b -> d -> f (1 ms each): worth a
+    // thread. a and e wait for each other, which only two threads can do;
+    // inline, each would give up after its bounded wait.
+    const auto predict = [](std::size_t) { return kMillisecond; };
+    std::array<std::atomic<bool>, kSystems> started{};
+    std::atomic<int> met{0};
+    const auto meet = [&](std::size_t self, std::size_t other) {
+      started[self].store(true);
+      const auto give_up =
+          std::chrono::steady_clock::now() + std::chrono::seconds(10);
+      while (!started[other].load()) {
+        if (std::chrono::steady_clock::now() > give_up) return;
+        std::this_thread::yield();
+      }
+      met.fetch_add(1);
+    };
+    scheduler::atomic_counter_t::execute<list, everything>(
+        pool,
+        [&](std::size_t id) {
+          if (id == 0) meet(0, 4);
+          if (id == 4) meet(4, 0);
+        },
+        predict, hand_off::automatic);
+    EXPECT_EQ(met.load(), 2);
+  });
+}
 
 // The sequential scheduler runs the same selection in topological order.
 TEST(SequentialTest, RunsTheSelectionInTopologicalOrder) {

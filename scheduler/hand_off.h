@@ -13,12 +13,17 @@
 // hand-offs is faster done inline by the thread that has it. So:
 //   * a system whose predicted run is below kHandOffNs is never posted: the
 //     thread that makes it ready runs it;
-//   * a whole step whose selected systems together are predicted below
-//     kInlineStepNs runs on the calling thread in topological order, without
-//     touching the pool (a small world is as fast threaded as sequential);
+//   * a whole step whose predicted work off its critical path (what another
+//     thread could take from the caller: the total minus the longest chain
+//     of systems) is below kInlineStepNs runs on the calling thread in
+//     topological order, without touching the pool (a small world, or a
+//     chain, is as fast threaded as sequential; subtasks of a large system
+//     may still split);
 //   * inner parallelism (inner_parallelism::automatic()) splits a system
 //     into at most one subtask per kMinSubtaskNs of predicted work, and no
-//     more subtasks than threads.
+//     more subtasks than threads; whatever the strategy, a system's
+//     subtasks go to other threads only when the work beyond one subtask
+//     (what other threads could take) is at least kMinSubtaskNs.
 // Predictions come from measurements of earlier runs of the same system: an
 // exponentially weighted mean of the time per entity (or per run, for systems
 // without entities), so a world that grows or shrinks re-decides within a few
@@ -50,8 +55,12 @@ enum class hand_off {
 struct hand_off_policy {
   // Below this predicted run time a system is not posted to another thread.
   static constexpr std::int64_t kHandOffNs = 10'000;
-  // Below this predicted total the whole step runs on the calling thread.
-  static constexpr std::int64_t kInlineStepNs = 30'000;
+  // Below this much predicted work off the critical path the whole step
+  // runs on the calling thread: a few OS wake-ups' worth. Measured on the
+  // 2-core VM of BENCHMARKS.md: SystemsUpdate at 16k entities (two
+  // independent systems, 21-31 us a step on one thread) took 1.2-1.9x
+  // longer when the second system went to the other thread.
+  static constexpr std::int64_t kInlineStepNs = 20'000;
   // inner_parallelism::automatic() gives each subtask at least this much
   // predicted work.
   static constexpr std::int64_t kMinSubtaskNs = 15'000;
@@ -73,8 +82,27 @@ struct hand_off_policy {
     }
     return predicted_ns >= kHandOffNs;
   }
-  // Whether a step predicted to take `predicted_ns` in total should use the
-  // pool at all.
+  // Whether a system predicted to take `predicted_ns` should run its
+  // `subtasks` subtasks on several threads (else in order, on the thread
+  // that runs it). Measured: SystemsUpdate at 16k entities, its systems
+  // split in two by a fixed strategy, took 1.3x longer when the halves
+  // went to two threads.
+  constexpr bool worth_splitting(std::int64_t predicted_ns,
+                                 std::size_t subtasks) const {
+    switch (mode) {
+      case hand_off::always:
+        return true;
+      case hand_off::never:
+        return false;
+      case hand_off::automatic:
+        break;
+    }
+    if (subtasks < 2 || predicted_ns <= 0) return false;
+    const auto count = static_cast<std::int64_t>(subtasks);
+    return predicted_ns - predicted_ns / count >= kMinSubtaskNs;
+  }
+  // Whether a step with `predicted_ns` of work off its critical path should
+  // use the pool at all.
   constexpr bool worth_threads(std::int64_t predicted_ns) const {
     switch (mode) {
       case hand_off::always:

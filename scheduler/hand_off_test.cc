@@ -38,10 +38,25 @@ TEST(HandOffPolicyTest, AutomaticDecidesFromThePrediction) {
   EXPECT_TRUE(automatic.worth_threads(hand_off_policy::kInlineStepNs));
 }
 
+TEST(HandOffPolicyTest, SubtasksSplitWhenTheWorkBeyondOneIsWorthAThread) {
+  const hand_off_policy automatic = hand_off::automatic;
+  constexpr std::int64_t per = hand_off_policy::kMinSubtaskNs;
+  EXPECT_FALSE(automatic.worth_splitting(run_cost::unknown, 2));
+  EXPECT_FALSE(automatic.worth_splitting(100 * per, 1));
+  EXPECT_FALSE(automatic.worth_splitting(2 * per - 2, 2));  // 1 ns short
+  EXPECT_TRUE(automatic.worth_splitting(2 * per, 2));
+  EXPECT_FALSE(automatic.worth_splitting(per, 8));  // 7/8 of it: short
+  EXPECT_TRUE(automatic.worth_splitting(2 * per, 8));
+  // Where inner_parallelism::automatic() splits in two, the split pays.
+  EXPECT_EQ(subtask_count(ips::automatic(), 1'000'000, 2, 2 * per), 2u);
+}
+
 TEST(HandOffPolicyTest, ForcedModesIgnoreThePrediction) {
   const hand_off_policy always = hand_off::always;
   const hand_off_policy never = hand_off::never;
   EXPECT_TRUE(always.worth_handing_off(0));
+  EXPECT_TRUE(always.worth_splitting(run_cost::unknown, 2));
+  EXPECT_FALSE(never.worth_splitting(1'000'000'000, 2));
   EXPECT_TRUE(always.worth_threads(run_cost::unknown));
   EXPECT_FALSE(never.worth_handing_off(1'000'000'000));
   EXPECT_FALSE(never.worth_threads(1'000'000'000));

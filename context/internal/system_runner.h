@@ -207,7 +207,7 @@ class system_runner {
         core, instance,
         Types::inner_parallelism_allowed &&
             Types::scheduler_type::runs_subtasks_in_parallel &&
-            policy.worth_handing_off(predicted),
+            policy.worth_splitting(predicted, instance.subtask_count()),
         measure);
     const std::int64_t start = measure ? trace_span::now_ns() : 0;
     if constexpr (Types::trace_enabled) instance.run_span.begin();
