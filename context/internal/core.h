@@ -257,8 +257,13 @@ class context_core {
   // clock reads per subtask are most of a small system's scheduling cost
   // (measured: 16 empty systems, 2 threads, 1.5 us a step when every step
   // measured), and costs drift slowly (predictions scale with the entity
-  // count), so one step in kCostSampleSteps samples them.
-  static constexpr std::uint64_t kCostSampleSteps = 8;
+  // count), so one step in kCostSampleSteps samples them. 32 rather than
+  // 8: clock reads were a tenth of a 1-entity 2-thread step under perf
+  // (BENCHMARKS.md's VM), and with 32 SystemsUpdate's went from 172 to
+  // 158 ns, ComplexSystemsUpdate's from 634 to 585 ns. A sample weighs 1/4
+  // in the mean, so a changed per-entity cost is followed within ~100
+  // steps.
+  static constexpr std::uint64_t kCostSampleSteps = 32;
   bool samples_costs() const {
     return measures_costs() && step_count_ % kCostSampleSteps == 0;
   }

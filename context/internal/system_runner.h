@@ -58,7 +58,7 @@ class subtask_executor {
   void for_subtasks(F&& f) {
     auto run = [&](std::size_t subtask) {
       auto& state = instance_.state(subtask);
-      state.error = nullptr;
+      if (state.error) state.error = nullptr;  // (an out-of-line call)
       data_proxy<Types, I> data(core_, instance_, state, subtask);
       if constexpr (Types::trace_enabled) state.span.begin();
       const std::int64_t start = measure_ ? trace_span::now_ns() : 0;
