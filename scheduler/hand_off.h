@@ -72,38 +72,28 @@ struct hand_off_policy {
 
   // Whether a system predicted to take `predicted_ns` should be posted.
   constexpr bool worth_handing_off(std::int64_t predicted_ns) const {
-    switch (mode) {
-      case hand_off::always:
-        return true;
-      case hand_off::never:
-        return false;
-      case hand_off::automatic:
-        break;
-    }
-    return predicted_ns >= kHandOffNs;
+    return forced_or(predicted_ns >= kHandOffNs);
   }
   // Whether a system predicted to take `predicted_ns` should run its
   // `subtasks` subtasks on several threads (else in order, on the thread
-  // that runs it). Measured: SystemsUpdate at 16k entities, its systems
-  // split in two by a fixed strategy, took 1.3x longer when the halves
-  // went to two threads.
+  // that runs it). Measured: SystemsUpdateMixed at 16k entities, its
+  // systems split in two by a fixed strategy, took 25.9 us a step on 2
+  // threads against 21.6 us on one before this rule, 21.7 us after.
   constexpr bool worth_splitting(std::int64_t predicted_ns,
                                  std::size_t subtasks) const {
-    switch (mode) {
-      case hand_off::always:
-        return true;
-      case hand_off::never:
-        return false;
-      case hand_off::automatic:
-        break;
-    }
-    if (subtasks < 2 || predicted_ns <= 0) return false;
     const auto count = static_cast<std::int64_t>(subtasks);
-    return predicted_ns - predicted_ns / count >= kMinSubtaskNs;
+    return forced_or(count >= 2 && predicted_ns > 0 &&
+                     predicted_ns - predicted_ns / count >= kMinSubtaskNs);
   }
   // Whether a step with `predicted_ns` of work off its critical path should
   // use the pool at all.
   constexpr bool worth_threads(std::int64_t predicted_ns) const {
+    return forced_or(predicted_ns >= kInlineStepNs);
+  }
+
+ private:
+  // hand_off::always and never decide; automatic takes `automatic_answer`.
+  constexpr bool forced_or(bool automatic_answer) const {
     switch (mode) {
       case hand_off::always:
         return true;
@@ -112,7 +102,7 @@ struct hand_off_policy {
       case hand_off::automatic:
         break;
     }
-    return predicted_ns >= kInlineStepNs;
+    return automatic_answer;
   }
 };
 
