@@ -123,12 +123,17 @@ struct atomic_counter_t {
       static_assert(is_closed_under_dependents(depends, Selected),
                     "atomic_counter: the selected systems must include every "
                     "dependent of a selected system");
-      if (pool.worker_count() == 0 ||
-          !worth_threads<SystemList, Selected>(predict, policy)) {
-        sequential_t::execute<SystemList, Selected>(pool, run_system);
-        return;
+      // The ranks decide whether the pool pays (automatic) and in which
+      // order ready systems go (automatic, always); `never` needs neither.
+      if (pool.worker_count() > 0 && policy.mode != hand_off::never) {
+        const path_ranks<n> ranks = rank_by_path<SystemList, Selected>(predict);
+        if (policy.worth_threads(ranks.total - ranks.critical)) {
+          run_on_pool<SystemList, Selected>(pool, run_system, predict, policy,
+                                            ranks.rank);
+          return;
+        }
       }
-      run_on_pool<SystemList, Selected>(pool, run_system, predict, policy);
+      sequential_t::execute<SystemList, Selected>(pool, run_system);
     }
   }
 
@@ -141,42 +146,42 @@ struct atomic_counter_t {
   }
 
  private:
-  // Whether the step should use the pool: under hand_off::automatic, when
-  // the predicted work off the critical path is worth it.
-  template <typename SystemList, auto Selected, typename Predict>
-  static bool worth_threads(Predict& predict, hand_off_policy policy) {
-    if (policy.mode != hand_off::automatic) return policy.worth_threads(0);
-    return policy.worth_threads(
-        predicted_off_critical_path<SystemList, Selected>(predict));
-  }
-  // The predicted total of the selected systems minus their longest
-  // predicted chain (unknown predictions count as zero).
-  template <typename SystemList, auto Selected, typename Predict>
-  static std::int64_t predicted_off_critical_path(Predict& predict) {
-    constexpr std::size_t n = SystemList::count;
-    using table = atomic_counter_internal::dependents_table<SystemList>;
-    std::array<std::int64_t, n> longest_from{};
+  // Each selected system's critical-path rank: its predicted run time plus
+  // the longest predicted chain of selected dependents after it (unknown
+  // predictions count as zero). With the predicted total and the longest
+  // chain: their difference is the work another thread could take.
+  template <std::size_t N>
+  struct path_ranks {
+    std::array<std::int64_t, N> rank{};
     std::int64_t total = 0;
     std::int64_t critical = 0;
+  };
+  template <typename SystemList, auto Selected, typename Predict>
+  static path_ranks<SystemList::count> rank_by_path(Predict& predict) {
+    constexpr std::size_t n = SystemList::count;
+    using table = atomic_counter_internal::dependents_table<SystemList>;
+    path_ranks<n> ranks;
     for (std::size_t k = n; k-- > 0;) {
       const std::size_t i = SystemList::topological_order[k];
       if (!Selected[i]) continue;
-      std::int64_t after = 0;
+      std::int64_t after = 0;  // dependents of a selected system are selected
       for (std::size_t t = table::offset[i]; t < table::offset[i + 1]; ++t) {
-        after = std::max(after, longest_from[table::flat[t]]);
+        after = std::max(after, ranks.rank[table::flat[t]]);
       }
       const std::int64_t own = std::max<std::int64_t>(predict(i), 0);
-      longest_from[i] = own + after;
-      total += own;
-      critical = std::max(critical, longest_from[i]);
+      ranks.rank[i] = own + after;
+      ranks.total += own;
+      ranks.critical = std::max(ranks.critical, ranks.rank[i]);
     }
-    return total - critical;
+    return ranks;
   }
 
   template <typename SystemList, auto Selected, typename RunSystem,
             typename Predict>
-  static void run_on_pool(thread_pool& pool, RunSystem& run_system,
-                          Predict& predict, hand_off_policy policy) {
+  static void run_on_pool(
+      thread_pool& pool, RunSystem& run_system, Predict& predict,
+      hand_off_policy policy,
+      const std::array<std::int64_t, SystemList::count>& rank) {
     constexpr std::size_t n = SystemList::count;
     constexpr const auto& depends = SystemList::graph.depends;
     // Selected dependencies of each system, and the systems with none.
@@ -211,9 +216,7 @@ struct atomic_counter_t {
       std::array<counter, n> counters;
       std::array<node, n> nodes;
       std::array<std::exception_ptr, n> errors;
-      // Critical-path rank: a system's predicted run time plus the longest
-      // predicted chain of selected dependents after it. Read-only once the
-      // run starts.
+      // Critical-path ranks (rank_by_path). Read-only.
       std::array<std::int64_t, n> rank;
       alignas(64) std::atomic<std::size_t> ran{0};
 
@@ -288,7 +291,7 @@ struct atomic_counter_t {
     };
 
     task_group group(pool);
-    run_state state{&run_system, &predict, policy, &group, {}, {}, {}, {}};
+    run_state state{&run_system, &predict, policy, &group, {}, {}, {}, rank};
     for (std::size_t i = 0; i < n; ++i) {
       state.nodes[i] = node{&state, i};
       state.counters[i].remaining.store(dependency_counts[i],
@@ -299,17 +302,6 @@ struct atomic_counter_t {
     // would start twice. The caller keeps the start on the longest predicted
     // path (and every one not worth a hand-off) and posts the others before
     // running its own.
-    for (std::size_t k = n; k-- > 0;) {
-      const std::size_t i = SystemList::topological_order[k];
-      std::int64_t longest = 0;
-      for (std::size_t t = table::offset[i]; t < table::offset[i + 1]; ++t) {
-        const std::size_t dependent = table::flat[t];
-        if (Selected[dependent]) {
-          longest = std::max(longest, state.rank[dependent]);
-        }
-      }
-      state.rank[i] = std::max<std::int64_t>(predict(i), 0) + longest;
-    }
     std::array<std::size_t, n> ready;
     std::size_t ready_count = 0;
     for (std::size_t i = 0; i < n; ++i) {
