@@ -105,10 +105,6 @@ inline constexpr bool is_signature_list = false;
 template <typename... S>
 inline constexpr bool is_signature_list<component_signature_list<S...>> = true;
 
-// Declared only: the branch that uses it has already failed a static_assert.
-template <typename T>
-T& unreachable_component() noexcept;
-
 }  // namespace component_storage_internal
 
 template <typename ComponentList, typename Limit>
@@ -177,7 +173,7 @@ class component_storage {
   T& get(entity_id id) {
     if constexpr (!stores<T>) {
       diagnostic::report<diagnostic::component_not_stored<T>>();
-      return component_storage_internal::unreachable_component<T>();
+      return diagnostic::after_report<T>();
     } else {
       return chunk_for<T>().template get<T>(id);
     }
@@ -186,7 +182,7 @@ class component_storage {
   const T& get(entity_id id) const {
     if constexpr (!stores<T>) {
       diagnostic::report<diagnostic::component_not_stored<T>>();
-      return component_storage_internal::unreachable_component<T>();
+      return diagnostic::after_report<T>();
     } else {
       return chunk_for<T>().template get<T>(id);
     }
@@ -216,7 +212,7 @@ class component_storage {
   T& add(entity_id id, Bitset& bits, Args&&... args) {
     if constexpr (!stores<T>) {
       diagnostic::report<diagnostic::component_not_stored<T>>();
-      return component_storage_internal::unreachable_component<T>();
+      return diagnostic::after_report<T>();
     } else {
       constexpr size_type bit = id_of<T>();
       auto& chunk = chunk_for<T>();

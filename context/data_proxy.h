@@ -83,12 +83,6 @@ struct assignment_sink {
   }
 };
 
-// Declared only: what a branch returns after its static_assert fired (a
-// null dereference there added Clang's -Wnull-dereference warning, with its
-// own instantiation notes, to the report).
-template <typename T>
-T& after_reported_misuse() noexcept;
-
 }  // namespace context_internal
 
 template <typename Types, std::size_t I>
@@ -156,11 +150,11 @@ class data_proxy {
                                     typename signature_type::accessed_types>) {
       diagnostic::report<
           diagnostic::get_of_optional_component<system_type, T>>();
-      return context_internal::after_reported_misuse<const T>();
+      return diagnostic::after_report<const T>();
     } else {
       diagnostic::report<
           diagnostic::system_uses_undeclared_component<system_type, T>>();
-      return context_internal::after_reported_misuse<const T>();
+      return diagnostic::after_report<const T>();
     }
   }
   // T& for a component in write(); a compile error for any other.
@@ -169,7 +163,7 @@ class data_proxy {
     using T = tag_type<Tag>;
     if constexpr (!contains_v<T, typename signature_type::write_types>) {
       report_not_writable<T>();
-      return context_internal::after_reported_misuse<T>();
+      return diagnostic::after_report<T>();
     } else {
       return get(tag, id);
     }
@@ -213,7 +207,7 @@ class data_proxy {
       diagnostic::report<
           diagnostic::system_uses_undeclared_resource<system_type, T>>();
       // T&, so that a write through it adds no second error to the report.
-      return context_internal::after_reported_misuse<T>();
+      return diagnostic::after_report<T>();
     }
   }
 

@@ -46,6 +46,12 @@ template <typename Rule, std::size_t = sizeof(Rule)>
 constexpr void report() {}
 #endif
 
+// Declared only: what a function returns after report<Rule>() fired, so
+// the report stays the only error (dereferencing null there added Clang's
+// -Wnull-dereference warning, with its own instantiation notes).
+template <typename T>
+T& after_report() noexcept;
+
 }  // namespace strata::diagnostic
 
 #endif  // STRATA_SETTINGS_DIAGNOSTIC_H_
