@@ -174,6 +174,16 @@ struct world {
     }
     return id;
   }
+  // What context_core's remove_component / add_component do for health.
+  void remove_health(entity_id id) {
+    queue.note_change(entity_storage, id);
+    depart_systems_requiring<kHealth>(*this, id);
+    component_storage.remove<health>(id, entity_storage.bits(id));
+  }
+  void add_health(entity_id id, int hp) {
+    queue.note_change(entity_storage, id);
+    component_storage.add<health>(id, entity_storage.bits(id), hp);
+  }
   void refresh() {
     fake_defer_proxy proxy{this};
     queue.run(*this, proxy, /*parallel=*/true);
@@ -306,9 +316,7 @@ TEST(RefreshTest, ADepartureIsAppliedAtTheNextLookSilently) {
   const entity_id e = w.create(true);
   w.refresh();
   w.log.clear();
-  w.queue.note_change(w.entity_storage, e);
-  depart_systems_requiring<kHealth>(w, e);
-  w.component_storage.remove<health>(e, w.entity_storage.bits(e));
+  w.remove_health(e);
   EXPECT_TRUE(w.medics().contains(e));  // noted, not applied yet
   w.medics().settle(w.entity_storage);  // a look: a run or a query
   EXPECT_FALSE(w.medics().contains(e));
@@ -323,9 +331,7 @@ TEST(RefreshTest, ADepartureNeverLookedAtIsDecidedByTheRefresh) {
   const entity_id e = w.create(true);
   w.refresh();
   w.log.clear();
-  w.queue.note_change(w.entity_storage, e);
-  depart_systems_requiring<kHealth>(w, e);
-  w.component_storage.remove<health>(e, w.entity_storage.bits(e));
+  w.remove_health(e);
   w.refresh();  // no look in the step: the refresh takes it out
   EXPECT_FALSE(w.medics().contains(e));
   EXPECT_EQ(w.log, (std::vector<std::string>{"medics-0@0"}));
@@ -339,11 +345,8 @@ TEST(RefreshTest, RemoveThenAddOfTheSameComponentIsNotADeparture) {
   const entity_id e = w.create(true);
   w.refresh();
   w.log.clear();
-  w.queue.note_change(w.entity_storage, e);
-  depart_systems_requiring<kHealth>(w, e);
-  w.component_storage.remove<health>(e, w.entity_storage.bits(e));
-  w.queue.note_change(w.entity_storage, e);
-  w.component_storage.add<health>(e, w.entity_storage.bits(e), 3);
+  w.remove_health(e);
+  w.add_health(e, 3);
   w.medics().settle(w.entity_storage);
   EXPECT_TRUE(w.medics().contains(e));  // it never left
   w.refresh();
@@ -358,13 +361,10 @@ TEST(RefreshTest, AnEntityThatLeftAndGotItsComponentBackReturnsSilently) {
   const entity_id e = w.create(true);
   w.refresh();
   w.log.clear();
-  w.queue.note_change(w.entity_storage, e);
-  depart_systems_requiring<kHealth>(w, e);
-  w.component_storage.remove<health>(e, w.entity_storage.bits(e));
+  w.remove_health(e);
   w.medics().settle(w.entity_storage);
   EXPECT_FALSE(w.medics().contains(e));
-  w.queue.note_change(w.entity_storage, e);
-  w.component_storage.add<health>(e, w.entity_storage.bits(e), 3);
+  w.add_health(e, 3);
   EXPECT_FALSE(w.medics().contains(e));  // back only at the refresh
   w.refresh();
   EXPECT_TRUE(w.medics().contains(e));
@@ -380,8 +380,7 @@ TEST(RefreshTest, AChangeRematchesOnlyTheSystemsThatCareAboutIt) {
   const entity_id e = w.create(false);
   w.refresh();
   w.movers().mutable_subscribed().erase(e.index());  // planted
-  w.queue.note_change(w.entity_storage, e);
-  w.component_storage.add<health>(e, w.entity_storage.bits(e), 1);
+  w.add_health(e, 1);
   w.refresh();
   EXPECT_FALSE(w.movers().contains(e));  // not revisited
   EXPECT_TRUE(w.medics().contains(e));
@@ -395,8 +394,7 @@ TEST(RefreshTest, AnEntityWithTheComponentsItHadIsNotRematched) {
   const entity_id e = w.create(true);
   w.refresh();
   w.medics().mutable_subscribed().erase(e.index());  // planted
-  w.queue.note_change(w.entity_storage, e);
-  w.component_storage.add<health>(e, w.entity_storage.bits(e), 9);
+  w.add_health(e, 9);
   w.refresh();
   EXPECT_FALSE(w.medics().contains(e));  // not revisited
   EXPECT_EQ(w.queue.pending_matches(), 0u);
