@@ -101,20 +101,37 @@ void create_baseline(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations() * state.range(0));
 }
 
-void create_strata(benchmark::State& state) {
+// What both creation scenarios create, in one step: N entities with
+// position and velocity, one call per entity or one batch call.
+template <typename Proxy>
+void create_one_at_a_time(Proxy& proxy, std::size_t n) {
+  for (std::size_t i = 0; i < n; ++i) {
+    const strata::entity_id e = proxy.create_entity();
+    proxy.add_component(ct::position, e, static_cast<float>(i % 320),
+                        static_cast<float>(i % 240));
+    proxy.add_component(ct::velocity, e, 1.0f, 1.0f);
+  }
+}
+template <typename Proxy>
+void create_in_one_batch(Proxy& proxy, std::size_t n) {
+  std::size_t i = 0;
+  proxy.create_entities(n, [&](position& p, velocity& v) {
+    p = position{static_cast<float>(i % 320), static_cast<float>(i % 240)};
+    v = velocity{1.0f, 1.0f};
+    ++i;
+  });
+}
+
+// A fresh context per iteration (made and destroyed untimed), then
+// create(proxy, n) in one timed step.
+template <typename Create>
+void create_fresh_strata_with(benchmark::State& state, Create create) {
   const auto n = static_cast<std::size_t>(state.range(0));
   for (auto _ : state) {
     state.PauseTiming();
     std::optional<entity_context> ctx(strata::make_context(kEntitySettings));
     state.ResumeTiming();
-    ctx->step([&](auto& proxy) {
-      for (std::size_t i = 0; i < n; ++i) {
-        const strata::entity_id e = proxy.create_entity();
-        proxy.add_component(ct::position, e, static_cast<float>(i % 320),
-                            static_cast<float>(i % 240));
-        proxy.add_component(ct::velocity, e, 1.0f, 1.0f);
-      }
-    });
+    ctx->step([&](auto& proxy) { create(proxy, n); });
     benchmark::ClobberMemory();
     state.PauseTiming();
     ctx.reset();
@@ -123,27 +140,16 @@ void create_strata(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations() * state.range(0));
 }
 
+void create_strata(benchmark::State& state) {
+  create_fresh_strata_with(state, [](auto& proxy, std::size_t n) {
+    create_one_at_a_time(proxy, n);
+  });
+}
+
 // The batch call: one create_entities(n, f) filling both components.
 void create_strata_batch(benchmark::State& state) {
-  const auto n = static_cast<std::size_t>(state.range(0));
-  for (auto _ : state) {
-    state.PauseTiming();
-    std::optional<entity_context> ctx(strata::make_context(kEntitySettings));
-    state.ResumeTiming();
-    ctx->step([&](auto& proxy) {
-      std::size_t i = 0;
-      proxy.create_entities(n, [&](position& p, velocity& v) {
-        p = position{static_cast<float>(i % 320), static_cast<float>(i % 240)};
-        v = velocity{1.0f, 1.0f};
-        ++i;
-      });
-    });
-    benchmark::ClobberMemory();
-    state.PauseTiming();
-    ctx.reset();
-    state.ResumeTiming();
-  }
-  state.SetItemsProcessed(state.iterations() * state.range(0));
+  create_fresh_strata_with(
+      state, [](auto& proxy, std::size_t n) { create_in_one_batch(proxy, n); });
 }
 
 // ------------------------------------------------------ CreateEntitiesWarm
@@ -164,8 +170,8 @@ void create_warm_baseline(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations() * state.range(0));
 }
 
-// Kills what the previous iteration made (untimed), then runs `create` in
-// one timed step.
+// Kills what the previous iteration made (untimed), then runs
+// create(proxy, n) in one timed step.
 template <typename Create>
 void create_warm_strata_with(benchmark::State& state, Create create) {
   const auto n = static_cast<std::size_t>(state.range(0));
@@ -185,24 +191,13 @@ void create_warm_strata_with(benchmark::State& state, Create create) {
 
 void create_warm_strata(benchmark::State& state) {
   create_warm_strata_with(state, [](auto& proxy, std::size_t n) {
-    for (std::size_t i = 0; i < n; ++i) {
-      const strata::entity_id e = proxy.create_entity();
-      proxy.add_component(ct::position, e, static_cast<float>(i % 320),
-                          static_cast<float>(i % 240));
-      proxy.add_component(ct::velocity, e, 1.0f, 1.0f);
-    }
+    create_one_at_a_time(proxy, n);
   });
 }
 
 void create_warm_strata_batch(benchmark::State& state) {
-  create_warm_strata_with(state, [](auto& proxy, std::size_t n) {
-    std::size_t i = 0;
-    proxy.create_entities(n, [&](position& p, velocity& v) {
-      p = position{static_cast<float>(i % 320), static_cast<float>(i % 240)};
-      v = velocity{1.0f, 1.0f};
-      ++i;
-    });
-  });
+  create_warm_strata_with(
+      state, [](auto& proxy, std::size_t n) { create_in_one_batch(proxy, n); });
 }
 
 // ----------------------------------------------------------- DestroyEntities
