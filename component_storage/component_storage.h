@@ -55,10 +55,10 @@
 
 #include <array>
 #include <cstddef>
-#include <tuple>
 #include <type_traits>
 #include <utility>
 
+#include "base/internal/flat_tuple.h"
 #include "base/limit.h"
 #include "component_storage/chunk.h"
 #include "component_storage/contiguous_buffer_chunk.h"
@@ -283,24 +283,22 @@ class component_storage {
   // Destroys every component of every entity. The caller must reset every
   // entity's bits (the context resets all entity metadata).
   void clear() noexcept {
-    std::apply([](auto&... chunks) { (chunks.clear(), ...); }, chunks_);
+    chunks_.apply([](auto&... chunks) { (chunks.clear(), ...); });
     counts_.fill(0);
   }
 
   // Forwards to every chunk that can reserve (chunk_has_reserve).
   void reserve(size_type n) {
-    std::apply(
-        [n](auto&... chunks) {
-          (
-              [&](auto& chunk) {
-                if constexpr (chunk_has_reserve<
-                                  std::remove_cvref_t<decltype(chunk)>>) {
-                  chunk.reserve(n);
-                }
-              }(chunks),
-              ...);
-        },
-        chunks_);
+    chunks_.apply([n](auto&... chunks) {
+      (
+          [&](auto& chunk) {
+            if constexpr (chunk_has_reserve<
+                              std::remove_cvref_t<decltype(chunk)>>) {
+              chunk.reserve(n);
+            }
+          }(chunks),
+          ...);
+    });
   }
 
   // The chunk storing T, for iteration-heavy code (e.g. a contiguous
@@ -309,20 +307,20 @@ class component_storage {
   auto& chunk_for() noexcept {
     if constexpr (!stores<T>) {
       diagnostic::report<diagnostic::component_not_stored<T>>();
-      return std::get<0>(chunks_);
+      return base_internal::get<0>(chunks_);
     } else {
-      return std::get<component_list::template signature_index_of<T>()>(
-          chunks_);
+      return base_internal::get<
+          component_list::template signature_index_of<T>()>(chunks_);
     }
   }
   template <typename T>
   const auto& chunk_for() const noexcept {
     if constexpr (!stores<T>) {
       diagnostic::report<diagnostic::component_not_stored<T>>();
-      return std::get<0>(chunks_);
+      return base_internal::get<0>(chunks_);
     } else {
-      return std::get<component_list::template signature_index_of<T>()>(
-          chunks_);
+      return base_internal::get<
+          component_list::template signature_index_of<T>()>(chunks_);
     }
   }
   template <tag_value Tag>
@@ -334,14 +332,18 @@ class component_storage {
     return chunk_for<tag_type<Tag>>();
   }
 
-  // Every chunk, in signature order.
-  apply_t<std::tuple, chunk_types>& chunks() noexcept { return chunks_; }
-  const apply_t<std::tuple, chunk_types>& chunks() const noexcept {
-    return chunks_;
+  // f(chunk 0, chunk 1, ...): every chunk, in signature order.
+  template <typename F>
+  decltype(auto) apply_to_chunks(F&& f) {
+    return chunks_.apply(std::forward<F>(f));
+  }
+  template <typename F>
+  decltype(auto) apply_to_chunks(F&& f) const {
+    return chunks_.apply(std::forward<F>(f));
   }
 
  private:
-  apply_t<std::tuple, chunk_types> chunks_;
+  apply_t<base_internal::flat_tuple, chunk_types> chunks_;
   std::array<size_type, (component_count > 0 ? component_count : 1)> counts_{};
 };
 

@@ -46,11 +46,11 @@
 #include <memory>
 #include <new>
 #include <span>
-#include <tuple>
 #include <type_traits>
 #include <utility>
 
 #include "base/check.h"
+#include "base/internal/flat_tuple.h"
 #include "base/limit.h"
 #include "component_storage/chunk.h"
 #include "component_storage/signature.h"
@@ -210,7 +210,7 @@ class basic_contiguous_buffer_chunk {
     if constexpr (is_aos) {
       return aos_accessor<T, kRow.offsets[k_of<T>], kRow.size>{storage_.rows};
     } else {
-      return std::get<k_of<T>>(storage_.arrays);
+      return base_internal::get<k_of<T>>(storage_.arrays);
     }
   }
 
@@ -219,11 +219,13 @@ class basic_contiguous_buffer_chunk {
   // This is the fast path for passes over every entity.
   template <typename T>
   requires(!is_aos && chunk_internal::is_one_of<T, Ts...>) std::span<T> data()
-  noexcept { return {std::get<k_of<T>>(storage_.arrays), capacity_}; }
+  noexcept { return {base_internal::get<k_of<T>>(storage_.arrays), capacity_}; }
   template <typename T>
   requires(!is_aos &&
            chunk_internal::is_one_of<T, Ts...>) std::span<const T> data()
-  const noexcept { return {std::get<k_of<T>>(storage_.arrays), capacity_}; }
+  const noexcept {
+    return {base_internal::get<k_of<T>>(storage_.arrays), capacity_};
+  }
 
  private:
   // AoS row layout: components in declaration order, each at its alignment.
@@ -254,13 +256,12 @@ class basic_contiguous_buffer_chunk {
   struct aos_accessor {
     std::byte* rows;
     T& operator[](size_type slot) const noexcept {
-      return *std::launder(
-          reinterpret_cast<T*>(rows + slot * Stride + Offset));
+      return *std::launder(reinterpret_cast<T*>(rows + slot * Stride + Offset));
     }
   };
 
   struct soa_storage {
-    std::tuple<Ts*...> arrays{};
+    base_internal::flat_tuple<Ts*...> arrays{};
   };
   struct aos_storage {
     std::byte* rows = nullptr;
@@ -277,7 +278,7 @@ class basic_contiguous_buffer_chunk {
     if constexpr (is_aos) {
       return s.rows + slot * kRow.size + kRow.offsets[K];
     } else {
-      return std::get<K>(s.arrays) + slot;
+      return base_internal::get<K>(s.arrays) + slot;
     }
   }
   template <std::size_t K>
@@ -290,7 +291,7 @@ class basic_contiguous_buffer_chunk {
     if constexpr (is_aos) {
       return *std::launder(static_cast<nth<K>*>(raw_address<K>(s, slot)));
     } else {
-      return std::get<K>(s.arrays)[slot];
+      return base_internal::get<K>(s.arrays)[slot];
     }
   }
   template <std::size_t K>
@@ -305,14 +306,12 @@ class basic_contiguous_buffer_chunk {
           ::operator new (n* kRow.size, std::align_val_t{kRow.align}));
     } else {
       try {
-        std::apply(
-            [n](auto*&... arrays) {
-              ((arrays =
-                    std::allocator<std::remove_reference_t<decltype(*arrays)>>()
-                        .allocate(n)),
-               ...);
-            },
-            s.arrays);
+        s.arrays.apply([n](auto*&... arrays) {
+          ((arrays =
+                std::allocator<std::remove_reference_t<decltype(*arrays)>>()
+                    .allocate(n)),
+           ...);
+        });
       } catch (...) {
         release(s, n);
         throw;
@@ -329,16 +328,14 @@ class basic_contiguous_buffer_chunk {
       }
       s.rows = nullptr;
     } else {
-      std::apply(
-          [n](auto*&... arrays) {
-            ((arrays != nullptr
-                  ? std::allocator<std::remove_reference_t<decltype(*arrays)>>()
-                        .deallocate(arrays, n)
-                  : void()),
-             ...);
-            ((arrays = nullptr), ...);
-          },
-          s.arrays);
+      s.arrays.apply([n](auto*&... arrays) {
+        ((arrays != nullptr
+              ? std::allocator<std::remove_reference_t<decltype(*arrays)>>()
+                    .deallocate(arrays, n)
+              : void()),
+         ...);
+        ((arrays = nullptr), ...);
+      });
     }
   }
 
@@ -392,9 +389,10 @@ class basic_contiguous_buffer_chunk {
   void relocate_of(storage& to) noexcept {
     using T = nth<K>;
     if constexpr (!is_aos && std::is_trivially_copyable_v<T>) {
-      std::memcpy(static_cast<void*>(std::get<K>(to.arrays)),
-                  static_cast<const void*>(std::get<K>(storage_.arrays)),
-                  capacity_ * sizeof(T));
+      std::memcpy(
+          static_cast<void*>(base_internal::get<K>(to.arrays)),
+          static_cast<const void*>(base_internal::get<K>(storage_.arrays)),
+          capacity_ * sizeof(T));
     } else {
       for (size_type slot = 0; slot < capacity_; ++slot) {
         if (live_[live_index<K>(slot)] == 0) continue;

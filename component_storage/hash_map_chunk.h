@@ -30,12 +30,12 @@
 #define STRATA_COMPONENT_STORAGE_HASH_MAP_CHUNK_H_
 
 #include <cstddef>
-#include <tuple>
 #include <type_traits>
 #include <utility>
 
 #include "absl/container/flat_hash_map.h"
 #include "base/check.h"
+#include "base/internal/flat_tuple.h"
 #include "base/limit.h"
 #include "component_storage/chunk.h"
 #include "entity/entity_id.h"
@@ -127,12 +127,12 @@ class hash_map_chunk {
   }
 
   void clear() noexcept {
-    std::apply([](auto&... maps) { (maps.clear(), ...); }, maps_);
+    maps_.apply([](auto&... maps) { (maps.clear(), ...); });
   }
 
   // Room for n components of every type without rehashing.
   void reserve(size_type n) {
-    std::apply([n](auto&... maps) { (maps.reserve(n), ...); }, maps_);
+    maps_.apply([n](auto&... maps) { (maps.reserve(n), ...); });
   }
 
   template <typename T>
@@ -142,11 +142,11 @@ class hash_map_chunk {
   // The map of T, for iteration (keys are entity indices).
   template <typename T>
   requires(chunk_internal::is_one_of<T, Ts...>) map_type<T>
-  &map_for() noexcept { return std::get<k_of<T>>(maps_); }
+  &map_for() noexcept { return base_internal::get<k_of<T>>(maps_); }
   template <typename T>
   requires(chunk_internal::is_one_of<T, Ts...>) const map_type<T>& map_for()
       const noexcept {
-    return std::get<k_of<T>>(maps_);
+    return base_internal::get<k_of<T>>(maps_);
   }
 
  private:
@@ -157,7 +157,7 @@ class hash_map_chunk {
     }
   }
 
-  std::tuple<map_type<Ts>...> maps_;
+  base_internal::flat_tuple<map_type<Ts>...> maps_;
 };
 
 }  // namespace strata

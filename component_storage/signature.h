@@ -23,9 +23,10 @@
 
 #include <array>
 #include <cstddef>
-#include <tuple>
 #include <type_traits>
+#include <utility>
 
+#include "base/internal/flat_tuple.h"
 #include "settings/diagnostic.h"
 #include "settings/option_map.h"
 #include "settings/tag.h"
@@ -167,7 +168,7 @@ inline constexpr bool
 
 template <typename... Signatures>
 struct component_signature_list {
-  std::tuple<Signatures...> signatures;
+  base_internal::flat_tuple<Signatures...> signatures;
 
   using signature_types = type_list<Signatures...>;
   // Every component type, in declaration order; a component's id is its
@@ -227,7 +228,8 @@ constexpr auto component_signatures(Signatures... signatures) {
     diagnostic::report<
         diagnostic::component_in_two_signatures<type_at_t<duplicate, all>>>();
   }
-  return component_signature_list<Signatures...>{{signatures...}};
+  return component_signature_list<Signatures...>{
+      base_internal::flat_tuple<Signatures...>(std::in_place, signatures...)};
 }
 
 }  // namespace strata

@@ -55,10 +55,10 @@ static_assert(list::signature_index_of<::name>() == 3);
 static_assert(list::ids(strata::type_list<::health, ::position>{}) ==
               std::array<std::size_t, 2>{4, 0});
 
-using first = std::tuple_element_t<0, decltype(list::signatures)>;
-using second = std::tuple_element_t<1, decltype(list::signatures)>;
-using third = std::tuple_element_t<2, decltype(list::signatures)>;
-using fourth = std::tuple_element_t<3, decltype(list::signatures)>;
+using first = strata::type_at_t<0, list::signature_types>;
+using second = strata::type_at_t<1, list::signature_types>;
+using third = strata::type_at_t<2, list::signature_types>;
+using fourth = strata::type_at_t<3, list::signature_types>;
 static_assert(
     std::is_same_v<first::storage_type, strata::storage::contiguous_buffer>);
 static_assert(!first::is_aos);

@@ -27,11 +27,11 @@
 #define STRATA_COMPONENT_STORAGE_SPARSE_CHUNK_H_
 
 #include <cstddef>
-#include <tuple>
 #include <type_traits>
 #include <utility>
 
 #include "base/check.h"
+#include "base/internal/flat_tuple.h"
 #include "base/limit.h"
 #include "component_storage/chunk.h"
 #include "entity/entity_id.h"
@@ -105,25 +105,25 @@ class sparse_chunk {
   }
 
   void clear() noexcept {
-    std::apply([](auto&... sets) { (sets.clear(), ...); }, sets_);
+    sets_.apply([](auto&... sets) { (sets.clear(), ...); });
   }
 
   void reserve(size_type n) {
-    std::apply([n](auto&... sets) { (sets.reserve(n), ...); }, sets_);
+    sets_.apply([n](auto&... sets) { (sets.reserve(n), ...); });
   }
 
   // T's set, for iteration over its dense ids and components.
   template <typename T>
   requires(chunk_internal::is_one_of<T, Ts...>) set_type<T>
-  &set_for() noexcept { return std::get<k_of<T>>(sets_); }
+  &set_for() noexcept { return base_internal::get<k_of<T>>(sets_); }
   template <typename T>
   requires(chunk_internal::is_one_of<T, Ts...>) const set_type<T>& set_for()
       const noexcept {
-    return std::get<k_of<T>>(sets_);
+    return base_internal::get<k_of<T>>(sets_);
   }
 
  private:
-  std::tuple<set_type<Ts>...> sets_;
+  base_internal::flat_tuple<set_type<Ts>...> sets_;
 };
 
 }  // namespace strata

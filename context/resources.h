@@ -30,6 +30,7 @@
 #include <tuple>
 #include <type_traits>
 
+#include "base/internal/flat_tuple.h"
 #include "settings/diagnostic.h"
 #include "settings/type_list.h"
 
@@ -94,11 +95,11 @@ class resource_storage<resource_list<Ts...>> {
  public:
   template <typename T>
   T& get() noexcept {
-    return std::get<T>(values_);
+    return base_internal::get<T>(values_);
   }
   template <typename T>
   const T& get() const noexcept {
-    return std::get<T>(values_);
+    return base_internal::get<T>(values_);
   }
 
  private:
@@ -110,7 +111,7 @@ class resource_storage<resource_list<Ts...>> {
     return true;
   }
   static_assert((check<Ts>() && ...));
-  std::tuple<Ts...> values_{};
+  base_internal::flat_tuple<Ts...> values_{};
 };
 
 }  // namespace strata

@@ -31,10 +31,10 @@
 
 #include <array>
 #include <cstddef>
-#include <tuple>
 #include <type_traits>
 #include <utility>
 
+#include "base/internal/flat_tuple.h"
 #include "scheduler/chain.h"
 #include "scheduler/dependency_graph.h"
 #include "scheduler/internal/race_check.h"
@@ -94,7 +94,7 @@ struct system_component_not_stored {
 
 template <typename... Signatures>
 struct system_signature_list {
-  std::tuple<Signatures...> signatures;
+  base_internal::flat_tuple<Signatures...> signatures;
 
   using signature_types = type_list<Signatures...>;
   using system_types = type_list<typename Signatures::system_type...>;
@@ -121,7 +121,7 @@ struct system_signature_list {
 
   template <std::size_t I>
   constexpr const signature_at<I>& signature() const {
-    return std::get<I>(signatures);
+    return base_internal::get<I>(signatures);
   }
 
   static constexpr dependency_graph<count> graph = [] {
@@ -293,7 +293,8 @@ constexpr auto system_signatures(Signatures... signatures) {
       dag_internal::check_races<list, Signatures...>();
     }
   }
-  return list{{signatures...}};
+  return list{
+      base_internal::flat_tuple<Signatures...>(std::in_place, signatures...)};
 }
 
 // Every component a system signature names (read, write, optional or

@@ -36,10 +36,10 @@
 #define STRATA_SETTINGS_OPTION_MAP_H_
 
 #include <cstddef>
-#include <tuple>
 #include <type_traits>
 #include <utility>
 
+#include "base/internal/flat_tuple.h"
 #include "settings/type_list.h"
 
 namespace strata {
@@ -64,17 +64,17 @@ struct option_defaults {
   static_assert(first_duplicate_index_v<keys> == sizeof...(Options),
                 "option_map: a key appears twice among the defaults");
 
-  std::tuple<Options...> options;
+  base_internal::flat_tuple<Options...> options;
 
   template <typename Key>
   constexpr const auto& get() const {
-    return std::get<index_of_v<Key, keys>>(options).value;
+    return base_internal::get<index_of_v<Key, keys>>(options).value;
   }
 };
 
 template <typename... Options>
 constexpr option_defaults<Options...> make_option_defaults(Options... options) {
-  return {{options...}};
+  return {base_internal::flat_tuple<Options...>(std::in_place, options...)};
 }
 
 // `Defaults` is a type with `static constexpr option_defaults<...> value`;
@@ -84,7 +84,7 @@ struct option_map {
   using keys = typename std::remove_cvref_t<decltype(Defaults::value)>::keys;
   using set_keys = type_list<typename Set::key...>;
 
-  std::tuple<Set...> options;
+  base_internal::flat_tuple<Set...> options;
 
   template <typename Key>
   static constexpr bool has_option() {
@@ -103,7 +103,7 @@ struct option_map {
     static_assert(has_option<Key>(),
                   "option_map: this key is not an option of this schema");
     if constexpr (contains_v<Key, set_keys>) {
-      return std::get<index_of_v<Key, set_keys>>(options).value;
+      return base_internal::get<index_of_v<Key, set_keys>>(options).value;
     } else {
       return Defaults::value.template get<Key>();
     }
@@ -131,8 +131,8 @@ struct option_map {
     static_assert(!contains_v<Key, set_keys>,
                   "option set twice in a settings chain: each option may be "
                   "set once (the 'Key = ...' above names it)");
-    return option_map<Defaults, Set..., option<Key, Value>>{std::tuple_cat(
-        options, std::tuple<option<Key, Value>>{option<Key, Value>{value}})};
+    return option_map<Defaults, Set..., option<Key, Value>>{
+        base_internal::append(options, option<Key, Value>{value})};
   }
 };
 

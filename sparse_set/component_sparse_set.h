@@ -51,6 +51,7 @@
 #include <vector>
 
 #include "base/check.h"
+#include "base/internal/flat_tuple.h"
 #include "base/versioned_id.h"
 #include "sparse_set/versioned_sparse_set.h"
 
@@ -100,7 +101,7 @@ class component_sparse_set {
   requires(sizeof...(T) == 1 && std::constructible_from<nth<0>, Args...>) nth<0>
   &emplace(Id id, Args&&... args) {
     check_new(id);
-    auto& values = std::get<0>(data_);
+    auto& values = base_internal::get<0>(data_);
     values.emplace_back(std::forward<Args>(args)...);
     commit_or_rollback(id, 1);
     return values.back();
@@ -130,9 +131,8 @@ class component_sparse_set {
     }
     commit_or_rollback(id, sizeof...(T));
     const size_type last = size() - 1;
-    return std::apply(
-        [last](auto&... values) { return std::tuple<T&...>(values[last]...); },
-        data_);
+    return data_.apply(
+        [last](auto&... values) { return std::tuple<T&...>(values[last]...); });
   }
 
   // Swap-and-pop on the ids and every array; false (no-op) unless contains(id).
@@ -140,13 +140,10 @@ class component_sparse_set {
     const size_type position = ids_.find(id);
     if (position == id_set_type::npos) return false;
     const size_type last = size() - 1;
-    std::apply(
-        [position, last](auto&... values) {
-          if (position != last)
-            ((values[position] = std::move(values[last])), ...);
-          (values.pop_back(), ...);
-        },
-        data_);
+    data_.apply([position, last](auto&... values) {
+      if (position != last) ((values[position] = std::move(values[last])), ...);
+      (values.pop_back(), ...);
+    });
     ids_.erase(id);
     return true;
   }
@@ -157,19 +154,19 @@ class component_sparse_set {
 
   // The single component of `id`; STRATA_CHECK failure unless contains(id).
   nth<0>& get(Id id) requires(sizeof...(T) == 1) {
-    return std::get<0>(data_)[checked_position(id)];
+    return base_internal::get<0>(data_)[checked_position(id)];
   }
   const nth<0>& get(Id id) const requires(sizeof...(T) == 1) {
-    return std::get<0>(data_)[checked_position(id)];
+    return base_internal::get<0>(data_)[checked_position(id)];
   }
   // Component I (by position in T...) of `id`.
   template <std::size_t I>
   nth<I>& get(Id id) {
-    return std::get<I>(data_)[checked_position(id)];
+    return base_internal::get<I>(data_)[checked_position(id)];
   }
   template <std::size_t I>
   const nth<I>& get(Id id) const {
-    return std::get<I>(data_)[checked_position(id)];
+    return base_internal::get<I>(data_)[checked_position(id)];
   }
   // Component of type U of `id`; U must appear exactly once in T...
   template <typename U>
@@ -193,14 +190,16 @@ class component_sparse_set {
   template <std::size_t I = 0>
   nth<I>* try_get(Id id) noexcept {
     const size_type position = ids_.find(id);
-    return position == id_set_type::npos ? nullptr
-                                         : &std::get<I>(data_)[position];
+    return position == id_set_type::npos
+               ? nullptr
+               : &base_internal::get<I>(data_)[position];
   }
   template <std::size_t I = 0>
   const nth<I>* try_get(Id id) const noexcept {
     const size_type position = ids_.find(id);
-    return position == id_set_type::npos ? nullptr
-                                         : &std::get<I>(data_)[position];
+    return position == id_set_type::npos
+               ? nullptr
+               : &base_internal::get<I>(data_)[position];
   }
 
   // Calls f(id, T&...) for every element, in dense order.
@@ -216,34 +215,30 @@ class component_sparse_set {
 
   // References to the components at a dense position (< size()).
   std::tuple<T&...> components_at(size_type position) noexcept {
-    return std::apply(
-        [position](auto&... values) {
-          return std::tuple<T&...>(values[position]...);
-        },
-        data_);
+    return data_.apply([position](auto&... values) {
+      return std::tuple<T&...>(values[position]...);
+    });
   }
   std::tuple<const T&...> components_at(size_type position) const noexcept {
-    return std::apply(
-        [position](const auto&... values) {
-          return std::tuple<const T&...>(values[position]...);
-        },
-        data_);
+    return data_.apply([position](const auto&... values) {
+      return std::tuple<const T&...>(values[position]...);
+    });
   }
 
   // Destroys every component; keeps capacity and pages.
   void clear() noexcept {
-    std::apply([](auto&... values) { (values.clear(), ...); }, data_);
+    data_.apply([](auto&... values) { (values.clear(), ...); });
     ids_.clear();
   }
 
   void reserve(size_type n) {
     ids_.reserve(n);
-    std::apply([n](auto&... values) { (values.reserve(n), ...); }, data_);
+    data_.apply([n](auto&... values) { (values.reserve(n), ...); });
   }
 
   void shrink_to_fit() {
     ids_.shrink_to_fit();
-    std::apply([](auto&... values) { (values.shrink_to_fit(), ...); }, data_);
+    data_.apply([](auto&... values) { (values.shrink_to_fit(), ...); });
   }
 
   // Sorts by `compare`, a strict weak order on ids; components follow.
@@ -255,7 +250,7 @@ class component_sparse_set {
   // Sorts by component I: `compare(const nth<I>&, const nth<I>&)`.
   template <std::size_t I = 0, typename Compare = std::less<nth<I>>>
   void sort_by_data(Compare compare = Compare{}) {
-    const auto& values = std::get<I>(data_);
+    const auto& values = base_internal::get<I>(data_);
     ids_.sort_by_position(
         [&values, &compare](size_type a, size_type b) {
           return compare(std::as_const(values[a]), std::as_const(values[b]));
@@ -281,11 +276,11 @@ class component_sparse_set {
   std::span<const Id> ids() const noexcept { return ids_.ids(); }
   template <std::size_t I = 0>
   std::span<nth<I>> data() noexcept {
-    return std::get<I>(data_);
+    return base_internal::get<I>(data_);
   }
   template <std::size_t I = 0>
   std::span<const nth<I>> data() const noexcept {
-    return std::get<I>(data_);
+    return base_internal::get<I>(data_);
   }
 
  private:
@@ -312,7 +307,7 @@ class component_sparse_set {
         [&] {
           std::apply(
               [this](auto&&... a) {
-                std::get<I>(data_).emplace_back(
+                base_internal::get<I>(data_).emplace_back(
                     std::forward<decltype(a)>(a)...);
               },
               std::forward<Tuples>(args));
@@ -323,12 +318,10 @@ class component_sparse_set {
 
   // Pops the last element of the first `count` arrays.
   void pop_back_first(std::size_t count) noexcept {
-    std::apply(
-        [count](auto&... values) {
-          std::size_t i = 0;
-          ((i++ < count ? values.pop_back() : void()), ...);
-        },
-        data_);
+    data_.apply([count](auto&... values) {
+      std::size_t i = 0;
+      ((i++ < count ? values.pop_back() : void()), ...);
+    });
   }
 
   // Every array has grown by one; insert the id, or undo on failure.
@@ -343,12 +336,10 @@ class component_sparse_set {
 
   auto data_swapper() noexcept {
     return [this](size_type a, size_type b) {
-      std::apply(
-          [a, b](auto&... values) {
-            using std::swap;
-            (swap(values[a], values[b]), ...);
-          },
-          data_);
+      data_.apply([a, b](auto&... values) {
+        using std::swap;
+        (swap(values[a], values[b]), ...);
+      });
     };
   }
 
@@ -357,12 +348,12 @@ class component_sparse_set {
     const Id* const ids = self.ids_.data();
     const size_type n = self.ids_.size();
     for (size_type pos = 0; pos < n; ++pos) {
-      f(ids[pos], std::get<I>(self.data_)[pos]...);
+      f(ids[pos], base_internal::get<I>(self.data_)[pos]...);
     }
   }
 
   id_set_type ids_;
-  std::tuple<std::vector<T>...> data_;
+  base_internal::flat_tuple<std::vector<T>...> data_;
 };
 
 namespace sparse_set_internal {

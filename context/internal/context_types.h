@@ -12,6 +12,7 @@
 #include <tuple>
 #include <utility>
 
+#include "base/internal/flat_tuple.h"
 #include "component_storage/chunk.h"
 #include "component_storage/component_storage.h"
 #include "context/internal/diagnostics.h"
@@ -42,7 +43,8 @@ template <typename Types, typename Indices>
 struct instance_tuple;
 template <typename Types, std::size_t... I>
 struct instance_tuple<Types, std::index_sequence<I...>> {
-  using type = std::tuple<std::unique_ptr<system_instance<Types, I>>...>;
+  using type =
+      base_internal::flat_tuple<std::unique_ptr<system_instance<Types, I>>...>;
 };
 
 // Room for one T that is constructed on demand and thrown away: what a

@@ -27,6 +27,7 @@
 #include "absl/base/attributes.h"
 #include "absl/status/statusor.h"
 #include "base/check.h"
+#include "base/internal/flat_tuple.h"
 #include "context/internal/context_types.h"
 #include "context/internal/system_runner.h"
 #include "context/refresh.h"
@@ -142,7 +143,7 @@ class context_core {
   template <typename T, typename... Args>
   T& add_component_or_discard(entity_id id, Args&&... args) {
     if (id.is_null()) {
-      return std::get<context_internal::scratch<T>>(scratch_).emplace(
+      return base_internal::get<context_internal::scratch<T>>(scratch_).emplace(
           std::forward<Args>(args)...);
     }
     return add_component<T>(id, std::forward<Args>(args)...);
@@ -188,7 +189,7 @@ class context_core {
   const component_storage_type& components() const { return components_; }
   template <std::size_t I>
   system_instance<Types, I>& instance() {
-    return *std::get<I>(instances_);
+    return *base_internal::get<I>(instances_);
   }
   // f(instance) for every system, in parallel on the pool when allowed.
   template <typename F>
@@ -275,7 +276,7 @@ class context_core {
   void refresh() {
     defer_proxy<Types> proxy(*this);
     refresh_.run(*this, proxy, refresh_parallel_);
-    std::apply([](auto&... scratch) { (scratch.reset(), ...); }, scratch_);
+    scratch_.apply([](auto&... scratch) { (scratch.reset(), ...); });
   }
 
   static std::size_t initial_capacity(
@@ -324,7 +325,7 @@ class context_core {
   template <typename Systems, typename ArgsTuple, std::size_t... I>
   void construct_instances(const Systems& systems, ArgsTuple& args,
                            std::index_sequence<I...>) {
-    ((std::get<I>(instances_) =
+    ((base_internal::get<I>(instances_) =
           make_instance<I>(systems.template signature<I>(), args)),
      ...);
   }
@@ -376,8 +377,9 @@ class context_core {
   typename Types::resource_storage_type resources_;
   refresh_observer observer_;
   // Where add_component puts a component for a refused creation's null id.
-  apply_t<std::tuple, typename context_internal::scratch_list<
-                          typename component_list::component_types>::type>
+  apply_t<base_internal::flat_tuple,
+          typename context_internal::scratch_list<
+              typename component_list::component_types>::type>
       scratch_;
   std::size_t refused_creations_ = 0;
   // A remove_component since the last run: some instance may hold
