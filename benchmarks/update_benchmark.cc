@@ -24,6 +24,7 @@
 #include <cstdint>
 #include <thread>
 #include <type_traits>
+#include <vector>
 
 #include "benchmark/benchmark.h"
 #include "benchmarks/scenario.h"

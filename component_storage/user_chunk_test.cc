@@ -6,6 +6,7 @@
 #include <string>
 #include <tuple>
 #include <utility>
+#include <vector>
 
 #include "component_storage/chunk.h"
 #include "component_storage/component_storage.h"

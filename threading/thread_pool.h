@@ -39,27 +39,11 @@
 #define STRATA_THREADING_THREAD_POOL_H_
 
 #include <atomic>
-#include <condition_variable>
 #include <cstddef>
-#include <mutex>
-#include <thread>
-#include <utility>
-#include <vector>
+#include <memory>
 
 #include "absl/functional/any_invocable.h"
-#include "concurrentqueue/blockingconcurrentqueue.h"
 #include "threading/executor.h"
-
-#if defined(__SANITIZE_THREAD__)
-#define STRATA_THREADING_TSAN 1
-#elif defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-#define STRATA_THREADING_TSAN 1
-#endif
-#endif
-#ifdef STRATA_THREADING_TSAN
-#include <sanitizer/tsan_interface.h>
-#endif
 
 namespace strata {
 
@@ -101,51 +85,17 @@ class thread_pool {
 
  private:
   friend class task_group;
+  // The queue, the workers and the helpers' mutex and condition variable,
+  // defined in thread_pool.cc: they are the pool's business, and keeping
+  // moodycamel's queue, <thread> and <condition_variable> out of this header
+  // keeps them out of every translation unit that includes a context.
+  struct state;
   struct worker_context;
-
-  // An idle worker polls the semaphore this many times (a few microseconds)
-  // before blocking in the kernel. Measured with thread_pool_benchmark on 2
-  // cores: 10000 (moodycamel's default) gives ~0.35 us per fork-join of 2,
-  // 0 or 1000 spins ~3.5 us (a futex wake-up per task). Helpers waiting in a
-  // task_group do not spin: a 2000-poll spin there measured slower.
-  struct queue_traits : moodycamel::ConcurrentQueueDefaultTraits {
-    static const int MAX_SEMA_SPINS = 10000;
-  };
-
-  // moodycamel reuses a queue slot after seeing, through relaxed loads and
-  // std::atomic_thread_fence, that its consumer is done with it.
-  // ThreadSanitizer does not model fences, so it would report the consumer's
-  // last access to the old task and the producer's construction of the next
-  // one as a race. Under TSAN this empty base declares that ordering: the
-  // slot's destructor (run by the consumer before it marks the slot empty)
-  // releases the slot's address and the constructor of the next occupant
-  // acquires it. Elsewhere it compiles to nothing. (Another TSAN false
-  // positive, in moodycamel's block free list, has no hook of ours to annotate
-  // and is suppressed instead: see tsan_suppressions.cc.)
-  struct slot_sync {
-#ifdef STRATA_THREADING_TSAN
-    slot_sync() noexcept { __tsan_acquire(this); }
-    slot_sync(const slot_sync&) noexcept : slot_sync() {}
-    slot_sync& operator=(const slot_sync&) noexcept { return *this; }
-    ~slot_sync() { __tsan_release(this); }
-#endif
-  };
-  // The queue's element type.
-  struct queued_task : slot_sync {
-    queued_task() noexcept = default;
-    explicit queued_task(task&& t) noexcept : fn(std::move(t)) {}
-    queued_task(queued_task&& other) noexcept = default;
-    queued_task& operator=(queued_task&& other) noexcept = default;
-    task fn;
-  };
-  using queue_type =
-      moodycamel::BlockingConcurrentQueue<queued_task, queue_traits>;
 
   static thread_local worker_context* current_worker_;
 
   void worker_main();
   void stop_and_join_workers() noexcept;
-  bool dequeue(queued_task& t);
   void enqueue(task t);
   // Wakes threads sleeping in help_until_zero() after something they wait
   // for was published (a task queued or a group's count reaching zero).
@@ -158,19 +108,13 @@ class thread_pool {
   // Waits until every job posted to external_ has returned.
   void wait_for_external_jobs();
 
-  queue_type queue_;
+  std::unique_ptr<state> state_;
   executor* external_ = nullptr;
   // Jobs posted to external_ that have not returned yet (guarded for the
-  // destructor's wait by external_mutex_).
+  // destructor's wait by the state's external mutex).
   std::atomic<std::size_t> external_jobs_{0};
-  std::mutex external_mutex_;
-  std::condition_variable external_cv_;
-  // Helpers (threads in help_until_zero) sleep on this condition variable.
-  std::mutex helper_mutex_;
-  std::condition_variable helper_cv_;
   std::atomic<std::size_t> sleeping_helpers_{0};
   std::size_t worker_count_ = 0;
-  std::vector<std::thread> workers_;
 };
 
 }  // namespace strata
