@@ -7,6 +7,10 @@
 // Brings in the context (settings, proxies, execution adapters), component
 // and system signatures, inner-parallelism strategies and the schedulers.
 // Each part can also be used on its own through its package's target.
+// Left out, so that only programs using it pay to compile it: the hash-map
+// chunk (absl::flat_hash_map). A program with `.hash_map()` storage adds
+// `#include "component_storage/hash_map_chunk.h"`; the //:strata target
+// provides it, and forgetting it is a compile error that names the include.
 #ifndef STRATA_STRATA_H_
 #define STRATA_STRATA_H_
 

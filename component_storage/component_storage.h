@@ -16,7 +16,12 @@
 //                                 empty_chunk when every component is empty
 //                                 and trivially destructible;
 //   storage::sparse            -> sparse_chunk;
-//   storage::hash_map          -> hash_map_chunk;
+//   storage::hash_map          -> hash_map_chunk (include
+//                                 "component_storage/hash_map_chunk.h":
+//                                 neither this header nor strata.h does, so
+//                                 that only programs using it pay to
+//                                 compile absl::flat_hash_map; forgetting
+//                                 it is a compile error that says so);
 //   a user selector S          -> S::chunk<Limit, Components...>, checked
 //                                 against the component_chunk concept
 //                                 (chunk.h) with a readable error.
@@ -63,7 +68,6 @@
 #include "component_storage/chunk.h"
 #include "component_storage/contiguous_buffer_chunk.h"
 #include "component_storage/empty_chunk.h"
-#include "component_storage/hash_map_chunk.h"
 #include "component_storage/internal/chunk_selection.h"
 #include "component_storage/signature.h"
 #include "component_storage/sparse_chunk.h"

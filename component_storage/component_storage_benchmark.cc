@@ -19,6 +19,7 @@
 
 #include "benchmark/benchmark.h"
 #include "component_storage/component_storage.h"
+#include "component_storage/hash_map_chunk.h"
 #include "entity/entity_id.h"
 
 namespace strata {

@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "component_storage/hash_map_chunk.h"
 #include "component_storage/model_testing.h"
 #include "entity/entity_id.h"
 #include "entity/entity_metadata.h"

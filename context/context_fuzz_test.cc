@@ -75,6 +75,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "component_storage/hash_map_chunk.h"
 #include "context/context.h"
 #include "gtest/gtest.h"
 #include "testing/components.h"

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "component_storage/hash_map_chunk.h"
 #include "gtest/gtest.h"
 #include "testing/components.h"
 

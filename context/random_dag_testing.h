@@ -30,6 +30,7 @@
 #include <cstdint>
 #include <utility>
 
+#include "component_storage/hash_map_chunk.h"
 #include "context/context.h"
 
 namespace strata::testing {

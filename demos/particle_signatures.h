@@ -19,6 +19,7 @@
 #include <cstddef>
 #include <type_traits>
 
+#include "component_storage/hash_map_chunk.h"
 #include "demos/particle_components.h"
 #include "demos/particle_systems.h"
 #include "strata.h"

@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "component_storage/hash_map_chunk.h"  // for .hash_map() storage
 #include "strata.h"
 
 struct position {

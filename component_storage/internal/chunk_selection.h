@@ -1,7 +1,8 @@
 // Internal to //component_storage: which chunk stores each component
 // signature. A built-in selector maps to its chunk at compile time
 // (contiguous_buffer to the SoA or AoS buffer, or to empty_chunk when every
-// component is empty; sparse; hash_map); a user selector S to
+// component is empty; sparse; hash_map, whose header the user includes: it
+// is the only one that brings in absl::flat_hash_map); a user selector S to
 // S::chunk<Limit, Components...>, checked against the component_chunk
 // concept. A broken selector is reported once, by check(), and stands in as
 // invalid_chunk so that nothing cascades. component_storage.h is the only
@@ -14,7 +15,6 @@
 #include "component_storage/chunk.h"
 #include "component_storage/contiguous_buffer_chunk.h"
 #include "component_storage/empty_chunk.h"
-#include "component_storage/hash_map_chunk.h"
 #include "component_storage/signature.h"
 #include "component_storage/sparse_chunk.h"
 #include "entity/entity_id.h"
@@ -23,7 +23,22 @@
 
 namespace strata {
 
+// Defined in component_storage/hash_map_chunk.h, which a program that uses
+// `.hash_map()` includes (chunk_of below reports it if it does not).
+template <typename Limit, typename... Ts>
+class hash_map_chunk;
+
 namespace diagnostic {
+
+template <typename... Components>
+struct hash_map_chunk_not_included {
+  static_assert(always_false<Components...>,
+                "a component signature uses .hash_map() storage (its "
+                "components are named above), but hash_map_chunk is not "
+                "defined: add #include \"component_storage/hash_map_chunk.h\" "
+                "(strata.h leaves it out, so that programs without hash-map "
+                "storage do not compile absl::flat_hash_map)");
+};
 
 template <typename Selector>
 struct storage_selector_without_chunk {
@@ -110,8 +125,17 @@ struct chunk_of<storage::sparse, Layout, Limit, type_list<Ts...>> {
 };
 template <typename Layout, typename Limit, typename... Ts>
 struct chunk_of<storage::hash_map, Layout, Limit, type_list<Ts...>> {
-  using type = hash_map_chunk<Limit, Ts...>;
-  static consteval bool check() { return true; }
+  static constexpr bool included = requires {
+    sizeof(hash_map_chunk<Limit, Ts...>);
+  };
+  using type = std::conditional_t<included, hash_map_chunk<Limit, Ts...>,
+                                  invalid_chunk<Ts...>>;
+  static consteval bool check() {
+    if constexpr (!included) {
+      diagnostic::report<diagnostic::hash_map_chunk_not_included<Ts...>>();
+    }
+    return included;
+  }
 };
 
 template <typename Signature, typename Limit>
