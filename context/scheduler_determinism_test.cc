@@ -10,199 +10,21 @@
 // outputs a sum its dependents mix in), so running a system before one of its
 // dependencies changes the result. A digest is compared after every step so a
 // divergence names its step.
+#include <chrono>
 #include <cstddef>
-#include <cstdint>
-#include <optional>
 #include <string>
-#include <vector>
 
-#include "context/context.h"
-#include "context/random_dag_testing.h"
+#include "context/scheduler_determinism_testing.h"
 #include "gtest/gtest.h"
 #include "testing/executors.h"
 #include "testing/timeout.h"
 
+namespace strata::determinism_testing {
 namespace {
 
-using strata::entity_id;
-using strata::testing::all_entities;
-using strata::testing::comp;
-using strata::testing::for_each_component;
-using strata::testing::mix64;
-using strata::testing::random_dag;
-using strata::testing::splitmix64;
-
-constexpr int kSteps = 1000;
-constexpr int kInitialEntities = 120;
-
-struct entity_state {
-  std::uint32_t index, version;
-  std::array<std::optional<std::uint64_t>,
-             strata::testing::kRandomDagComponents>
-      components;
-  friend bool operator==(const entity_state&, const entity_state&) = default;
-};
-
-struct snapshot {
-  std::vector<entity_state> entities;                  // all_entities' order
-  std::vector<std::vector<std::uint64_t>> subscribed;  // per system, in order
-  std::vector<std::uint64_t> outputs;  // per system: sum of subtasks
-  friend bool operator==(const snapshot&, const snapshot&) = default;
-
-  std::uint64_t digest() const {
-    std::uint64_t h = 1;
-    for (const entity_state& e : entities) {
-      h = mix64(h + e.index * 31 + e.version);
-      for (const auto& c : e.components) h = mix64(h + (c ? *c + 1 : 0));
-    }
-    for (const auto& s : subscribed) {
-      h = mix64(h + s.size());
-      for (std::uint64_t id : s) h = mix64(h + id);
-    }
-    for (std::uint64_t o : outputs) h = mix64(h + o);
-    return h;
-  }
-};
-
-template <typename Dag, typename Proxy>
-snapshot take_snapshot(Proxy& proxy) {
-  snapshot s;
-  for (entity_id e : proxy.instance(strata::tag<all_entities>).subscribed()) {
-    entity_state state{e.index(), e.version(), {}};
-    for_each_component([&](auto t, auto k) {
-      if (proxy.has_component(t, e))
-        state.components[k] = proxy.get_component(t, e).v;
-    });
-    s.entities.push_back(state);
-  }
-  [&]<std::size_t... I>(std::index_sequence<I...>) {
-    (
-        [&] {
-          auto& instance =
-              proxy.instance(strata::tag<typename Dag::template system<I>>);
-          std::vector<std::uint64_t> ids;
-          for (entity_id e : instance.subscribed())
-            ids.push_back((std::uint64_t{e.version()} << 32) | e.index());
-          s.subscribed.push_back(std::move(ids));
-          std::uint64_t sum = 0;
-          instance.for_outputs([&](auto&, std::uint64_t out) { sum += out; });
-          s.outputs.push_back(sum);
-        }(),
-        ...);
-  }
-  (std::make_index_sequence<Dag::count>{});
-  return s;
-}
-
-// The same digest as take_snapshot(proxy).digest(), without building the
-// snapshot (it runs after every step).
-template <typename Dag, typename Proxy>
-std::uint64_t digest_of(Proxy& proxy) {
-  std::uint64_t h = 1;
-  for (entity_id e : proxy.instance(strata::tag<all_entities>).subscribed()) {
-    h = mix64(h + e.index() * 31 + e.version());
-    for_each_component([&](auto t, auto) {
-      h = mix64(h + (proxy.has_component(t, e) ? proxy.get_component(t, e).v + 1
-                                               : 0));
-    });
-  }
-  std::array<std::uint64_t, Dag::count> outputs{};
-  [&]<std::size_t... I>(std::index_sequence<I...>) {
-    (
-        [&] {
-          auto& instance =
-              proxy.instance(strata::tag<typename Dag::template system<I>>);
-          h = mix64(h + instance.subscribed().size());
-          for (entity_id e : instance.subscribed())
-            h = mix64(h + ((std::uint64_t{e.version()} << 32) | e.index()));
-          instance.for_outputs(
-              [&](auto&, std::uint64_t out) { outputs[I] += out; });
-        }(),
-        ...);
-  }
-  (std::make_index_sequence<Dag::count>{});
-  for (std::uint64_t o : outputs) h = mix64(h + o);
-  return h;
-}
-
-// Critical operations chosen by `rng` (the same sequence for every context).
-template <typename Proxy>
-void churn(Proxy& proxy, std::uint64_t& rng, int creations) {
-  for (int i = 0; i < creations; ++i) {
-    const entity_id e = proxy.create_entity();
-    const std::uint64_t bits = splitmix64(rng);
-    for_each_component([&](auto t, auto k) {
-      if ((bits >> k) % 4 != 0) proxy.add_component(t, e).v = bits + k;
-    });
-  }
-  const auto& everyone = proxy.instance(strata::tag<all_entities>).subscribed();
-  if (everyone.size() == 0) return;
-  for (int i = 0; i < 3; ++i) {
-    const std::uint64_t r = splitmix64(rng);
-    const entity_id e = everyone[r % everyone.size()];
-    const std::size_t which = (r >> 32) % strata::testing::kRandomDagComponents;
-    switch ((r >> 40) % 8) {
-      case 0:
-        proxy.kill_entity(e);
-        break;
-      case 1:
-      case 2:
-        for_each_component([&](auto t, auto k) {
-          if (k == which) proxy.remove_component(t, e);
-        });
-        break;
-      default:
-        if (!proxy.alive(e)) break;
-        for_each_component([&](auto t, auto k) {
-          if (k == which) proxy.add_component(t, e).v = r;
-        });
-    }
-  }
-}
-
-// Runs kSteps steps; returns the digest after each and the final snapshot.
-// The digest after every step, and the final snapshot.
-using run_result = std::pair<std::vector<std::uint64_t>, snapshot>;
-
-template <typename Dag, typename Settings, typename... Extra>
-run_result run(const Settings& settings, Extra... extra) {
-  auto ctx = strata::make_context(settings, extra...);
-  std::uint64_t rng = 42;
-  std::vector<std::uint64_t> digests;
-  ctx.step([&](auto& proxy) { churn(proxy, rng, kInitialEntities); });
-  snapshot last;
-  for (int step = 0; step < kSteps; ++step) {
-    ctx.step([&](auto& proxy) {
-      churn(proxy, rng, static_cast<int>(splitmix64(rng) % 3));
-      proxy.execute_systems()(strata::sea::all().for_subtasks(
-          [](auto& system, auto& data) { system.process(data); }));
-      churn(proxy, rng, static_cast<int>(splitmix64(rng) % 2));
-    });
-    ctx.step([&](auto& proxy) {
-      digests.push_back(digest_of<Dag>(proxy));
-      if (step == kSteps - 1) {
-        last = take_snapshot<Dag>(proxy);
-        EXPECT_EQ(last.digest(), digests.back());
-      }
-    });
-  }
-  return {std::move(digests), std::move(last)};
-}
-
-// The sequential scheduler's run: what every other run must reproduce.
-template <typename Dag>
-constexpr auto base_settings() {
-  return strata::settings()
-      .dynamic_entity_limit(256)
-      .allow_inner_parallelism()
-      .component_signatures(strata::testing::random_dag_components)
-      .system_signatures(Dag::systems());
-}
-
-template <typename Dag>
+// The sequential run, checked for an interesting population.
 run_result reference_run() {
-  run_result reference = run<Dag>(
-      base_settings<Dag>().scheduler(strata::scheduler::sequential).threads(1));
+  run_result reference = sequential_reference_run();
   EXPECT_GT(reference.second.entities.size(), 20u)
       << "the churn should keep a population alive";
   return reference;
@@ -228,7 +50,7 @@ void expect_same_run(const run_result& reference, RunOnce run_once) {
 // hand-off decisions left to the cost model and forced both ways.
 template <typename Dag>
 void check_on_thread_pools() {
-  const run_result reference = reference_run<Dag>();
+  const run_result reference = reference_run();
   for (strata::hand_off mode :
        {strata::hand_off::automatic, strata::hand_off::always,
         strata::hand_off::never}) {
@@ -249,7 +71,7 @@ void check_on_thread_pools() {
 // threads, and one that runs every job inline while claiming 2 threads.
 template <typename Dag>
 void check_on_executors() {
-  const run_result reference = reference_run<Dag>();
+  const run_result reference = reference_run();
   auto check_on = [&](strata::executor& jobs, const std::string& name) {
     SCOPED_TRACE("atomic_counter on " + name);
     expect_same_run(reference, [&] {
@@ -283,12 +105,6 @@ constexpr bool interesting() {
          Dag::edge_count() >= Dag::count;
 }
 
-// One generated DAG per test target (STRATA_RANDOM_DAG_SEED, _SYSTEMS and
-// _DEPENDENCY_PERCENT come from the BUILD file), and one kind of run
-// (STRATA_DETERMINISM_ON_EXECUTORS): the compiler's time and memory grow
-// with every context type in a translation unit.
-using dag = random_dag<STRATA_RANDOM_DAG_SEED, STRATA_RANDOM_DAG_SYSTEMS,
-                       STRATA_RANDOM_DAG_DEPENDENCY_PERCENT>;
 static_assert(interesting<dag>());
 
 #if STRATA_DETERMINISM_ON_EXECUTORS
@@ -302,3 +118,4 @@ TEST(SchedulerDeterminismTest, RandomDagOnThreadPools) {
 #endif
 
 }  // namespace
+}  // namespace strata::determinism_testing
