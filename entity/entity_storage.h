@@ -65,56 +65,22 @@
 #ifndef STRATA_ENTITY_ENTITY_STORAGE_H_
 #define STRATA_ENTITY_ENTITY_STORAGE_H_
 
-#include <array>
 #include <cstddef>
 #include <string>
 #include <type_traits>
 #include <utility>
-#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
-#include "absl/strings/str_cat.h"
 #include "base/check.h"
 #include "base/limit.h"
 #include "entity/entity_handle.h"
 #include "entity/entity_id.h"
 #include "entity/entity_metadata.h"
+#include "entity/internal/storage_messages.h"
+#include "entity/internal/storage_records.h"
 
 namespace strata {
-
-namespace entity_internal {
-
-// The per-index container chosen by the limit policy.
-template <typename Limit, typename T>
-struct limit_container;
-template <std::size_t N, typename T>
-struct limit_container<fixed_limit<N>, T> {
-  using type = std::array<T, N>;
-};
-template <typename T>
-struct limit_container<dynamic_limit, T> {
-  using type = std::vector<T>;
-};
-
-// One record per index: the id slot and, next to it, the metadata, so that
-// "is it alive, and which components does it have" reads one cache line.
-template <typename Value, typename Metadata>
-struct slot_record {
-  Value id;
-  Metadata meta;
-};
-template <typename Value>
-struct slot_record<Value, void> {
-  Value id;
-};
-
-template <typename M>
-concept has_component_bits = requires(M& m) {
-  m.components;
-};
-
-}  // namespace entity_internal
 
 template <limit_policy LimitPolicy, typename Traits = entity_traits32,
           typename Metadata = void>
@@ -290,8 +256,7 @@ class basic_entity_storage {
   // handle made from a dead id could never be valid.
   handle_type make_handle(id_type id) const {
     STRATA_CHECK(alive(id),
-                 absl::StrCat("entity storage: make_handle(", to_string(id),
-                              ") on an entity that is not alive"));
+                 entity_internal::handle_of_dead_message(to_string(id)));
     return handle_type(id);
   }
   // False once the handle's entity was reclaimed, even if its index now holds
@@ -382,41 +347,35 @@ class basic_entity_storage {
     meta = fresh;
   }
 
-  // Error paths stay out of line so the hot paths inline small.
+  // Error paths stay out of line so the hot paths inline small; the text is
+  // built in entity/internal/storage_messages.cc.
   [[gnu::cold, gnu::noinline]] static std::string full_message() {
     if constexpr (is_fixed) {
-      return absl::StrCat("entity storage is full: fixed entity limit of ",
-                          LimitPolicy::value,
-                          " reached; existing entities are unchanged");
+      return entity_internal::fixed_limit_full_message(LimitPolicy::value);
     } else {
-      return absl::StrCat(
-          "entity storage is full: the entity id type can index at most ",
-          Traits::max_entities, " entities (", Traits::index_bits,
-          " index bits); existing entities are unchanged");
+      return entity_internal::id_space_full_message(Traits::max_entities,
+                                                    Traits::index_bits);
     }
   }
 
   [[gnu::cold, gnu::noinline]] std::string stale_message(
       handle_type handle) const {
-    if (handle.is_null()) return "entity storage: access through a null handle";
+    if (handle.is_null()) return entity_internal::null_handle_message();
     const id_type now = id_at(handle.index());
-    return absl::StrCat(
-        "entity storage: stale handle ", to_string(handle.unchecked_id()),
-        ": its entity was reclaimed (index ", handle.index(),
-        now.is_null() ? std::string(" is free")
-                      : absl::StrCat(" now holds ", to_string(now)),
-        ")");
+    return entity_internal::stale_handle_message(
+        to_string(handle.unchecked_id()), handle.index(),
+        now.is_null() ? std::string() : to_string(now));
   }
 
   // On every metadata()/bits() access, so it must inline to one load and one
   // compare: the message is built out of line, only on failure (with the
-  // StrCat inline GCC kept the whole check out of line, a call per access).
+  // message built inline GCC kept the whole check out of line, a call per
+  // access).
   void check_alive_for_metadata(id_type id) const {
     STRATA_CHECK(alive(id), not_alive_message(id));
   }
   [[gnu::cold, gnu::noinline]] std::string not_alive_message(id_type id) const {
-    return absl::StrCat("entity storage: metadata of ", to_string(id),
-                        ", which is not alive (stale or reclaimed id)");
+    return entity_internal::metadata_of_dead_message(to_string(id));
   }
 
   id_type slot(size_type index) const noexcept {

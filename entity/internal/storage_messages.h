@@ -1,0 +1,31 @@
+// Internal to //entity: the text of basic_entity_storage's errors
+// (entity_storage.h), built out of line in storage_messages.cc. Only error
+// paths call these, so the storage's hot paths stay small and entity
+// headers need no string formatting library. Ids come already formatted
+// (to_string of the storage's id type).
+#ifndef STRATA_ENTITY_INTERNAL_STORAGE_MESSAGES_H_
+#define STRATA_ENTITY_INTERNAL_STORAGE_MESSAGES_H_
+
+#include <cstddef>
+#include <string>
+
+namespace strata::entity_internal {
+
+// try_create()/create() on a full storage.
+std::string fixed_limit_full_message(std::size_t limit);
+std::string id_space_full_message(std::size_t max_entities,
+                                  std::size_t index_bits);
+
+// access()/id_of() through a handle that is not valid.
+std::string null_handle_message();
+// `now` is the id its index holds now, or empty if the index is free.
+std::string stale_handle_message(const std::string& handle_id,
+                                 std::size_t index, const std::string& now);
+
+// make_handle() and metadata() of an id that is not alive.
+std::string handle_of_dead_message(const std::string& id);
+std::string metadata_of_dead_message(const std::string& id);
+
+}  // namespace strata::entity_internal
+
+#endif  // STRATA_ENTITY_INTERNAL_STORAGE_MESSAGES_H_
