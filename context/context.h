@@ -184,7 +184,7 @@ class context {
   }
 
   // f(refresh_event) for every subscribe, unsubscribe and reclaim from now
-  // on, in the order context/refresh.h documents (an empty f stops it).
+  // on, in the order context/refresh_event.h documents (an empty f stops it).
   // While observed, the refresh visits systems on the calling thread.
   void observe_refresh(refresh_observer f) {
     core_->set_observer(std::move(f));

@@ -46,12 +46,8 @@
 //
 // Events. When membership really changes, the system's optional hooks
 // `on_subscribe(entity_id)` / `on_unsubscribe(entity_id)` run, and the
-// world's observer (if any) gets a refresh_event, in this order: phase 2,
-// for each killed entity in index order, an unsubscribe per system it was in
-// (system id order), then its reclaim; phase 3, for each changed entity in
-// the order it was first changed in the step, its unsubscribes and
-// subscribes in system id order. Without an observer, a system's hooks see
-// its own events in that order (systems may run concurrently).
+// world's observer (if any) gets a refresh_event, in the order
+// refresh_event.h documents.
 //
 // The World a phase runs on provides: entities() (a basic_entity_storage
 // whose metadata `extra` is an entity_refresh_flags); components();
@@ -78,13 +74,13 @@
 #include <cstddef>
 #include <cstdint>
 #include <exception>
-#include <functional>
-#include <string_view>
 #include <type_traits>
 #include <vector>
 
 #include "absl/base/attributes.h"
 #include "context/internal/append_buffer.h"
+#include "context/internal/subtask_leftovers.h"
+#include "context/refresh_event.h"
 #include "entity/entity_id.h"
 
 namespace strata {
@@ -102,18 +98,6 @@ struct entity_refresh_flags {
   friend constexpr bool operator==(entity_refresh_flags,
                                    entity_refresh_flags) = default;
 };
-
-struct refresh_event {
-  enum class kind { subscribe, unsubscribe, reclaim };
-  static constexpr std::size_t no_system = ~std::size_t{0};
-  kind what;
-  entity_id entity;
-  std::size_t system_id = no_system;  // no_system for reclaim
-  std::string_view system_name;       // empty for reclaim
-};
-
-// Context-wide observer of refresh events (ctx.observe_refresh(f)).
-using refresh_observer = std::function<void(const refresh_event&)>;
 
 // remove_component: `id` departs from every system whose required
 // components include the component with bit `Bit`. The departure is applied
@@ -165,35 +149,16 @@ class refresh_queue {
   void run(World& world, DeferProxy& proxy, bool parallel) {
     const bool subtask_work = world.take_subtask_work();
     const std::exception_ptr failure =
-        subtask_work ? run_deferred(world, proxy) : nullptr;
+        subtask_work ? context_internal::run_deferred(world, proxy) : nullptr;
     apply_kills(world, parallel, subtask_work);
     apply_matches(world, parallel);
     if (failure) std::rethrow_exception(failure);
   }
 
-  // Phase 1. Returns the first exception a deferred function threw.
-  template <typename World, typename DeferProxy>
-  std::exception_ptr run_deferred(World& world, DeferProxy& proxy) {
-    std::exception_ptr failure;
-    world.for_each_instance(
-        [&](auto& instance) {
-          for (std::size_t s = 0; s < instance.state_count(); ++s) {
-            auto& deferred = instance.state(s).deferred;
-            if (failure || instance.failed()) {
-              deferred.clear();
-            } else {
-              failure = deferred.run_all(proxy);
-            }
-          }
-        },
-        /*parallel=*/false);
-    return failure;
-  }
-
   // Phase 2.
   template <typename World>
   void apply_kills(World& world, bool parallel, bool subtask_work = true) {
-    if (subtask_work) gather_subtask_kills(world);
+    if (subtask_work) context_internal::gather_subtask_kills(world, *this);
     if (to_kill_.empty()) return;
     sort_kills_by_index();
     auto& entities = world.entities();
@@ -413,24 +378,6 @@ class refresh_queue {
     if (const refresh_observer* observer = world.observer()) {
       (*observer)({what, id, Instance::id, world.system_name(Instance::id)});
     }
-  }
-
-  // Kills requested by subtasks of systems that did not fail join the
-  // step's own.
-  template <typename World>
-  void gather_subtask_kills(World& world) {
-    auto& entities = world.entities();
-    world.for_each_instance(
-        [&](auto& instance) {
-          for (std::size_t s = 0; s < instance.state_count(); ++s) {
-            auto& state = instance.state(s);
-            if (!instance.failed()) {
-              for (entity_id id : state.to_kill) queue_kill(entities, id);
-            }
-            state.to_kill.clear();
-          }
-        },
-        /*parallel=*/false);
   }
 
   // Kills usually arrive in index order already (a pass over a system's

@@ -1,0 +1,59 @@
+// Internal to //context: what the refresh (context/refresh.h) takes from
+// the subtask states systems left behind: their deferred functions (phase
+// 1) and their kill requests (the start of phase 2). Both visit the states
+// sequentially, in system id and then subtask order, so the result does not
+// depend on which thread ran which subtask. Called only when the world says
+// some subtask left work (take_subtask_work()).
+#ifndef STRATA_CONTEXT_INTERNAL_SUBTASK_LEFTOVERS_H_
+#define STRATA_CONTEXT_INTERNAL_SUBTASK_LEFTOVERS_H_
+
+#include <cstddef>
+#include <exception>
+
+#include "entity/entity_id.h"
+
+namespace strata::context_internal {
+
+// Phase 1 of the refresh: every deferred function of every subtask state,
+// in system id, subtask, then deferral order, through the defer proxy.
+// Returns the first exception one threw; after it, and in the states of
+// systems that failed in the step, deferred functions are dropped.
+template <typename World, typename DeferProxy>
+std::exception_ptr run_deferred(World& world, DeferProxy& proxy) {
+  std::exception_ptr failure;
+  world.for_each_instance(
+      [&](auto& instance) {
+        for (std::size_t s = 0; s < instance.state_count(); ++s) {
+          auto& deferred = instance.state(s).deferred;
+          if (failure || instance.failed()) {
+            deferred.clear();
+          } else {
+            failure = deferred.run_all(proxy);
+          }
+        }
+      },
+      /*parallel=*/false);
+  return failure;
+}
+
+// Kills requested by subtasks of systems that did not fail join the
+// step's own.
+template <typename World, typename Queue>
+void gather_subtask_kills(World& world, Queue& queue) {
+  auto& entities = world.entities();
+  world.for_each_instance(
+      [&](auto& instance) {
+        for (std::size_t s = 0; s < instance.state_count(); ++s) {
+          auto& state = instance.state(s);
+          if (!instance.failed()) {
+            for (entity_id id : state.to_kill) queue.queue_kill(entities, id);
+          }
+          state.to_kill.clear();
+        }
+      },
+      /*parallel=*/false);
+}
+
+}  // namespace strata::context_internal
+
+#endif  // STRATA_CONTEXT_INTERNAL_SUBTASK_LEFTOVERS_H_

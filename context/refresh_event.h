@@ -1,0 +1,47 @@
+// What a refresh reports: one refresh_event per change of a system's
+// membership and per reclaimed entity, given to the observer set with
+// ctx.observe_refresh(f) (context.h).
+//
+//   ctx.observe_refresh([](const strata::refresh_event& e) {
+//     if (e.what == strata::refresh_event::kind::subscribe) { ... }
+//   });
+//
+// Order (the refresh's phases are in context/refresh.h): phase 2, for each
+// killed entity in index order, an unsubscribe per system it was in (system
+// id order), then its reclaim; phase 3, for each changed entity in the
+// order it was first changed in the step, its unsubscribes and subscribes in
+// system id order. Systems' own hooks (`on_subscribe(entity_id)` /
+// `on_unsubscribe(entity_id)`) see the same events; without an observer,
+// each system's hooks see its own events in that order (systems may then be
+// visited concurrently).
+//
+// `system_name` views a string with static storage duration (the system's
+// type name). The observer runs during the refresh, on the thread that
+// called step(): while one is set, the refresh visits systems on that
+// thread, so the events come in the one order above.
+#ifndef STRATA_CONTEXT_REFRESH_EVENT_H_
+#define STRATA_CONTEXT_REFRESH_EVENT_H_
+
+#include <cstddef>
+#include <functional>
+#include <string_view>
+
+#include "entity/entity_id.h"
+
+namespace strata {
+
+struct refresh_event {
+  enum class kind { subscribe, unsubscribe, reclaim };
+  static constexpr std::size_t no_system = ~std::size_t{0};
+  kind what;
+  entity_id entity;
+  std::size_t system_id = no_system;  // no_system for reclaim
+  std::string_view system_name;       // empty for reclaim
+};
+
+// Context-wide observer of refresh events (ctx.observe_refresh(f)).
+using refresh_observer = std::function<void(const refresh_event&)>;
+
+}  // namespace strata
+
+#endif  // STRATA_CONTEXT_REFRESH_EVENT_H_
