@@ -23,15 +23,14 @@
 //
 // Complexity: as versioned_sparse_set; emplace/erase also move one element
 // per array. each(): O(size), touching only dense arrays. sort(): O(n log n)
-// compares plus at most n swaps per array. for_each_in_all(): O(size of the
-// smallest set) membership tests.
+// compares plus at most n swaps per array. Iterating several sets together:
+// for_each_in_all() (for_each_in_all.h).
 //
 // Iterators, pointers and references: emplace invalidates every pointer and
 // reference into the set (vectors may reallocate). erase(id) invalidates
 // references to id's components and to the last element's (it is moved into
 // id's place). sort/sort_as/clear invalidate all references to components.
-// Inside each() and for_each_in_all() the callback must not emplace or erase
-// in any set being iterated.
+// Inside each() the callback must not emplace or erase in the set.
 //
 // Thread-safety: not thread-safe for writes; concurrent const calls on one
 // set are safe. Mutating different components of different entities through
@@ -355,80 +354,6 @@ class component_sparse_set {
   id_set_type ids_;
   base_internal::flat_tuple<std::vector<T>...> data_;
 };
-
-namespace sparse_set_internal {
-
-template <typename Id, std::size_t P>
-const versioned_sparse_set<Id, P>& ids_of(
-    const versioned_sparse_set<Id, P>& set) noexcept {
-  return set;
-}
-template <typename Id, typename... T>
-const versioned_sparse_set<Id>& ids_of(
-    const component_sparse_set<Id, T...>& set) noexcept {
-  return set.id_set();
-}
-
-// A plain id set contributes no arguments; a component set its components.
-template <typename Id, std::size_t P>
-std::tuple<> refs_at(const versioned_sparse_set<Id, P>&, std::size_t) noexcept {
-  return {};
-}
-template <typename Id, typename... T>
-std::tuple<T&...> refs_at(component_sparse_set<Id, T...>& set,
-                          std::size_t position) noexcept {
-  return set.components_at(position);
-}
-template <typename Id, typename... T>
-std::tuple<const T&...> refs_at(const component_sparse_set<Id, T...>& set,
-                                std::size_t position) noexcept {
-  return set.components_at(position);
-}
-
-template <std::size_t Driver, typename F, typename... Sets, std::size_t... I>
-void drive_from(F& f, std::index_sequence<I...>, Sets&... sets) {
-  const auto& driver = ids_of(std::get<Driver>(std::tie(sets...)));
-  // Reverse order: keeps positions of unvisited elements stable if f only
-  // reads, and matches the erase-safe direction of the sets.
-  for (std::size_t pos = driver.size(); pos-- > 0;) {
-    const auto id = driver[pos];
-    std::size_t positions[sizeof...(Sets)];
-    const bool in_all =
-        ((I == Driver
-              ? (positions[I] = pos, true)
-              : (positions[I] = ids_of(sets).find(id)) !=
-                    std::remove_cvref_t<decltype(ids_of(sets))>::npos) &&
-         ...);
-    if (!in_all) continue;
-    std::apply(
-        f, std::tuple_cat(std::make_tuple(id), refs_at(sets, positions[I])...));
-  }
-}
-
-}  // namespace sparse_set_internal
-
-// Calls f(id, components of sets[0]..., components of sets[1]..., ...) for
-// every id contained in all `sets` (component_sparse_set or
-// versioned_sparse_set of the same Id; an id set is a filter and adds no
-// argument). Iteration is driven by the set with the fewest elements and
-// tests the others (seed 001), so it costs O(min size) lookups. The order is
-// the reverse dense order of the driving set. `f` must not emplace or erase
-// in any of the sets.
-template <typename F, typename First, typename... Rest>
-void for_each_in_all(F&& f, First& first, Rest&... rest) {
-  constexpr std::size_t n = 1 + sizeof...(Rest);
-  const std::size_t sizes[n] = {sparse_set_internal::ids_of(first).size(),
-                                sparse_set_internal::ids_of(rest).size()...};
-  const std::size_t driver =
-      static_cast<std::size_t>(std::min_element(sizes, sizes + n) - sizes);
-  [&]<std::size_t... D>(std::index_sequence<D...>) {
-    ((driver == D ? sparse_set_internal::drive_from<D>(
-                        f, std::make_index_sequence<n>{}, first, rest...)
-                  : void()),
-     ...);
-  }
-  (std::make_index_sequence<n>{});
-}
 
 }  // namespace strata
 

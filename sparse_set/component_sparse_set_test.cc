@@ -15,6 +15,7 @@
 
 #include "base/versioned_id.h"
 #include "gtest/gtest.h"
+#include "sparse_set/for_each_in_all.h"
 #include "sparse_set/versioned_sparse_set.h"
 #include "testing/ids.h"
 
