@@ -53,6 +53,7 @@
 #include "base/internal/flat_tuple.h"
 #include "base/limit.h"
 #include "component_storage/chunk.h"
+#include "component_storage/internal/aos_row.h"
 #include "component_storage/signature.h"
 #include "entity/entity_id.h"
 #include "settings/type_list.h"
@@ -208,7 +209,8 @@ class basic_contiguous_buffer_chunk {
   template <typename T>
   requires(chunk_internal::is_one_of<T, Ts...>) auto index_accessor() noexcept {
     if constexpr (is_aos) {
-      return aos_accessor<T, kRow.offsets[k_of<T>], kRow.size>{storage_.rows};
+      return chunk_internal::aos_accessor<T, kRow.offsets[k_of<T>], kRow.size>{
+          storage_.rows};
     } else {
       return base_internal::get<k_of<T>>(storage_.arrays);
     }
@@ -228,37 +230,8 @@ class basic_contiguous_buffer_chunk {
   }
 
  private:
-  // AoS row layout: components in declaration order, each at its alignment.
-  struct row_layout {
-    std::size_t offsets[kComponents];
-    std::size_t size;
-    std::size_t align;
-  };
-  static constexpr row_layout compute_row_layout() {
-    constexpr std::size_t sizes[] = {sizeof(Ts)...};
-    constexpr std::size_t aligns[] = {alignof(Ts)...};
-    row_layout result{};
-    std::size_t offset = 0;
-    std::size_t align = 1;
-    for (std::size_t k = 0; k < kComponents; ++k) {
-      offset = (offset + aligns[k] - 1) / aligns[k] * aligns[k];
-      result.offsets[k] = offset;
-      offset += sizes[k];
-      align = std::max(align, aligns[k]);
-    }
-    result.size = (offset + align - 1) / align * align;
-    result.align = align;
-    return result;
-  }
-  static constexpr row_layout kRow = compute_row_layout();
-
-  template <typename T, std::size_t Offset, std::size_t Stride>
-  struct aos_accessor {
-    std::byte* rows;
-    T& operator[](size_type slot) const noexcept {
-      return *std::launder(reinterpret_cast<T*>(rows + slot * Stride + Offset));
-    }
-  };
+  static constexpr chunk_internal::row_layout<kComponents> kRow =
+      chunk_internal::compute_row_layout<Ts...>();
 
   struct soa_storage {
     base_internal::flat_tuple<Ts*...> arrays{};
