@@ -15,8 +15,9 @@
 // each system's hooks see its own events in that order (systems may then be
 // visited concurrently).
 //
-// `system_name` views a string with static storage duration (the system's
-// type name). The observer runs during the refresh, on the thread that
+// `system_name` views a string with static storage duration: the system's
+// `static constexpr std::string_view name` if it declares one, else its
+// type's name. The observer runs during the refresh, on the thread that
 // called step(): while one is set, the refresh visits systems on that
 // thread, so the events come in the one order above.
 #ifndef STRATA_CONTEXT_REFRESH_EVENT_H_
