@@ -336,16 +336,6 @@ class component_storage {
     return chunk_for<tag_type<Tag>>();
   }
 
-  // f(chunk 0, chunk 1, ...): every chunk, in signature order.
-  template <typename F>
-  decltype(auto) apply_to_chunks(F&& f) {
-    return chunks_.apply(std::forward<F>(f));
-  }
-  template <typename F>
-  decltype(auto) apply_to_chunks(F&& f) const {
-    return chunks_.apply(std::forward<F>(f));
-  }
-
  private:
   apply_t<base_internal::flat_tuple, chunk_types> chunks_;
   std::array<size_type, (component_count > 0 ? component_count : 1)> counts_{};

@@ -27,7 +27,6 @@
 #ifndef STRATA_CONTEXT_RESOURCES_H_
 #define STRATA_CONTEXT_RESOURCES_H_
 
-#include <tuple>
 #include <type_traits>
 
 #include "base/internal/flat_tuple.h"

@@ -9,7 +9,6 @@
 #include <memory>
 #include <new>
 #include <string_view>
-#include <tuple>
 #include <utility>
 
 #include "base/internal/flat_tuple.h"
