@@ -495,11 +495,7 @@ def compile_cost(target, execroot, bin_dir):
     actions = json.loads(aq).get("actions", [])
     if not actions:
         return None
-    args = list(actions[0]["arguments"])
-    tmp = tempfile.mkdtemp()
-    for flag, name in (("-o", "out.o"), ("-MF", "out.d")):
-        if flag in args:
-            args[args.index(flag) + 1] = os.path.join(tmp, name)
+    args = actions[0]["arguments"]
     # Twice, keeping the faster run: this VM has slow and fast phases.
     runs = [time_compile(args, execroot) for _ in range(COMPILE_RUNS)]
     ok = all(r["ok"] for r in runs)
@@ -519,7 +515,14 @@ def compile_cost(target, execroot, bin_dir):
 
 
 def time_compile(args, execroot):
-    """One run of a compile command under /usr/bin/time -v."""
+    """One run of a compile command (bazel's arguments, run in `execroot`)
+    under /usr/bin/time -v, its outputs redirected to a scratch directory.
+    Also used by tools/unit_cost.py."""
+    args = list(args)
+    scratch = tempfile.mkdtemp()
+    for flag, name in (("-o", "out.o"), ("-MF", "out.d")):
+        if flag in args:
+            args[args.index(flag) + 1] = os.path.join(scratch, name)
     res = subprocess.run(["/usr/bin/time", "-v"] + args, cwd=execroot,
                          capture_output=True, text=True)
     wall = re.search(

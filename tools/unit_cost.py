@@ -28,7 +28,8 @@ import json
 import os
 import subprocess
 import sys
-import tempfile
+
+from bench_report import time_compile
 
 WORKSPACE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -39,29 +40,14 @@ def bazel(args):
 
 
 def own_compile_actions(target, flags):
-    """(source, arguments) of each CppCompile action of the target's srcs."""
-    package = target[2:].split(":")[0]
+    """(source, arguments) of each CppCompile action of the target itself
+    (aquery of a target lists its own actions, not its dependencies')."""
     query = f'mnemonic("CppCompile", {target})'
     actions = json.loads(
         bazel(["aquery"] + flags + ["--output=jsonproto", query]))
     for action in actions.get("actions", []):
-        args = list(action["arguments"])
-        source = args[args.index("-c") + 1]
-        if source.startswith(package + "/") or "/bin/" + package + "/" in source:
-            yield source, args
-
-
-def time_compile(args, execroot, tree):
-    scratch = tempfile.mkdtemp()
-    for flag, name in (("-o", "unit.o"), ("-MF", "unit.d")):
-        if flag in args:
-            args[args.index(flag) + 1] = os.path.join(scratch, name)
-    args = args[:1] + ["-iquote", tree] + args[1:]
-    result = subprocess.run(
-        ["/usr/bin/time", "-f", "%U %e %M"] + args, cwd=execroot,
-        capture_output=True, text=True)
-    user, wall, peak_kb = result.stderr.strip().splitlines()[-1].split()
-    return result.returncode == 0, float(user), float(wall), int(peak_kb)
+        args = action["arguments"]
+        yield args[args.index("-c") + 1], args
 
 
 def main():
@@ -77,12 +63,14 @@ def main():
     ok = True
     for target in options.targets:
         for source, args in own_compile_actions(target, flags):
-            compiled, user, wall, peak_kb = time_compile(args, execroot, tree)
-            ok &= compiled
+            # The tree's headers first on the quote include path.
+            cost = time_compile(args[:1] + ["-iquote", tree] + args[1:],
+                                execroot)
+            ok &= cost["ok"]
             print(f"{options.config or 'fastbuild'}  {target}  {source}  "
-                  f"cpu {user:.1f} s  wall {wall:.1f} s  "
-                  f"peak {peak_kb // 1024} MiB"
-                  f"{'' if compiled else '  FAILED'}", flush=True)
+                  f"cpu {cost['user']:.1f} s  wall {cost['wall']:.1f} s  "
+                  f"peak {cost['rss_mib']:.0f} MiB"
+                  f"{'' if cost['ok'] else '  FAILED'}", flush=True)
     return 0 if ok else 1
 
 
