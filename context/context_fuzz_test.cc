@@ -1514,7 +1514,6 @@ constexpr auto base = strata::settings()
 TEST(ContextFuzzTest, SequentialOneThread) {
   run_variant(base.dynamic_entity_limit().threads(1), {1, 3000});
 }
-
 #endif
 
 #if STRATA_FUZZ_PART == 2  // atomic_counter
@@ -1533,7 +1532,6 @@ TEST(ContextFuzzTest, AtomicCounterFourThreadsObserved) {
                   .threads(4),
               {3, 2000, /*observe=*/true});
 }
-
 #endif
 
 #if STRATA_FUZZ_PART == 3  // checked_access
@@ -1544,7 +1542,6 @@ TEST(ContextFuzzTest, CheckedAccess) {
                   .threads(2),
               {4, 1500});
 }
-
 #endif
 
 #if STRATA_FUZZ_PART == 4  // fixed_limit
@@ -1561,7 +1558,6 @@ TEST(ContextFuzzTest, FixedLimitSequentialObserved) {
   run_variant(base.fixed_entity_limit<kLimit>().threads(1),
               {6, 2000, /*observe=*/true, kLimit, /*target=*/kLimit + 16});
 }
-
 #endif
 
 #if STRATA_FUZZ_PART == 1  // sequential
@@ -1604,7 +1600,6 @@ TEST(ContextFuzzTest, KillAfterRemoveUnsubscribesFromEmptiedSystem) {
     EXPECT_EQ(unsubscribes, 1);
   }
 }
-
 #endif
 
 }  // namespace

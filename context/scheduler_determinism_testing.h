@@ -21,13 +21,12 @@
 
 namespace strata::determinism_testing {
 
-using strata::entity_id;
 using strata::testing::all_entities;
-using strata::testing::comp;
 using strata::testing::for_each_component;
 using strata::testing::mix64;
 using strata::testing::random_dag;
 using strata::testing::splitmix64;
+
 constexpr int kSteps = 1000;
 constexpr int kInitialEntities = 120;
 
