@@ -273,8 +273,12 @@ class system_instance {
   // refresh. Critical operations only (never while systems run).
   void note_departure(std::uint32_t index) { departures_.push_back(index); }
   // Applies the noted departures: entities that no longer match leave.
+  // The empty test inlines (every run and entity_count() asks); the loop
+  // stays out of line.
   void settle_departures() const {
-    if (departures_.empty()) return;
+    if (!departures_.empty()) settle_noted_departures();
+  }
+  [[gnu::noinline]] void settle_noted_departures() const {
     for (const std::uint32_t index : departures_) {
       if (!matches(entities_->metadata_at(index).components) &&
           subscribed_.erase(index)) {
@@ -309,7 +313,12 @@ class system_instance {
                     : 1;
     if (states_.size() < count) states_.resize(count);
     for (std::size_t i = 0; i < count; ++i) {
-      auto [begin, end] = slice_bounds(i, count, entities);
+      // One subtask (most systems of a small world) takes everything,
+      // without slice_bounds' two divisions: they were a visible part of a
+      // 1-entity step.
+      auto [begin, end] = count == 1
+                              ? std::pair<std::size_t, std::size_t>{0, entities}
+                              : slice_bounds(i, count, entities);
       states_[i].begin = begin;
       states_[i].end = end;
       if constexpr (has_output)

@@ -19,7 +19,8 @@
 //
 // Complexity: insert, erase, contains O(1) (insert amortized: the bitmap
 // grows to the index). size O(1). position_of_rank(r) O(blocks + 64).
-// for_each_run / for_each over [begin, end) ranks: O(words spanned + runs),
+// for_each_run / for_each / for_each_member over [begin, end) ranks: O(words
+// from the first member visited to the last + runs),
 // and O(blocks) over blocks that are full (a dense world).
 // clear O(words). Memory: capacity / 8 bytes, plus 4 bytes per 4096
 // indices.
@@ -203,9 +204,12 @@ class ordered_index_set {
     if (end_rank > size_) end_rank = size_;
     if (begin_rank >= end_rank) return;
     // Words [start.word, stop.word], masked at both ends; no per-member
-    // count is needed inside the loops.
+    // count is needed inside the loops. The walk stops just past the last
+    // member it visits, not at the next member (or the bitmap's end, after
+    // the last rank): a small set in a large bitmap, a world of one entity
+    // after a despawn of thousands, costs the words it spans, not capacity.
     const position start = position_of_rank(begin_rank);
-    const position stop = position_of_rank(end_rank);
+    const position stop = just_after(position_of_rank(end_rank - 1));
     const word_type last_mask =
         stop.word < words_.size() ? (word_type{1} << stop.bit) - 1 : 0;
     size_type w = start.word;
@@ -312,6 +316,13 @@ class ordered_index_set {
   }
 
  private:
+  // The position one past `member`: the next bit, or bit 0 of the next
+  // word.
+  static position just_after(position member) noexcept {
+    return member.bit + 1 == word_bits ? position{member.word + 1, 0}
+                                       : position{member.word, member.bit + 1};
+  }
+
   // The position (0..63) of the `n`-th set bit of `word` (which has more
   // than n).
   static size_type nth_set_bit(word_type word, size_type n) noexcept {

@@ -80,6 +80,40 @@ TEST(OrderedIndexSetTest, PositionOfRankSkipsBlocks) {
   EXPECT_EQ(set.position_of_rank(4).word, set.capacity() / 64);  // the end
 }
 
+// for_each_member hands out full words as runs and stops at its last
+// member: one that ends a word (bit 63) still closes the run, and a large
+// empty tail (the bitmap grew for members since erased) is not visited.
+TEST(OrderedIndexSetTest, ForEachMemberEndsAtTheLastMember) {
+  ordered_index_set set;
+  for (std::size_t i = 0; i < 64 * 4096; ++i) set.insert(i);
+  for (std::size_t i = 128; i < 64 * 4096; ++i) set.erase(i);
+  set.insert(130);
+  runs run_calls;
+  std::vector<std::size_t> singles;
+  const auto visit = [&](std::size_t begin, std::size_t end) {
+    run_calls.clear();
+    singles.clear();
+    set.for_each_member(
+        begin, end,
+        [&](std::size_t first, std::size_t count) {
+          run_calls.emplace_back(first, count);
+        },
+        [&](std::size_t i) { singles.push_back(i); });
+  };
+  visit(0, set.size());
+  EXPECT_EQ(run_calls, (runs{{0, 128}}));
+  EXPECT_EQ(singles, (std::vector<std::size_t>{130}));
+  visit(0, 128);  // ends on bit 63 of word 1
+  EXPECT_EQ(run_calls, (runs{{0, 128}}));
+  EXPECT_TRUE(singles.empty());
+  visit(64, 129);
+  EXPECT_EQ(run_calls, (runs{{64, 64}}));
+  EXPECT_EQ(singles, (std::vector<std::size_t>{130}));
+  visit(5, 7);
+  EXPECT_TRUE(run_calls.empty());
+  EXPECT_EQ(singles, (std::vector<std::size_t>{5, 6}));
+}
+
 // Random inserts and erases against std::set; after each batch, every
 // query and every slicing into up to 7 rank ranges agrees with the model.
 TEST(OrderedIndexSetTest, ModelTest) {

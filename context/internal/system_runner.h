@@ -15,8 +15,10 @@
 #ifndef STRATA_CONTEXT_INTERNAL_SYSTEM_RUNNER_H_
 #define STRATA_CONTEXT_INTERNAL_SYSTEM_RUNNER_H_
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
+#include <cstdint>
 #include <exception>
 #include <limits>
 #include <string_view>
@@ -31,6 +33,7 @@
 #include "context/system_instance.h"
 #include "context/trace.h"
 #include "scheduler/hand_off.h"
+#include "scheduler/sequential.h"
 #include "settings/diagnostic.h"
 #include "settings/type_list.h"
 #include "settings/type_name.h"
@@ -130,13 +133,19 @@ class system_runner {
             std::make_index_sequence<system_count>{});
         static constexpr auto predictions =
             make_prediction_table(std::make_index_sequence<system_count>{});
-        Types::scheduler_type::template execute<system_list, Selected>(
-            core.pool(),
-            [&core, &adapter_refs](std::size_t id) {
-              table[id](core, adapter_refs);
-            },
-            [&core](std::size_t id) { return predictions[id](core); },
-            core.hand_off_policy());
+        const auto run = [&core, &adapter_refs](std::size_t id) {
+          table[id](core, adapter_refs);
+        };
+        if (too_small_for_threads<Selected>(
+                core, std::make_index_sequence<system_count>{})) {
+          scheduler::sequential_t::execute<system_list, Selected>(core.pool(),
+                                                                  run);
+        } else {
+          Types::scheduler_type::template execute<system_list, Selected>(
+              core.pool(), run,
+              [&core](std::size_t id) { return predictions[id](core); },
+              core.hand_off_policy());
+        }
         if constexpr (Types::trace_enabled) {
           record_trace<Selected>(core,
                                  std::make_index_sequence<system_count>{});
@@ -227,6 +236,37 @@ class system_runner {
     if (measure && !executor.measured()) {
       instance.cost().record(trace_span::now_ns() - start,
                              instance.entity_count());
+    }
+  }
+
+  // Whether a threaded scheduler would, after ranking every system, run
+  // this step as the sequential scheduler does: every selected system is
+  // measured and together they are predicted below both the work a step
+  // needs before it uses the pool (kInlineStepNs) and the work a system
+  // needs before it splits (kMinSubtaskNs, and no system exceeds the
+  // total). Then the step skips the ranking and runs in topological order
+  // at a sequential step's cost: on a small world, threads switched on cost
+  // next to nothing. Sample steps (core_type::samples_costs) take the full
+  // path, and re-measure; so do steps with a system never measured.
+  template <auto Selected, std::size_t... I>
+  static bool too_small_for_threads(core_type& core,
+                                    std::index_sequence<I...>) {
+    if constexpr (!Types::scheduler_type::runs_subtasks_in_parallel) {
+      return false;
+    } else {
+      if (!core.measures_costs() || core.samples_costs()) return false;
+      constexpr std::int64_t limit = std::min(hand_off_policy::kInlineStepNs,
+                                              hand_off_policy::kMinSubtaskNs);
+      std::int64_t total = 0;
+      bool all_known = true;
+      const auto add = [&](const auto& instance) {
+        const std::int64_t predicted =
+            instance.cost().predict(instance.entity_count());
+        all_known &= predicted != run_cost::unknown;
+        total += predicted;
+      };
+      ((Selected[I] ? add(core.template instance<I>()) : void()), ...);
+      return all_known && total < limit;
     }
   }
 
