@@ -278,6 +278,32 @@ class component_storage {
     });
   }
 
+  // For entities about to be reclaimed: destroys the components that
+  // bits_of(id) says each id of [first, last) has, and leaves the bits as
+  // they are (the caller resets them with the rest of the entity's
+  // metadata). Faster than remove_all on each: the bits are read once per
+  // entity, not written back bit by bit (a chain of byte stores and reloads
+  // that was half of a kill), and the per-type counts stay in registers.
+  template <typename It, typename BitsOf>
+  void destroy_all_of(It first, It last, BitsOf bits_of) {
+    std::array<size_type, component_count> removed{};
+    for (; first != last; ++first) {
+      const entity_id id = *first;
+      const auto bits = bits_of(id);  // a copy: one load
+      for_each_type(component_types{}, [&](auto component) {
+        using T = typename decltype(component)::type;
+        constexpr size_type bit = id_of<T>();
+        if (bits.test(bit)) {
+          chunk_for<T>().template remove<T>(id);
+          ++removed[bit];
+        }
+      });
+    }
+    for (size_type bit = 0; bit < component_count; ++bit) {
+      counts_[bit] -= removed[bit];
+    }
+  }
+
   // How many entities have T: O(1).
   template <typename T>
   size_type count() const noexcept {

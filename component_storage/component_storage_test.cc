@@ -211,6 +211,60 @@ TYPED_TEST(lifetime_test, every_constructed_component_is_destroyed_once) {
   EXPECT_EQ(counted::constructed, counted::destroyed);
 }
 
+// destroy_all_of (the refresh's batch kill): destroys exactly the
+// components the bits say, updates count<T>() like remove_all, and leaves
+// the bits to the caller.
+TYPED_TEST(lifetime_test, destroy_all_of_destroys_what_the_bits_say) {
+  constexpr int n = 600;
+  {
+    typename TypeParam::storage_type storage;
+    std::vector<std::bitset<2>> bits(n);
+    auto id = [](int i) { return entity_id::combine(i, 0); };
+    for (int i = 0; i < n; ++i) {
+      if (i % 3 != 0) storage.template add<counted>(id(i), bits[i], i);
+      if (i % 2 == 0) storage.template add<other_counted>(id(i), bits[i], -i);
+    }
+    std::vector<entity_id> killed;
+    int destroyed_components = 0;
+    for (int i = 0; i < n; i += 7) {
+      killed.push_back(id(i));
+      destroyed_components += static_cast<int>(bits[i].count());
+    }
+    const int alive_before = counted::alive();
+    const auto counts_before =
+        std::pair(storage.template count<counted>(),
+                  storage.template count<other_counted>());
+    storage.destroy_all_of(
+        killed.begin(),
+        killed.end(), [&](entity_id e) -> auto& { return bits[e.index()]; });
+    EXPECT_EQ(counted::alive(), alive_before - destroyed_components);
+    std::size_t lost_counted = 0;
+    std::size_t lost_other = 0;
+    for (entity_id e : killed) {
+      EXPECT_TRUE(bits[e.index()].any() || e.index() % 6 == 3)
+          << "bits are the caller's: left as they were";
+      lost_counted += bits[e.index()].test(0);
+      lost_other += bits[e.index()].test(1);
+      bits[e.index()].reset();  // what the caller does (reclaim)
+    }
+    EXPECT_EQ(storage.template count<counted>(),
+              counts_before.first - lost_counted);
+    EXPECT_EQ(storage.template count<other_counted>(),
+              counts_before.second - lost_other);
+    // The survivors are intact; the slots of the destroyed take new ones.
+    for (int i = 1; i < n; i += 7) {
+      if (bits[i].test(0)) {
+        EXPECT_EQ(*storage.template get<counted>(id(i)).value, i);
+      }
+    }
+    for (entity_id e : killed) {
+      storage.template add<counted>(e, bits[e.index()], 1000);
+      EXPECT_EQ(*storage.template get<counted>(e).value, 1000);
+    }
+  }
+  EXPECT_EQ(counted::constructed, counted::destroyed);
+}
+
 TYPED_TEST(lifetime_test, clear_destroys_everything_and_storage_is_reusable) {
   {
     typename TypeParam::storage_type storage;

@@ -59,8 +59,10 @@
 // refresh_observer, or null); system_name(id).
 //
 // Complexity: phase 1 O(deferred functions); phase 2 O(kills * systems)
-// bit tests plus the sort of kills when they are out of index order (and
-// O(changes) to find the changed entities' entries, when there are both);
+// bit clears (a membership test first only for systems with an
+// on_unsubscribe hook, or with an observer) plus the sort of kills when
+// they are out of index order (and O(changes) to find the changed
+// entities' entries, when there are both);
 // phase 3 O(changes * systems) bit tests, and O(1) per real membership
 // change. The queues keep their capacity, so a steady state allocates
 // nothing.
@@ -79,6 +81,7 @@
 
 #include "absl/base/attributes.h"
 #include "context/internal/append_buffer.h"
+#include "context/internal/membership_events.h"
 #include "context/internal/subtask_leftovers.h"
 #include "context/refresh_event.h"
 #include "entity/entity_id.h"
@@ -167,25 +170,43 @@ class refresh_queue {
     if (observer == nullptr) {
       world.for_each_instance(
           [&](auto& instance) {
-            // No shortcut on an empty subscription: an entity that lost a
-            // required component this step already left it, yet was a
-            // member at the last refresh and is owed its unsubscribe.
-            for (entity_id id : to_kill_) leave_if_member(world, instance, id);
+            if constexpr (context_internal::has_unsubscribe_hook<
+                              decltype(instance)>) {
+              // No shortcut on an empty subscription: an entity that lost a
+              // required component this step already left it, yet was a
+              // member at the last refresh and is owed its unsubscribe.
+              for (entity_id id : to_kill_) {
+                leave_if_member(world, instance, id);
+              }
+            } else {
+              // Nobody to tell: erasing is enough, and erasing a non-member
+              // does nothing (members are a subset of the entities that
+              // matched at the last refresh), so no per-kill test.
+              instance.mutable_subscribed().erase_all(
+                  to_kill_.begin(), to_kill_.end(),
+                  [](entity_id id) { return id.index(); });
+            }
           },
           parallel);
+      // In batches (reclaim resets the component bits).
+      world.components().destroy_all_of(
+          to_kill_.begin(), to_kill_.end(), [&](entity_id id) -> auto& {
+            return entities.metadata_at(id.index()).components;
+          });
+      for (entity_id id : to_kill_) entities.reclaim(id);
+      to_kill_.clear();
+      return;
     }
+    // With an observer, the events of each kill (its unsubscribes, then its
+    // reclaim) come together, in index order.
     for (entity_id id : to_kill_) {
-      if (observer != nullptr) {
-        world.for_each_instance(
-            [&](auto& instance) { leave_if_member(world, instance, id); },
-            /*parallel=*/false);
-      }
+      world.for_each_instance(
+          [&](auto& instance) { leave_if_member(world, instance, id); },
+          /*parallel=*/false);
       world.components().remove_all(id, entities.bits(id));
       entities.reclaim(id);
-      if (observer != nullptr) {
-        (*observer)(
-            {refresh_event::kind::reclaim, id, refresh_event::no_system, {}});
-      }
+      (*observer)(
+          {refresh_event::kind::reclaim, id, refresh_event::no_system, {}});
     }
     to_kill_.clear();
   }
@@ -320,7 +341,8 @@ class refresh_queue {
       return;
     }
     instance.mutable_subscribed().erase(id.index());
-    notify(world, instance, refresh_event::kind::unsubscribe, id);
+    context_internal::notify(world, instance, refresh_event::kind::unsubscribe,
+                             id);
   }
 
   // Whether phase 3 must look at `change` for `instance`: the entity is
@@ -354,29 +376,14 @@ class refresh_queue {
     if (now) {
       instance.mutable_subscribed().insert(index);  // back after a departure
       if (!was)
-        notify(world, instance, refresh_event::kind::subscribe, change.id);
+        context_internal::notify(world, instance,
+                                 refresh_event::kind::subscribe, change.id);
     } else {
       instance.mutable_subscribed().erase(index);
       if (was) {
-        notify(world, instance, refresh_event::kind::unsubscribe, change.id);
+        context_internal::notify(world, instance,
+                                 refresh_event::kind::unsubscribe, change.id);
       }
-    }
-  }
-
-  template <typename World, typename Instance>
-  static void notify(World& world, Instance& instance, refresh_event::kind what,
-                     entity_id id) {
-    if (what == refresh_event::kind::subscribe) {
-      if constexpr (requires { instance.system().on_subscribe(id); }) {
-        instance.system().on_subscribe(id);
-      }
-    } else {
-      if constexpr (requires { instance.system().on_unsubscribe(id); }) {
-        instance.system().on_unsubscribe(id);
-      }
-    }
-    if (const refresh_observer* observer = world.observer()) {
-      (*observer)({what, id, Instance::id, world.system_name(Instance::id)});
     }
   }
 

@@ -1,5 +1,6 @@
 #include "sparse_set/ordered_index_set.h"
 
+#include <algorithm>
 #include <cstddef>
 #include <iterator>
 #include <random>
@@ -125,6 +126,18 @@ TEST(OrderedIndexSetTest, ModelTest) {
       const std::size_t index = rng() % universe;
       if (rng() % 3 == 0) {
         EXPECT_EQ(set.erase(index), model.erase(index) == 1);
+      } else if (rng() % 50 == 0) {
+        // A batch (sorted, as the refresh's kills are, with absent and
+        // out-of-range indices), against one erase each.
+        std::vector<std::size_t> batch;
+        for (int k = 0; k < 40; ++k) batch.push_back(rng() % (universe + 200));
+        std::sort(batch.begin(), batch.end());
+        batch.erase(std::unique(batch.begin(), batch.end()), batch.end());
+        std::size_t expected = 0;
+        for (std::size_t i : batch) expected += model.erase(i);
+        EXPECT_EQ(set.erase_all(batch.begin(), batch.end(),
+                                [](std::size_t i) { return i; }),
+                  expected);
       } else {
         EXPECT_EQ(set.insert(index), model.insert(index).second);
       }
