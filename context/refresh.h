@@ -179,12 +179,10 @@ class refresh_queue {
                 leave_if_member(world, instance, id);
               }
             } else {
-              // Nobody to tell: erasing is enough, and erasing a non-member
-              // does nothing (members are a subset of the entities that
-              // matched at the last refresh), so no per-kill test.
+              // Nobody to tell: erase, no per-kill test (erasing a
+              // non-member does nothing).
               instance.mutable_subscribed().erase_all(
-                  to_kill_.begin(), to_kill_.end(),
-                  [](entity_id id) { return id.index(); });
+                  to_kill_.begin(), to_kill_.end(), index_of{});
             }
           },
           parallel);
@@ -256,6 +254,10 @@ class refresh_queue {
   std::size_t pending_matches() const noexcept { return to_match_.size(); }
 
  private:
+  struct index_of {  // one type for every system's erase_all
+    std::size_t operator()(entity_id id) const noexcept { return id.index(); }
+  };
+
   struct pending_match {
     entity_id id;
     bitset_type before;  // its components at the last refresh

@@ -33,7 +33,6 @@
 #include "context/system_instance.h"
 #include "context/trace.h"
 #include "scheduler/hand_off.h"
-#include "scheduler/sequential.h"
 #include "settings/diagnostic.h"
 #include "settings/type_list.h"
 #include "settings/type_name.h"
@@ -133,19 +132,21 @@ class system_runner {
             std::make_index_sequence<system_count>{});
         static constexpr auto predictions =
             make_prediction_table(std::make_index_sequence<system_count>{});
-        const auto run = [&core, &adapter_refs](std::size_t id) {
-          table[id](core, adapter_refs);
-        };
-        if (too_small_for_threads<Selected>(
-                core, std::make_index_sequence<system_count>{})) {
-          scheduler::sequential_t::execute<system_list, Selected>(core.pool(),
-                                                                  run);
-        } else {
-          Types::scheduler_type::template execute<system_list, Selected>(
-              core.pool(), run,
-              [&core](std::size_t id) { return predictions[id](core); },
-              core.hand_off_policy());
-        }
+        // A step too small for threads runs as the sequential scheduler
+        // would: hand_off::never makes the threaded scheduler skip its
+        // ranking (the systems' own decisions still use the context's
+        // policy, and take the same answers).
+        const strata::hand_off_policy policy =
+            too_small_for_threads<Selected>(
+                core, std::make_index_sequence<system_count>{})
+                ? strata::hand_off_policy(hand_off::never)
+                : core.hand_off_policy();
+        Types::scheduler_type::template execute<system_list, Selected>(
+            core.pool(),
+            [&core, &adapter_refs](std::size_t id) {
+              table[id](core, adapter_refs);
+            },
+            [&core](std::size_t id) { return predictions[id](core); }, policy);
         if constexpr (Types::trace_enabled) {
           record_trace<Selected>(core,
                                  std::make_index_sequence<system_count>{});
