@@ -27,7 +27,7 @@ struct sleeper_system {
   void process(Data& data) {
     data.for_entities([](strata::entity_id) {});
     if constexpr (Heavy) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(2));
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
     }
   }
 };
@@ -85,7 +85,7 @@ TEST(SchedulerHandOffTest, SmallStepsStayOnTheCallingThread) {
 
 TEST(SchedulerHandOffTest, HeavyIndependentSystemsUseTheWorker) {
   // The first step measures (unknown costs run inline); from the second,
-  // 2 ms of work off the critical path is far above kInlineStepNs, and the
+  // 5 ms of work off the critical path is far above kInlineStepNs, and the
   // caller posts one system every step, not only on sampling steps (one in
   // 32). The worker, idle and sleeping-system friendly, takes most of them;
   // a quarter leaves room for a loaded machine.
