@@ -244,11 +244,12 @@ class system_runner {
   // this step as the sequential scheduler does: every selected system is
   // measured and together they are predicted below both the work a step
   // needs before it uses the pool (kInlineStepNs) and the work a system
-  // needs before it splits (kMinSubtaskNs, and no system exceeds the
+  // needs before it splits (kMinSubtaskNs; no single system exceeds the
   // total). Then the step skips the ranking and runs in topological order
-  // at a sequential step's cost: on a small world, threads switched on cost
-  // next to nothing. Sample steps (core_type::samples_costs) take the full
-  // path, and re-measure; so do steps with a system never measured.
+  // on this thread; on a small world, threads switched on cost tens of
+  // nanoseconds a step (BENCHMARKS.md). Sample steps
+  // (core_type::samples_costs) take the full path, and re-measure; so do
+  // steps with a system never measured.
   template <auto Selected, std::size_t... I>
   static bool too_small_for_threads(core_type& core,
                                     std::index_sequence<I...>) {
