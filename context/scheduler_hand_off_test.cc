@@ -3,7 +3,8 @@
 // thread runs every system on the calling thread, step after step (also on
 // the steps that skip the ranking, system_runner.h's too_small_for_threads,
 // and on the sampling steps that re-measure); a step of two independent
-// systems that each take milliseconds hands one of them to the worker.
+// systems that each take milliseconds hands one of them to the worker; and
+// small systems that become heavy are noticed at the next sampling step.
 // No wall-clock threshold is asserted: the heavy systems sleep far above
 // every hand-off constant, the light ones do almost nothing.
 #include <array>
@@ -20,41 +21,43 @@ namespace {
 
 namespace ct = strata::testing::ct;
 
-// Two independent systems reading position; `heavy` ones sleep on every run.
-template <bool Heavy, std::size_t I>
-struct sleeper_system {
+// Two independent systems reading position. How long a run takes is the
+// test's business: the adapter sleeps in heavy steps (the subtask's
+// measured work includes it).
+template <std::size_t I>
+struct idle_system {
   template <typename Data>
   void process(Data& data) {
     data.for_entities([](strata::entity_id) {});
-    if constexpr (Heavy) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(5));
-    }
   }
 };
 
 // Never split (ips::none()): only the outer decision, handing a whole
 // system to the worker, can move a run off the calling thread.
-template <bool Heavy>
-constexpr auto pair_of_systems = strata::system_signatures(
-    strata::ss::make(strata::tag<sleeper_system<Heavy, 0>>)
-        .read(ct::position)
-        .parallelism(strata::ips::none()),
-    strata::ss::make(strata::tag<sleeper_system<Heavy, 1>>)
-        .read(ct::position)
-        .parallelism(strata::ips::none()));
+constexpr auto pair_of_systems =
+    strata::system_signatures(strata::ss::make(strata::tag<idle_system<0>>)
+                                  .read(ct::position)
+                                  .parallelism(strata::ips::none()),
+                              strata::ss::make(strata::tag<idle_system<1>>)
+                                  .read(ct::position)
+                                  .parallelism(strata::ips::none()));
 
 constexpr auto components =
     strata::component_signatures(strata::cs::make(ct::position));
 
-// Steps `steps` times; returns how many system runs happened on a thread
-// other than the caller's.
-template <bool Heavy>
-int runs_off_the_calling_thread(int steps) {
+// How many system runs happened on a thread other than the caller's, in
+// each phase of a run: `light_steps` steps of empty systems, then
+// `heavy_steps` steps in which every run sleeps 5 ms.
+struct off_caller_runs {
+  int light = 0;
+  int heavy = 0;
+};
+off_caller_runs runs_off_the_calling_thread(int light_steps, int heavy_steps) {
   auto ctx =
       strata::make_context(strata::settings()
                                .allow_inner_parallelism()
                                .component_signatures(components)
-                               .system_signatures(pair_of_systems<Heavy>)
+                               .system_signatures(pair_of_systems)
                                .scheduler(strata::scheduler::atomic_counter)
                                .threads(2)
                                .hand_off(strata::hand_off::automatic));
@@ -63,24 +66,33 @@ int runs_off_the_calling_thread(int steps) {
       proxy.add_component(ct::position, proxy.create_entity());
     }
   });
-  std::atomic<int> elsewhere{0};
   const std::thread::id caller = std::this_thread::get_id();
-  for (int step = 0; step < steps; ++step) {
-    ctx.step([&](auto& proxy) {
-      proxy.execute_systems()(
-          strata::sea::all().for_subtasks([&](auto& system, auto& data) {
-            if (std::this_thread::get_id() != caller) elsewhere.fetch_add(1);
-            system.process(data);
-          }));
-    });
-  }
-  return elsewhere.load();
+  const auto run_steps = [&](int steps, bool heavy) {
+    std::atomic<int> elsewhere{0};
+    for (int step = 0; step < steps; ++step) {
+      ctx.step([&](auto& proxy) {
+        proxy.execute_systems()(
+            strata::sea::all().for_subtasks([&](auto& system, auto& data) {
+              if (std::this_thread::get_id() != caller) elsewhere.fetch_add(1);
+              system.process(data);
+              if (heavy) {
+                std::this_thread::sleep_for(std::chrono::milliseconds(5));
+              }
+            }));
+      });
+    }
+    return elsewhere.load();
+  };
+  off_caller_runs runs;
+  runs.light = run_steps(light_steps, false);
+  runs.heavy = run_steps(heavy_steps, true);
+  return runs;
 }
 
 TEST(SchedulerHandOffTest, SmallStepsStayOnTheCallingThread) {
   // 100 steps: several sampling steps, and the ones between them that skip
   // the ranking.
-  EXPECT_EQ(runs_off_the_calling_thread</*Heavy=*/false>(100), 0);
+  EXPECT_EQ(runs_off_the_calling_thread(100, 0).light, 0);
 }
 
 TEST(SchedulerHandOffTest, HeavyIndependentSystemsUseTheWorker) {
@@ -89,7 +101,17 @@ TEST(SchedulerHandOffTest, HeavyIndependentSystemsUseTheWorker) {
   // caller posts one system every step, not only on sampling steps (one in
   // 32). The worker, idle and sleeping-system friendly, takes most of them;
   // a quarter leaves room for a loaded machine.
-  EXPECT_GE(runs_off_the_calling_thread</*Heavy=*/true>(40), 10);
+  EXPECT_GE(runs_off_the_calling_thread(0, 40).heavy, 10);
+}
+
+TEST(SchedulerHandOffTest, DecisionsFollowSystemsThatBecomeHeavy) {
+  // 100 light steps: the costs are known and tiny, every step skips the
+  // ranking. Then each run takes 5 ms: a sampling step (at most 32 steps
+  // later) measures it, the predictions jump, and the caller starts
+  // posting. Over 70 heavy steps, at least 37 come after that sample.
+  const off_caller_runs runs = runs_off_the_calling_thread(100, 70);
+  EXPECT_EQ(runs.light, 0);
+  EXPECT_GE(runs.heavy, 10);
 }
 
 }  // namespace
