@@ -313,12 +313,7 @@ class system_instance {
                     : 1;
     if (states_.size() < count) states_.resize(count);
     for (std::size_t i = 0; i < count; ++i) {
-      // One subtask (most systems of a small world) takes everything,
-      // without slice_bounds' two divisions: they were a visible part of a
-      // 1-entity step.
-      auto [begin, end] = count == 1
-                              ? std::pair<std::size_t, std::size_t>{0, entities}
-                              : slice_bounds(i, count, entities);
+      auto [begin, end] = slice_bounds(i, count, entities);
       states_[i].begin = begin;
       states_[i].end = end;
       if constexpr (has_output)

@@ -232,9 +232,12 @@ constexpr std::size_t subtask_count(const Strategy& strategy,
                                  std::max<std::size_t>(entities, 1));
 }
 
-// [begin, end) of slice `index` of `count` over `entities` elements.
+// [begin, end) of slice `index` of `count` over `entities` elements. One
+// slice (most systems of a small world) takes everything without the two
+// divisions: they were a visible part of a 1-entity step.
 constexpr std::pair<std::size_t, std::size_t> slice_bounds(
     std::size_t index, std::size_t count, std::size_t entities) {
+  if (count == 1) return {0, entities};
   return {index * entities / count, (index + 1) * entities / count};
 }
 
