@@ -267,14 +267,9 @@ class component_storage {
   // for a killed entity before its index is reused.
   template <typename Bitset>
   void remove_all(entity_id id, Bitset& bits) {
-    for_each_type(component_types{}, [&](auto component) {
-      using T = typename decltype(component)::type;
-      constexpr size_type bit = id_of<T>();
-      if (bits.test(bit)) {
-        chunk_for<T>().template remove<T>(id);
-        bits.reset(bit);
-        --counts_[bit];
-      }
+    destroy_by_bits(id, bits, [&](size_type bit) {
+      bits.reset(bit);
+      --counts_[bit];
     });
   }
 
@@ -288,16 +283,8 @@ class component_storage {
   void destroy_all_of(It first, It last, BitsOf bits_of) {
     std::array<size_type, component_count> removed{};
     for (; first != last; ++first) {
-      const entity_id id = *first;
-      const auto bits = bits_of(id);  // a copy: one load
-      for_each_type(component_types{}, [&](auto component) {
-        using T = typename decltype(component)::type;
-        constexpr size_type bit = id_of<T>();
-        if (bits.test(bit)) {
-          chunk_for<T>().template remove<T>(id);
-          ++removed[bit];
-        }
-      });
+      const auto bits = bits_of(*first);  // a copy: one load
+      destroy_by_bits(*first, bits, [&](size_type bit) { ++removed[bit]; });
     }
     for (size_type bit = 0; bit < component_count; ++bit) {
       counts_[bit] -= removed[bit];
@@ -363,6 +350,21 @@ class component_storage {
   }
 
  private:
+  // Destroys id's component of every type whose bit `bits` has, then
+  // on_destroyed(bit): remove_all and destroy_all_of differ only there.
+  template <typename Bitset, typename OnDestroyed>
+  void destroy_by_bits(entity_id id, const Bitset& bits,
+                       OnDestroyed on_destroyed) {
+    for_each_type(component_types{}, [&](auto component) {
+      using T = typename decltype(component)::type;
+      constexpr size_type bit = id_of<T>();
+      if (bits.test(bit)) {
+        chunk_for<T>().template remove<T>(id);
+        on_destroyed(bit);
+      }
+    });
+  }
+
   apply_t<base_internal::flat_tuple, chunk_types> chunks_;
   std::array<size_type, (component_count > 0 ? component_count : 1)> counts_{};
 };
