@@ -62,7 +62,7 @@
 // bit clears (a membership test first only for systems with an
 // on_unsubscribe hook, or with an observer) plus the sort of kills when
 // they are out of index order (and O(changes) to find the changed
-// entities' entries, when there are both);
+// entities' entries, when both happen and membership is tested);
 // phase 3 O(changes * systems) bit tests, and O(1) per real membership
 // change. The queues keep their capacity, so a steady state allocates
 // nothing.
@@ -165,8 +165,14 @@ class refresh_queue {
     if (to_kill_.empty()) return;
     sort_kills_by_index();
     auto& entities = world.entities();
-    index_match_entries(entities);
     const refresh_observer* observer = world.observer();
+    // Queue entries are read only by membership tests (observer, hooks).
+    bool tests_membership = observer != nullptr;
+    world.for_each_instance_in_order([&](auto& instance) {
+      tests_membership |=
+          context_internal::has_unsubscribe_hook<decltype(instance)>;
+    });
+    if (tests_membership) index_match_entries(entities);
     if (observer == nullptr) {
       world.for_each_instance(
           [&](auto& instance) {
