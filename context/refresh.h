@@ -53,10 +53,14 @@
 // whose metadata `extra` is an entity_refresh_flags); components();
 // take_subtask_work() (whether any subtask state holds kills or deferred
 // functions since the last refresh; it resets the answer);
-// for_each_instance(f, parallel) (f(instance) for every system instance,
-// system_instance.h, maybe in parallel); for_each_instance_in_order(f)
-// (the same, on this thread, in system id order); observer() (a pointer to a
-// refresh_observer, or null); system_name(id).
+// for_each_instance_in_order(f) (f(instance) for every system instance,
+// system_instance.h, in system id order); for_each_subscription(f,
+// parallel) (f(subscription) for every system's subscription,
+// internal/subscription.h, in id order or in parallel);
+// run_membership_hook(system id, kind, entity) (the system's on_subscribe
+// or on_unsubscribe); observer() (a pointer to a refresh_observer, or
+// null); system_name(id). The phases that visit every system work on
+// subscriptions, a type without the system's, so each is compiled once.
 //
 // Complexity: phase 1 O(deferred functions); phase 2 O(kills * systems)
 // bit clears (a membership test first only for systems with an
@@ -82,6 +86,7 @@
 #include "absl/base/attributes.h"
 #include "context/internal/append_buffer.h"
 #include "context/internal/membership_events.h"
+#include "context/internal/subscription.h"
 #include "context/internal/subtask_leftovers.h"
 #include "context/refresh_event.h"
 #include "entity/entity_id.h"
@@ -120,6 +125,7 @@ template <typename EntityStorage, typename ComponentStorage>
 class refresh_queue {
  public:
   using bitset_type = typename EntityStorage::metadata_type::bitset_type;
+  using subscription_type = context_internal::subscription<EntityStorage>;
 
   // A new entity: matched against every system at the refresh.
   ABSL_ATTRIBUTE_ALWAYS_INLINE void note_created(EntityStorage& entities,
@@ -168,27 +174,27 @@ class refresh_queue {
     const refresh_observer* observer = world.observer();
     // Queue entries are read only by membership tests (observer, hooks).
     bool tests_membership = observer != nullptr;
-    world.for_each_instance_in_order([&](auto& instance) {
-      tests_membership |=
-          context_internal::has_unsubscribe_hook<decltype(instance)>;
-    });
+    world.for_each_subscription(
+        [&](subscription_type& system) {
+          tests_membership |= system.hooks().on_unsubscribe;
+        },
+        /*parallel=*/false);
     if (tests_membership) index_match_entries(entities);
     if (observer == nullptr) {
-      world.for_each_instance(
-          [&](auto& instance) {
-            if constexpr (context_internal::has_unsubscribe_hook<
-                              decltype(instance)>) {
+      world.for_each_subscription(
+          [&](subscription_type& system) {
+            if (system.hooks().on_unsubscribe) {
               // No shortcut on an empty subscription: an entity that lost a
               // required component this step already left it, yet was a
               // member at the last refresh and is owed its unsubscribe.
               for (entity_id id : to_kill_) {
-                leave_if_member(world, instance, id);
+                leave_if_member(world, system, id);
               }
             } else {
               // Nobody to tell: erase, no per-kill test (erasing a
               // non-member does nothing).
-              instance.mutable_subscribed().erase_all(
-                  to_kill_.begin(), to_kill_.end(), index_of{});
+              system.raw_members().erase_all(to_kill_.begin(), to_kill_.end(),
+                                             index_of{});
             }
           },
           parallel);
@@ -204,8 +210,10 @@ class refresh_queue {
     // With an observer, the events of each kill (its unsubscribes, then its
     // reclaim) come together, in index order.
     for (entity_id id : to_kill_) {
-      world.for_each_instance(
-          [&](auto& instance) { leave_if_member(world, instance, id); },
+      world.for_each_subscription(
+          [&](subscription_type& system) {
+            leave_if_member(world, system, id);
+          },
           /*parallel=*/false);
       world.components().remove_all(id, entities.bits(id));
       entities.reclaim(id);
@@ -224,28 +232,29 @@ class refresh_queue {
     drop_unchanged(world);
     auto& entities = world.entities();
     if (world.observer() == nullptr) {
-      world.for_each_instance(
-          [&](auto& instance) {
+      world.for_each_subscription(
+          [&](subscription_type& system) {
             for (const pending_match& change : to_match_) {
-              if (concerns(world, instance, change)) {
-                rematch(world, instance, change);
+              if (concerns(world, system, change)) {
+                rematch(world, system, change);
               }
             }
-            instance.finish_refresh();
+            system.finish_refresh();
           },
           parallel);
     } else {
       for (const pending_match& change : to_match_) {
-        world.for_each_instance(
-            [&](auto& instance) {
-              if (concerns(world, instance, change)) {
-                rematch(world, instance, change);
+        world.for_each_subscription(
+            [&](subscription_type& system) {
+              if (concerns(world, system, change)) {
+                rematch(world, system, change);
               }
             },
             /*parallel=*/false);
       }
-      world.for_each_instance_in_order(
-          [](auto& instance) { instance.finish_refresh(); });
+      world.for_each_subscription(
+          [](subscription_type& system) { system.finish_refresh(); },
+          /*parallel=*/false);
     }
     for (const pending_match& change : to_match_) {
       if (!entities.alive(change.id)) continue;
@@ -277,9 +286,11 @@ class refresh_queue {
   template <typename World>
   void drop_unchanged(World& world) {
     bool any_left = false;
-    world.for_each_instance_in_order([&](const auto& instance) {
-      any_left |= instance.left_since_refresh();
-    });
+    world.for_each_subscription(
+        [&](const subscription_type& system) {
+          any_left |= system.left_since_refresh();
+        },
+        /*parallel=*/false);
     auto& entities = world.entities();
     std::size_t kept = 0;
     for (const pending_match& change : to_match_) {
@@ -339,17 +350,17 @@ class refresh_queue {
 
   // Phase 2 for one (system, killed entity); inlined into the per-system
   // loop over the kills.
-  template <typename World, typename Instance>
+  template <typename World>
   ABSL_ATTRIBUTE_ALWAYS_INLINE void leave_if_member(World& world,
-                                                    Instance& instance,
+                                                    subscription_type& system,
                                                     entity_id id) const {
     const auto& entities = world.entities();
     if (!entities.metadata_at(id.index()).extra.matched ||
-        !Instance::matches(components_at_last_refresh(entities, id))) {
+        !system.matches(components_at_last_refresh(entities, id))) {
       return;
     }
-    instance.mutable_subscribed().erase(id.index());
-    context_internal::notify(world, instance, refresh_event::kind::unsubscribe,
+    system.raw_members().erase(id.index());
+    context_internal::notify(world, system, refresh_event::kind::unsubscribe,
                              id);
   }
 
@@ -358,38 +369,37 @@ class refresh_queue {
   // system let entities go since the last refresh (this one may have to
   // come back). Entities killed in this refresh were dropped before.
   // Kept apart from rematch so this test inlines into the loop.
-  template <typename World, typename Instance>
-  static bool concerns(World& world, const Instance& instance,
+  template <typename World>
+  static bool concerns(World& world, const subscription_type& system,
                        const pending_match& change) {
     const auto& entities = world.entities();
     const auto& meta = entities.metadata_at(change.id.index());
     return !meta.extra.matched ||
-           ((change.before ^ meta.components) & Instance::interest_bits)
-               .any() ||
-           instance.left_since_refresh();  // it may have to come back
+           ((change.before ^ meta.components) & system.interest()).any() ||
+           system.left_since_refresh();  // it may have to come back
   }
 
   // Phase 3 for one (system, changed entity) that concerns() the system.
-  template <typename World, typename Instance>
-  void rematch(World& world, Instance& instance,
+  template <typename World>
+  void rematch(World& world, subscription_type& system,
                const pending_match& change) const {
     const auto& meta = world.entities().metadata_at(change.id.index());
     const bool created = !meta.extra.matched;
-    const bool was = !created && Instance::matches(change.before);
-    const bool now = Instance::matches(meta.components);
+    const bool was = !created && system.matches(change.before);
+    const bool now = system.matches(meta.components);
     const std::size_t index = change.id.index();
     // A member that matches still and whose system saw no departure since
     // the last refresh is where it was (a remove cancelled by an add).
-    if (was && now && !instance.left_since_refresh()) return;
+    if (was && now && !system.left_since_refresh()) return;
     if (now) {
-      instance.mutable_subscribed().insert(index);  // back after a departure
+      system.raw_members().insert(index);  // back after a departure
       if (!was)
-        context_internal::notify(world, instance,
-                                 refresh_event::kind::subscribe, change.id);
+        context_internal::notify(world, system, refresh_event::kind::subscribe,
+                                 change.id);
     } else {
-      instance.mutable_subscribed().erase(index);
+      system.raw_members().erase(index);
       if (was) {
-        context_internal::notify(world, instance,
+        context_internal::notify(world, system,
                                  refresh_event::kind::unsubscribe, change.id);
       }
     }

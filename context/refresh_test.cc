@@ -15,6 +15,7 @@
 #include "component_storage/component_storage.h"
 #include "component_storage/signature.h"
 #include "context/deferred_queue.h"
+#include "context/internal/subscription.h"
 #include "entity/entity_id.h"
 #include "entity/entity_metadata.h"
 #include "entity/entity_storage.h"
@@ -85,48 +86,43 @@ struct recording_system {
   }
 };
 
+using subscription_type = context_internal::subscription<entity_storage_type>;
+
+// What the refresh needs of a system instance: its subtask states, whether
+// it failed, its system (for hooks, through the world) and its
+// subscription, a real one.
 template <std::size_t Id, std::size_t... Required>
 struct fake_instance {
   static constexpr std::size_t id = Id;
   static constexpr bitset_type required_bits = bitset_type::of({Required...});
-  static constexpr bitset_type excluded_bits{};
-  static constexpr bitset_type interest_bits = required_bits;
-  static constexpr bool matches(const bitset_type& bits) {
-    return bits.contains_all(required_bits);
-  }
-  explicit fake_instance(recording_system system)
-      : system_(std::move(system)) {}
+  fake_instance(recording_system system, const entity_storage_type& entities)
+      : system_(std::move(system)),
+        subscription_(Id, required_bits, bitset_type{},
+                      {.on_subscribe = true, .on_unsubscribe = true},
+                      entities) {}
   recording_system system_;
-  ordered_index_set subscribed_;
+  subscription_type subscription_;
   std::vector<fake_state> states_ = std::vector<fake_state>(2);
   bool failed_ = false;
-  std::vector<std::uint32_t> departures_;
-  bool left_ = false;
 
   recording_system& system() { return system_; }
-  ordered_index_set& mutable_subscribed() { return subscribed_; }
-  bool contains(entity_id e) const { return subscribed_.contains(e.index()); }
-  std::size_t entity_count() const { return subscribed_.size(); }
+  ordered_index_set& mutable_subscribed() {
+    return subscription_.raw_members();
+  }
+  bool contains(entity_id e) const {
+    return subscription_.raw_members().contains(e.index());
+  }
+  std::size_t entity_count() const {
+    return subscription_.raw_members().size();
+  }
   std::size_t state_count() const { return states_.size(); }
   fake_state& state(std::size_t s) { return states_[s]; }
   bool failed() const { return failed_; }
-  // Departures, as system_instance.h keeps them.
-  void note_departure(std::uint32_t index) { departures_.push_back(index); }
-  // A look at the subscription (system_instance::settle_departures).
-  void settle(const entity_storage_type& entities) {
-    for (const std::uint32_t index : departures_) {
-      if (!matches(entities.metadata_at(index).components) &&
-          subscribed_.erase(index)) {
-        left_ = true;
-      }
-    }
-    departures_.clear();
+  void note_departure(std::uint32_t index) {
+    subscription_.note_departure(index);
   }
-  bool left_since_refresh() const { return left_; }
-  void finish_refresh() {
-    departures_.clear();
-    left_ = false;
-  }
+  // A look at the subscription (a run or a query).
+  void settle() { subscription_.settle_departures(); }
 };
 
 constexpr std::size_t kPosition = 0;
@@ -137,9 +133,10 @@ struct world {
   entity_storage_type entity_storage;
   component_storage_type component_storage;
   // movers need position; medics need position and health.
-  std::tuple<fake_instance<0, kPosition>, fake_instance<1, kPosition, kHealth>>
-      instances{recording_system{&log, "movers"},
-                recording_system{&log, "medics"}};
+  fake_instance<0, kPosition> movers_instance{recording_system{&log, "movers"},
+                                              entity_storage};
+  fake_instance<1, kPosition, kHealth> medics_instance{
+      recording_system{&log, "medics"}, entity_storage};
   queue_type queue;
   std::vector<bool> parallel_requests;
 
@@ -154,16 +151,28 @@ struct world {
   entity_storage_type& entities() { return entity_storage; }
   component_storage_type& components() { return component_storage; }
   template <typename F>
-  void for_each_instance(F&& f, bool parallel) {
+  void for_each_subscription(F&& f, bool parallel) {
     parallel_requests.push_back(parallel);
-    std::apply([&](auto&... instance) { (f(instance), ...); }, instances);
+    f(movers_instance.subscription_);
+    f(medics_instance.subscription_);
+  }
+  void run_membership_hook(std::size_t system, refresh_event::kind what,
+                           entity_id id) {
+    recording_system& target =
+        system == 0 ? movers().system() : medics().system();
+    if (what == refresh_event::kind::subscribe) {
+      target.on_subscribe(id);
+    } else {
+      target.on_unsubscribe(id);
+    }
   }
   template <typename F>
   void for_each_instance_in_order(F&& f) {
-    std::apply([&](auto&... instance) { (f(instance), ...); }, instances);
+    f(movers_instance);
+    f(medics_instance);
   }
-  auto& movers() { return std::get<0>(instances); }
-  auto& medics() { return std::get<1>(instances); }
+  fake_instance<0, kPosition>& movers() { return movers_instance; }
+  fake_instance<1, kPosition, kHealth>& medics() { return medics_instance; }
 
   entity_id create(bool with_health) {
     const entity_id id = entity_storage.create();
@@ -307,8 +316,10 @@ TEST(RefreshTest, OnlyKillsAndMatchesVisitSystemsInParallel) {
   w.create(false);
   w.parallel_requests.clear();
   w.refresh();
-  // deferred, subtask kills, kills, matches.
-  EXPECT_EQ(w.parallel_requests, (std::vector<bool>{false, false, true, true}));
+  // Kills: the hook scan, then the pass; matches: the departure scan, then
+  // the pass. Deferred functions and subtask kills visit instances, in
+  // order.
+  EXPECT_EQ(w.parallel_requests, (std::vector<bool>{false, true, false, true}));
 }
 
 TEST(RefreshTest, ADepartureIsAppliedAtTheNextLookSilently) {
@@ -318,7 +329,7 @@ TEST(RefreshTest, ADepartureIsAppliedAtTheNextLookSilently) {
   w.log.clear();
   w.remove_health(e);
   EXPECT_TRUE(w.medics().contains(e));  // noted, not applied yet
-  w.medics().settle(w.entity_storage);  // a look: a run or a query
+  w.medics().settle();                  // a look: a run or a query
   EXPECT_FALSE(w.medics().contains(e));
   EXPECT_TRUE(w.movers().contains(e));  // movers does not require health
   EXPECT_TRUE(w.log.empty());  // whether it really left is the refresh's call
@@ -335,7 +346,8 @@ TEST(RefreshTest, ADepartureNeverLookedAtIsDecidedByTheRefresh) {
   w.refresh();  // no look in the step: the refresh takes it out
   EXPECT_FALSE(w.medics().contains(e));
   EXPECT_EQ(w.log, (std::vector<std::string>{"medics-0@0"}));
-  EXPECT_TRUE(w.medics().departures_.empty());  // forgotten at the refresh
+  EXPECT_EQ(w.medics().subscription_.pending_departures(),
+            0u);  // forgotten at the refresh
 }
 
 // The RemoveAddComponent pattern: a component removed and added again before
@@ -347,7 +359,7 @@ TEST(RefreshTest, RemoveThenAddOfTheSameComponentIsNotADeparture) {
   w.log.clear();
   w.remove_health(e);
   w.add_health(e, 3);
-  w.medics().settle(w.entity_storage);
+  w.medics().settle();
   EXPECT_TRUE(w.medics().contains(e));  // it never left
   w.refresh();
   EXPECT_TRUE(w.medics().contains(e));
@@ -362,14 +374,14 @@ TEST(RefreshTest, AnEntityThatLeftAndGotItsComponentBackReturnsSilently) {
   w.refresh();
   w.log.clear();
   w.remove_health(e);
-  w.medics().settle(w.entity_storage);
+  w.medics().settle();
   EXPECT_FALSE(w.medics().contains(e));
   w.add_health(e, 3);
   EXPECT_FALSE(w.medics().contains(e));  // back only at the refresh
   w.refresh();
   EXPECT_TRUE(w.medics().contains(e));
   EXPECT_TRUE(w.log.empty());
-  EXPECT_FALSE(w.medics().left_since_refresh());
+  EXPECT_FALSE(w.medics().subscription_.left_since_refresh());
 }
 
 // A change touches only the systems whose required (or excluded) components

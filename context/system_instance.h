@@ -38,6 +38,7 @@
 #include <vector>
 
 #include "context/deferred_queue.h"
+#include "context/internal/subscription.h"
 #include "context/trace.h"
 #include "entity/entity_id.h"
 #include "scheduler/hand_off.h"
@@ -224,13 +225,15 @@ class system_instance {
   }
 
   using entity_storage_type = typename Types::entity_storage_type;
+  using subscription_type = context_internal::subscription<entity_storage_type>;
 
   template <typename... Args>
   system_instance(const signature_type& signature,
                   const entity_storage_type& entities, Args&&... args)
       : system_(std::forward<Args>(args)...),
         strategy_(make_strategy(signature)),
-        entities_(&entities) {}
+        entities_(&entities),
+        subscription_(I, required_bits, excluded_bits, hooks(), entities) {}
 
   system_instance(const system_instance&) = delete;
   system_instance& operator=(const system_instance&) = delete;
@@ -241,13 +244,9 @@ class system_instance {
   // The subscribed entities, as ids (subscribed().indices(): as indices).
   // Departures noted since the last look are applied first.
   subscription_view<entity_storage_type> subscribed() const {
-    settle_departures();
-    return {subscribed_, *entities_};
+    return {subscription_.members(), *entities_};
   }
-  std::size_t entity_count() const {
-    settle_departures();
-    return subscribed_.size();
-  }
+  std::size_t entity_count() const { return subscription_.members().size(); }
 
   // Subtasks of the latest run (or prepared for the current one).
   std::size_t subtask_count() const noexcept { return active_subtasks_; }
@@ -262,38 +261,22 @@ class system_instance {
       f(system_, states_[i].output);
   }
 
-  // For the context and its proxies.
-  ordered_index_set& mutable_subscribed() noexcept { return subscribed_; }
-
-  // Departures. remove_component took a component this system requires from
-  // the entity at `index`; the entity leaves at the next look at the
-  // subscription (subscribed(), entity_count(), a run), unless it has the
-  // component again by then. So a remove followed by an add of the same
-  // component costs no set operation in the step, and nothing at the
-  // refresh. Critical operations only (never while systems run).
-  void note_departure(std::uint32_t index) { departures_.push_back(index); }
-  // Applies the noted departures: entities that no longer match leave.
-  // The empty test inlines (every run and entity_count() asks); the loop
-  // stays out of line.
-  void settle_departures() const {
-    if (!departures_.empty()) settle_noted_departures();
+  // For the context, its proxies and the refresh: the subscription
+  // (context/internal/subscription.h). A remove_component of a required
+  // component notes a departure there; the entity leaves at the next look
+  // at the subscription (subscribed(), entity_count(), a run), unless it
+  // has the component again by then. So a remove followed by an add of the
+  // same component costs no set operation in the step, and nothing at the
+  // refresh.
+  subscription_type& membership() noexcept { return subscription_; }
+  const subscription_type& membership() const noexcept { return subscription_; }
+  ordered_index_set& mutable_subscribed() noexcept {
+    return subscription_.raw_members();
   }
-  [[gnu::noinline]] void settle_noted_departures() const {
-    for (const std::uint32_t index : departures_) {
-      if (!matches(entities_->metadata_at(index).components) &&
-          subscribed_.erase(index)) {
-        left_since_refresh_ = true;
-      }
-    }
-    departures_.clear();
+  void note_departure(std::uint32_t index) {
+    subscription_.note_departure(index);
   }
-  // Whether an entity left since the last refresh (the refresh must then
-  // re-insert entities that match again), and the refresh's reset.
-  bool left_since_refresh() const noexcept { return left_since_refresh_; }
-  void finish_refresh() noexcept {
-    departures_.clear();
-    left_since_refresh_ = false;
-  }
+  void settle_departures() const { subscription_.settle_departures(); }
   state_type& state(std::size_t subtask) noexcept { return states_[subtask]; }
   std::size_t state_count() const noexcept { return states_.size(); }
 
@@ -343,27 +326,31 @@ class system_instance {
     }
   }
 
-  system_type system_;
-  strategy_type strategy_;
-  const entity_storage_type* entities_;
-
- public:
-  // The whole run of the system (tracing only).
-  [[no_unique_address]] std::conditional_t<Types::trace_enabled, trace_span,
-                                           no_trace_span>
-      run_span;
-
- private:
-  // Mutable: a look at the subscription applies pending departures first
-  // (settle_departures); membership as observed is unchanged by it.
-  mutable ordered_index_set subscribed_;
-  mutable std::vector<std::uint32_t> departures_;
-  mutable bool left_since_refresh_ = false;
-  std::vector<state_type> states_;
-  std::size_t active_subtasks_ = 0;
-  bool failed_ = false;
-  run_cost cost_;
+  static constexpr context_internal::membership_hooks hooks() {
+    return {requires(system_type & s, entity_id id){s.on_subscribe(id);
+  }
+  , requires(system_type& s, entity_id id) { s.on_unsubscribe(id); }
 };
+}  // namespace strata
+
+system_type system_;
+strategy_type strategy_;
+const entity_storage_type* entities_;
+
+public:
+// The whole run of the system (tracing only).
+[[no_unique_address]] std::conditional_t<Types::trace_enabled, trace_span,
+                                         no_trace_span>
+    run_span;
+
+private:
+subscription_type subscription_;
+std::vector<state_type> states_;
+std::size_t active_subtasks_ = 0;
+bool failed_ = false;
+run_cost cost_;
+}
+;
 
 }  // namespace strata
 

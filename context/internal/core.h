@@ -29,6 +29,7 @@
 #include "base/check.h"
 #include "base/internal/flat_tuple.h"
 #include "context/internal/context_types.h"
+#include "context/internal/subscription.h"
 #include "context/internal/system_runner.h"
 #include "context/refresh.h"
 #include "context/settings.h"
@@ -49,6 +50,7 @@ class context_core {
   using component_list = typename Types::component_list;
   using system_list = typename Types::system_list;
   static constexpr std::size_t system_count = Types::system_count;
+  using subscription_type = context_internal::subscription<entity_storage_type>;
 
   template <typename... SystemArgs>
   context_core(const typename Types::settings_type& settings,
@@ -101,8 +103,9 @@ class context_core {
     // Departures are applied here, on this thread, so that looks at a
     // subscription during the run only read (system_instance.h).
     if (departures_noted_) {
-      for_each_instance_in_order(
-          [](auto& instance) { instance.settle_departures(); });
+      for (subscription_type* subscription : subscriptions_) {
+        subscription->settle_departures();
+      }
       departures_noted_ = false;
     }
     system_runner<Types>::template execute<Selected>(*this, adapters...);
@@ -191,23 +194,30 @@ class context_core {
   system_instance<Types, I>& instance() {
     return *base_internal::get<I>(instances_);
   }
-  // f(instance) for every system, in parallel on the pool when allowed.
+  // f(subscription) for every system's subscription
+  // (context/internal/subscription.h), in id order on this thread, or in
+  // parallel on the pool when asked and possible. A loop, not an unrolled
+  // call per system: f is compiled once.
   template <typename F>
-  void for_each_instance(F&& f, bool parallel) {
-    static constexpr auto table =
-        []<std::size_t... I>(std::index_sequence<I...>) {
-      return std::array<void (*)(context_core&, F&), system_count>{
-          [](context_core& core, F& fn) {
-            fn(core.template instance<I>());
-          }...};
-    }
-    (std::make_index_sequence<system_count>{});
+  void for_each_subscription(F&& f, bool parallel) {
     if (parallel && pool_.worker_count() > 0 && system_count > 1) {
       parallel_for(pool_, system_count,
-                   [&](std::size_t i) { table[i](*this, f); });
+                   [&](std::size_t i) { f(*subscriptions_[i]); });
     } else {
-      for_each_instance_in_order(f);
+      for (subscription_type* subscription : subscriptions_) f(*subscription);
     }
+  }
+  // The hook of system `system` for `what` (the refresh calls it only for
+  // systems that have one, subscription::hooks()).
+  void run_membership_hook(std::size_t system, refresh_event::kind what,
+                           entity_id id) {
+    static constexpr auto table =
+        []<std::size_t... I>(std::index_sequence<I...>) {
+      return std::array<void (*)(context_core&, refresh_event::kind, entity_id),
+                        system_count>{hook_entry<I>()...};
+    }
+    (std::make_index_sequence<system_count>{});
+    table[system](*this, what, id);
   }
   // f(instance) for every system in id order, on this thread: unrolled, so
   // f inlines for each instance and work f skips at compile time (a system
@@ -328,6 +338,36 @@ class context_core {
     ((base_internal::get<I>(instances_) =
           make_instance<I>(systems.template signature<I>(), args)),
      ...);
+    // (Null only after a reported compile error.)
+    ((subscriptions_[I] = base_internal::get<I>(instances_)
+                              ? &base_internal::get<I>(instances_)->membership()
+                              : nullptr),
+     ...);
+  }
+  // run_membership_hook's entry for system I: null without hooks.
+  template <std::size_t I>
+  static constexpr auto hook_entry() {
+    using fn = void (*)(context_core&, refresh_event::kind, entity_id);
+    using system_type = typename system_list::template system_at<I>;
+    if constexpr (
+        requires(system_type & s, entity_id id) { s.on_subscribe(id); } ||
+        requires(system_type & s, entity_id id) { s.on_unsubscribe(id); }) {
+      return static_cast<fn>(
+          [](context_core& core, refresh_event::kind what, entity_id id) {
+            auto& system = core.template instance<I>().system();
+            if (what == refresh_event::kind::subscribe) {
+              if constexpr (requires { system.on_subscribe(id); }) {
+                system.on_subscribe(id);
+              }
+            } else {
+              if constexpr (requires { system.on_unsubscribe(id); }) {
+                system.on_unsubscribe(id);
+              }
+            }
+          });
+    } else {
+      return static_cast<fn>(nullptr);
+    }
   }
   // Constructs system I from the system_arguments given for it, if any.
   template <std::size_t I, typename Signature, typename ArgsTuple>
@@ -373,6 +413,8 @@ class context_core {
   strata::hand_off_policy hand_off_;
   thread_pool pool_;
   typename Types::instances_type instances_;
+  // Each instance's subscription, for the refresh's loops.
+  std::array<subscription_type*, system_count> subscriptions_{};
   typename Types::refresh_queue_type refresh_;
   typename Types::resource_storage_type resources_;
   refresh_observer observer_;

@@ -1,6 +1,6 @@
 // Internal to //context: telling a system and the world's observer that an
 // entity joined or left the system's subscription (context/refresh.h decides
-// when). The system's optional hooks run first, then the observer gets a
+// when). The system's optional hook runs first, then the observer gets a
 // refresh_event; the order of events is refresh_event.h's.
 #ifndef STRATA_CONTEXT_INTERNAL_MEMBERSHIP_EVENTS_H_
 #define STRATA_CONTEXT_INTERNAL_MEMBERSHIP_EVENTS_H_
@@ -10,30 +10,20 @@
 
 namespace strata::context_internal {
 
-// Whether the system of an instance (a reference type) has
-// on_unsubscribe(entity_id): without it, and without an observer, a kill
-// needs no per-system membership test.
-template <typename InstanceRef>
-inline constexpr bool has_unsubscribe_hook = requires(InstanceRef instance,
-                                                      entity_id id) {
-  instance.system().on_unsubscribe(id);
-};
-
-// `what` (subscribe or unsubscribe) happened to `id` in `instance`'s system.
-template <typename World, typename Instance>
-void notify(World& world, Instance& instance, refresh_event::kind what,
-            entity_id id) {
-  if (what == refresh_event::kind::subscribe) {
-    if constexpr (requires { instance.system().on_subscribe(id); }) {
-      instance.system().on_subscribe(id);
-    }
-  } else {
-    if constexpr (requires { instance.system().on_unsubscribe(id); }) {
-      instance.system().on_unsubscribe(id);
-    }
-  }
+// `what` (subscribe or unsubscribe) happened to `id` in the system of
+// `subscription` (internal/subscription.h). Its hook, if it has one, is
+// reached through the world (run_membership_hook), which knows the
+// system's type; the refresh does not.
+template <typename World, typename Subscription>
+void notify(World& world, const Subscription& subscription,
+            refresh_event::kind what, entity_id id) {
+  const bool hooked = what == refresh_event::kind::subscribe
+                          ? subscription.hooks().on_subscribe
+                          : subscription.hooks().on_unsubscribe;
+  if (hooked) world.run_membership_hook(subscription.system_id(), what, id);
   if (const refresh_observer* observer = world.observer()) {
-    (*observer)({what, id, Instance::id, world.system_name(Instance::id)});
+    (*observer)({what, id, subscription.system_id(),
+                 world.system_name(subscription.system_id())});
   }
 }
 

@@ -21,18 +21,16 @@ namespace strata::context_internal {
 template <typename World, typename DeferProxy>
 std::exception_ptr run_deferred(World& world, DeferProxy& proxy) {
   std::exception_ptr failure;
-  world.for_each_instance(
-      [&](auto& instance) {
-        for (std::size_t s = 0; s < instance.state_count(); ++s) {
-          auto& deferred = instance.state(s).deferred;
-          if (failure || instance.failed()) {
-            deferred.clear();
-          } else {
-            failure = deferred.run_all(proxy);
-          }
-        }
-      },
-      /*parallel=*/false);
+  world.for_each_instance_in_order([&](auto& instance) {
+    for (std::size_t s = 0; s < instance.state_count(); ++s) {
+      auto& deferred = instance.state(s).deferred;
+      if (failure || instance.failed()) {
+        deferred.clear();
+      } else {
+        failure = deferred.run_all(proxy);
+      }
+    }
+  });
   return failure;
 }
 
@@ -41,17 +39,15 @@ std::exception_ptr run_deferred(World& world, DeferProxy& proxy) {
 template <typename World, typename Queue>
 void gather_subtask_kills(World& world, Queue& queue) {
   auto& entities = world.entities();
-  world.for_each_instance(
-      [&](auto& instance) {
-        for (std::size_t s = 0; s < instance.state_count(); ++s) {
-          auto& state = instance.state(s);
-          if (!instance.failed()) {
-            for (entity_id id : state.to_kill) queue.queue_kill(entities, id);
-          }
-          state.to_kill.clear();
-        }
-      },
-      /*parallel=*/false);
+  world.for_each_instance_in_order([&](auto& instance) {
+    for (std::size_t s = 0; s < instance.state_count(); ++s) {
+      auto& state = instance.state(s);
+      if (!instance.failed()) {
+        for (entity_id id : state.to_kill) queue.queue_kill(entities, id);
+      }
+      state.to_kill.clear();
+    }
+  });
 }
 
 }  // namespace strata::context_internal

@@ -1,0 +1,117 @@
+// Internal to //context: a system's subscription, the part of a system
+// instance (context/system_instance.h) the refresh (context/refresh.h)
+// works on, with nothing of the system's type in it.
+//
+// A subscription is the set of indices of the entities that matched the
+// system at the last refresh (every required component, no excluded one),
+// plus the departures noted since (remove_component took a required
+// component; applied at the next look, see system_instance.h) and which
+// membership hooks the system has. Its rule (required and excluded bits) is
+// run-time data, set once from the signature's compile-time bits.
+//
+// Why apart from the instance: the refresh visits every system in each of
+// its phases. Written against the instance type, each phase's loop was
+// compiled once per system (and twice when it could run in parallel): a
+// third of the compile time of a 32-system program. Written against this
+// one type, it is compiled once per context. The run-time rule costs one
+// load per loop, not per entity.
+//
+// Thread-safety: as the instance's. Departures are noted and settled only
+// outside system execution; during a run, looks only read.
+#ifndef STRATA_CONTEXT_INTERNAL_SUBSCRIPTION_H_
+#define STRATA_CONTEXT_INTERNAL_SUBSCRIPTION_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "sparse_set/ordered_index_set.h"
+
+namespace strata::context_internal {
+
+// Which membership hooks a system has (on_subscribe / on_unsubscribe).
+struct membership_hooks {
+  bool on_subscribe = false;
+  bool on_unsubscribe = false;
+};
+
+template <typename EntityStorage>
+class subscription {
+ public:
+  using bitset_type = typename EntityStorage::metadata_type::bitset_type;
+
+  subscription(std::size_t system_id, const bitset_type& required,
+               const bitset_type& excluded, membership_hooks hooks,
+               const EntityStorage& entities)
+      : required_(required),
+        excluded_(excluded),
+        interest_(required | excluded),
+        entities_(&entities),
+        system_id_(system_id),
+        hooks_(hooks) {}
+
+  subscription(const subscription&) = delete;
+  subscription& operator=(const subscription&) = delete;
+
+  std::size_t system_id() const noexcept { return system_id_; }
+  membership_hooks hooks() const noexcept { return hooks_; }
+
+  // Whether an entity with components `bits` belongs to the system.
+  bool matches(const bitset_type& bits) const noexcept {
+    return bits.contains_all(required_) && (bits & excluded_).none();
+  }
+  // Components whose gain or loss can change the answer of matches().
+  const bitset_type& interest() const noexcept { return interest_; }
+
+  // The members after pending departures (a look), and the set as it is
+  // (for the refresh, which settles departures itself).
+  const ordered_index_set& members() const {
+    settle_departures();
+    return members_;
+  }
+  ordered_index_set& raw_members() noexcept { return members_; }
+  const ordered_index_set& raw_members() const noexcept { return members_; }
+
+  // remove_component took a required component from the entity at
+  // `index`: it leaves at the next look unless it has it again by then.
+  void note_departure(std::uint32_t index) { departures_.push_back(index); }
+  std::size_t pending_departures() const noexcept { return departures_.size(); }
+  // Applies the noted departures. The empty test inlines (every run and
+  // entity_count() asks); the loop stays out of line.
+  void settle_departures() const {
+    if (!departures_.empty()) settle_noted_departures();
+  }
+  [[gnu::noinline]] void settle_noted_departures() const {
+    for (const std::uint32_t index : departures_) {
+      if (!matches(entities_->metadata_at(index).components) &&
+          members_.erase(index)) {
+        left_since_refresh_ = true;
+      }
+    }
+    departures_.clear();
+  }
+  // Whether an entity left since the last refresh (the refresh must then
+  // re-insert entities that match again), and the refresh's reset.
+  bool left_since_refresh() const noexcept { return left_since_refresh_; }
+  void finish_refresh() noexcept {
+    departures_.clear();
+    left_since_refresh_ = false;
+  }
+
+ private:
+  bitset_type required_;
+  bitset_type excluded_;
+  bitset_type interest_;
+  const EntityStorage* entities_;
+  std::size_t system_id_;
+  membership_hooks hooks_;
+  // Mutable: a look applies pending departures first; membership as
+  // observed is unchanged by it.
+  mutable ordered_index_set members_;
+  mutable std::vector<std::uint32_t> departures_;
+  mutable bool left_since_refresh_ = false;
+};
+
+}  // namespace strata::context_internal
+
+#endif  // STRATA_CONTEXT_INTERNAL_SUBSCRIPTION_H_
