@@ -103,6 +103,30 @@ constexpr Bitset bits_of(type_list<Components...>) {
   return bits;
 }
 
+// system_instance::prepare_subtasks: splits `entities` into subtasks and
+// sets each state's slice (and resets its output); returns the count. A
+// function of the strategy and state types, not of the system: systems with
+// the same ones (most) share its code.
+template <typename Strategy, typename States>
+std::size_t prepare_states(const Strategy& strategy, States& states,
+                           std::size_t entities, std::size_t threads,
+                           bool allow_split, std::int64_t predicted_ns) {
+  const std::size_t count =
+      allow_split
+          ? ::strata::subtask_count(strategy, entities, threads, predicted_ns)
+          : 1;
+  if (states.size() < count) states.resize(count);
+  for (std::size_t i = 0; i < count; ++i) {
+    auto [begin, end] = slice_bounds(i, count, entities);
+    states[i].begin = begin;
+    states[i].end = end;
+    if constexpr (!std::is_same_v<decltype(states[i].output), no_output>) {
+      reset_output(states[i].output);
+    }
+  }
+  return count;
+}
+
 // A signature without .parallelism(...) splits automatically.
 template <typename Strategy>
 using effective_strategy =
@@ -278,6 +302,7 @@ class system_instance {
   }
   void settle_departures() const { subscription_.settle_departures(); }
   state_type& state(std::size_t subtask) noexcept { return states_[subtask]; }
+  state_type* states() noexcept { return states_.data(); }
   std::size_t state_count() const noexcept { return states_.size(); }
 
   // The measured cost of the system's runs (scheduler/hand_off.h).
@@ -289,20 +314,8 @@ class system_instance {
   // (inner_parallelism::automatic()).
   void prepare_subtasks(std::size_t threads, bool allow_split,
                         std::int64_t predicted_ns = run_cost::unknown) {
-    const std::size_t entities = entity_count();
-    const std::size_t count =
-        allow_split ? ::strata::subtask_count(strategy_, entities, threads,
-                                              predicted_ns)
-                    : 1;
-    if (states_.size() < count) states_.resize(count);
-    for (std::size_t i = 0; i < count; ++i) {
-      auto [begin, end] = slice_bounds(i, count, entities);
-      states_[i].begin = begin;
-      states_[i].end = end;
-      if constexpr (has_output)
-        context_internal::reset_output(states_[i].output);
-    }
-    active_subtasks_ = count;
+    active_subtasks_ = context_internal::prepare_states(
+        strategy_, states_, entity_count(), threads, allow_split, predicted_ns);
     failed_ = false;
   }
 

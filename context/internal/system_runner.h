@@ -30,6 +30,7 @@
 #include "context/execution_adapter.h"
 #include "context/internal/context_types.h"
 #include "context/internal/diagnostics.h"
+#include "context/internal/subtask_loop.h"
 #include "context/system_instance.h"
 #include "context/trace.h"
 #include "scheduler/hand_off.h"
@@ -55,43 +56,22 @@ class subtask_executor {
   // f(system&, data_proxy&) once per subtask; concurrently when the context
   // runs subtasks in parallel. Every subtask runs even if another throws;
   // then the exception of the lowest subtask index is rethrown, whatever the
-  // thread count.
+  // thread count (context_internal::run_subtasks, shared by every system).
   template <typename F>
   void for_subtasks(F&& f) {
-    auto run = [&](std::size_t subtask) {
-      auto& state = instance_.state(subtask);
-      if (state.error) state.error = nullptr;  // (an out-of-line call)
-      data_proxy<Types, I> data(core_, instance_, state, subtask);
-      if constexpr (Types::trace_enabled) state.span.begin();
-      const std::int64_t start = measure_ ? trace_span::now_ns() : 0;
-      try {
-        f(instance_.system(), data);
-      } catch (...) {
-        state.error = std::current_exception();
-      }
-      if (measure_) state.elapsed_ns = trace_span::now_ns() - start;
-      if constexpr (Types::trace_enabled) state.span.end();
+    auto call = [&](std::size_t subtask) {
+      data_proxy<Types, I> data(core_, instance_, instance_.state(subtask),
+                                subtask);
+      f(instance_.system(), data);
     };
-    const std::size_t count = instance_.subtask_count();
-    if (parallel_ && count > 1) {
-      parallel_for(core_.pool(), count, run);
-    } else {
-      for (std::size_t i = 0; i < count; ++i) run(i);
-    }
-    if (measure_) {
-      // The work, not the wall time: what one thread would have spent.
-      std::int64_t work = 0;
-      for (std::size_t i = 0; i < count; ++i) {
-        work += instance_.state(i).elapsed_ns;
-      }
-      instance_.cost().record(work, instance_.entity_count());
-      measured_ = true;
-    }
-    for (std::size_t i = 0; i < count; ++i) {
-      if (auto& error = instance_.state(i).error) {
-        std::rethrow_exception(std::exchange(error, nullptr));
-      }
-    }
+    measured_ = measure_;
+    context_internal::run_subtasks(core_.pool(), instance_.states(),
+                                   instance_.subtask_count(),
+                                   {.parallel = parallel_,
+                                    .measure = measure_,
+                                    .cost = &instance_.cost(),
+                                    .entities = instance_.entity_count()},
+                                   context_internal::make_subtask_body(call));
   }
 
   // Whether for_subtasks measured the run (a detailed_instance callable may
