@@ -15,8 +15,10 @@ namespace strata::context_internal {
 // reached through the world (run_membership_hook), which knows the
 // system's type; the refresh does not.
 template <typename World, typename Subscription>
-void notify(World& world, const Subscription& subscription,
-            refresh_event::kind what, entity_id id) {
+[[gnu::always_inline]] inline void notify(World& world,
+                                          const Subscription& subscription,
+                                          refresh_event::kind what,
+                                          entity_id id) {
   const bool hooked = what == refresh_event::kind::subscribe
                           ? subscription.hooks().on_subscribe
                           : subscription.hooks().on_unsubscribe;

@@ -35,17 +35,30 @@ struct membership_hooks {
   bool on_unsubscribe = false;
 };
 
+// Which entities belong to a system: those with every required component
+// and no excluded one. A value: loops copy it into locals, so that stores
+// to the members (which could alias it) do not reload it per entity.
+template <typename Bitset>
+struct membership_rule {
+  Bitset required;
+  Bitset excluded;
+  Bitset interest;  // required | excluded: changes that can matter
+
+  bool matches(const Bitset& bits) const noexcept {
+    return bits.contains_all(required) && (bits & excluded).none();
+  }
+};
+
 template <typename EntityStorage>
 class subscription {
  public:
   using bitset_type = typename EntityStorage::metadata_type::bitset_type;
+  using rule_type = membership_rule<bitset_type>;
 
   subscription(std::size_t system_id, const bitset_type& required,
                const bitset_type& excluded, membership_hooks hooks,
                const EntityStorage& entities)
-      : required_(required),
-        excluded_(excluded),
-        interest_(required | excluded),
+      : rule_{required, excluded, required | excluded},
         entities_(&entities),
         system_id_(system_id),
         hooks_(hooks) {}
@@ -58,10 +71,9 @@ class subscription {
 
   // Whether an entity with components `bits` belongs to the system.
   bool matches(const bitset_type& bits) const noexcept {
-    return bits.contains_all(required_) && (bits & excluded_).none();
+    return rule_.matches(bits);
   }
-  // Components whose gain or loss can change the answer of matches().
-  const bitset_type& interest() const noexcept { return interest_; }
+  const rule_type& rule() const noexcept { return rule_; }
 
   // The members after pending departures (a look), and the set as it is
   // (for the refresh, which settles departures itself).
@@ -99,9 +111,7 @@ class subscription {
   }
 
  private:
-  bitset_type required_;
-  bitset_type excluded_;
-  bitset_type interest_;
+  rule_type rule_;
   const EntityStorage* entities_;
   std::size_t system_id_;
   membership_hooks hooks_;
