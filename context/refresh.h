@@ -33,7 +33,7 @@
 // component storage are only read there).
 //
 // Subscriptions. A system's subscription is the set of indices of the
-// entities that matched it (instance::matches: every required component,
+// entities that matched it (subscription::matches: every required component,
 // no excluded one) at the last refresh. Between refreshes exactly one thing
 // changes it: remove_component makes the entity depart from every system
 // that requires the removed component (depart_systems_requiring). A
@@ -92,34 +92,6 @@
 #include "entity/entity_id.h"
 
 namespace strata {
-
-// Per-entity state the refresh keeps in entity metadata (reset on reclaim).
-// One byte: with up to 16 component types an entity's record (id slot,
-// component bits, these flags) is 8 bytes, so the random-access path
-// (alive, then has/get) reads 8 bytes per entity before the component.
-// Where a queued entity's entry is gets looked up only in phase 2
-// (index_match_entries), so no change pays for recording it.
-struct entity_refresh_flags {
-  bool pending_kill : 1 = false;
-  bool matched : 1 = false;  // went through a refresh: subscriptions reflect it
-  bool queued : 1 = false;   // has an entry in the match queue
-  friend constexpr bool operator==(entity_refresh_flags,
-                                   entity_refresh_flags) = default;
-};
-
-// remove_component: `id` departs from every system whose required
-// components include the component with bit `Bit`. The departure is applied
-// at the system's next look at its subscription (system_instance.h), so an
-// add of the same component before that cancels it.
-template <std::size_t Bit, typename World>
-void depart_systems_requiring(World& world, entity_id id) {
-  world.for_each_instance_in_order([&](auto& instance) {
-    using instance_type = std::remove_cvref_t<decltype(instance)>;
-    if constexpr (instance_type::required_bits.test(Bit)) {
-      instance.note_departure(static_cast<std::uint32_t>(id.index()));
-    }
-  });
-}
 
 template <typename EntityStorage, typename ComponentStorage>
 class refresh_queue {

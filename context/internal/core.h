@@ -211,13 +211,7 @@ class context_core {
   // systems that have one, subscription::hooks()).
   void run_membership_hook(std::size_t system, refresh_event::kind what,
                            entity_id id) {
-    static constexpr auto table =
-        []<std::size_t... I>(std::index_sequence<I...>) {
-      return std::array<void (*)(context_core&, refresh_event::kind, entity_id),
-                        system_count>{hook_entry<I>()...};
-    }
-    (std::make_index_sequence<system_count>{});
-    table[system](*this, what, id);
+    context_internal::run_hook_of<system_list>(*this, system, what, id);
   }
   // f(instance) for every system in id order, on this thread: unrolled, so
   // f inlines for each instance and work f skips at compile time (a system
@@ -343,31 +337,6 @@ class context_core {
                               ? &base_internal::get<I>(instances_)->membership()
                               : nullptr),
      ...);
-  }
-  // run_membership_hook's entry for system I: null without hooks.
-  template <std::size_t I>
-  static constexpr auto hook_entry() {
-    using fn = void (*)(context_core&, refresh_event::kind, entity_id);
-    using system_type = typename system_list::template system_at<I>;
-    if constexpr (
-        requires(system_type & s, entity_id id) { s.on_subscribe(id); } ||
-        requires(system_type & s, entity_id id) { s.on_unsubscribe(id); }) {
-      return static_cast<fn>(
-          [](context_core& core, refresh_event::kind what, entity_id id) {
-            auto& system = core.template instance<I>().system();
-            if (what == refresh_event::kind::subscribe) {
-              if constexpr (requires { system.on_subscribe(id); }) {
-                system.on_subscribe(id);
-              }
-            } else {
-              if constexpr (requires { system.on_unsubscribe(id); }) {
-                system.on_unsubscribe(id);
-              }
-            }
-          });
-    } else {
-      return static_cast<fn>(nullptr);
-    }
   }
   // Constructs system I from the system_arguments given for it, if any.
   template <std::size_t I, typename Signature, typename ArgsTuple>

@@ -5,6 +5,10 @@
 #ifndef STRATA_CONTEXT_INTERNAL_MEMBERSHIP_EVENTS_H_
 #define STRATA_CONTEXT_INTERNAL_MEMBERSHIP_EVENTS_H_
 
+#include <array>
+#include <cstddef>
+#include <utility>
+
 #include "context/refresh_event.h"
 #include "entity/entity_id.h"
 
@@ -27,6 +31,48 @@ template <typename World, typename Subscription>
     (*observer)({what, id, subscription.system_id(),
                  world.system_name(subscription.system_id())});
   }
+}
+
+// run_hook_of's entry for system I: null without hooks.
+template <typename World, std::size_t I, typename System>
+constexpr auto hook_entry() {
+  using fn = void (*)(World&, refresh_event::kind, entity_id);
+  if constexpr (
+      requires(System & s, entity_id id) { s.on_subscribe(id); } ||
+      requires(System & s, entity_id id) { s.on_unsubscribe(id); }) {
+    return static_cast<fn>(
+        [](World& world, refresh_event::kind what, entity_id id) {
+          auto& system = world.template instance<I>().system();
+          if (what == refresh_event::kind::subscribe) {
+            if constexpr (requires { system.on_subscribe(id); }) {
+              system.on_subscribe(id);
+            }
+          } else {
+            if constexpr (requires { system.on_unsubscribe(id); }) {
+              system.on_unsubscribe(id);
+            }
+          }
+        });
+  } else {
+    return static_cast<fn>(nullptr);
+  }
+}
+
+// The hook of system `system` (of SystemList) for `what`, on the world's
+// instance of it (world.template instance<I>().system()). Called only for
+// systems that have one (subscription::hooks()): the table holds null for
+// the others, so they instantiate nothing here.
+template <typename SystemList, typename World>
+void run_hook_of(World& world, std::size_t system, refresh_event::kind what,
+                 entity_id id) {
+  using fn = void (*)(World&, refresh_event::kind, entity_id);
+  static constexpr auto table =
+      []<std::size_t... I>(std::index_sequence<I...>) {
+    return std::array<fn, sizeof...(I)>{
+        hook_entry<World, I, typename SystemList::template system_at<I>>()...};
+  }
+  (std::make_index_sequence<SystemList::count>{});
+  table[system](world, what, id);
 }
 
 }  // namespace strata::context_internal

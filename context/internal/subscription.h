@@ -16,6 +16,10 @@
 // one type, it is compiled once per context. The run-time rule costs one
 // load per loop, not per entity.
 //
+// Also here: the per-entity flags the refresh keeps in entity metadata
+// (entity_refresh_flags), and remove_component's departure notes
+// (depart_systems_requiring).
+//
 // Thread-safety: as the instance's. Departures are noted and settled only
 // outside system execution; during a run, looks only read.
 #ifndef STRATA_CONTEXT_INTERNAL_SUBSCRIPTION_H_
@@ -23,8 +27,10 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
+#include "entity/entity_id.h"
 #include "sparse_set/ordered_index_set.h"
 
 namespace strata::context_internal {
@@ -123,5 +129,37 @@ class subscription {
 };
 
 }  // namespace strata::context_internal
+
+namespace strata {
+
+// Per-entity state the refresh keeps in entity metadata (reset on reclaim).
+// One byte: with up to 16 component types an entity's record (id slot,
+// component bits, these flags) is 8 bytes, so the random-access path
+// (alive, then has/get) reads 8 bytes per entity before the component.
+// Where a queued entity's entry is gets looked up only in phase 2
+// (index_match_entries), so no change pays for recording it.
+struct entity_refresh_flags {
+  bool pending_kill : 1 = false;
+  bool matched : 1 = false;  // went through a refresh: subscriptions reflect it
+  bool queued : 1 = false;   // has an entry in the match queue
+  friend constexpr bool operator==(entity_refresh_flags,
+                                   entity_refresh_flags) = default;
+};
+
+// remove_component: `id` departs from every system whose required
+// components include the component with bit `Bit`. The departure is applied
+// at the system's next look at its subscription (system_instance.h), so an
+// add of the same component before that cancels it.
+template <std::size_t Bit, typename World>
+void depart_systems_requiring(World& world, entity_id id) {
+  world.for_each_instance_in_order([&](auto& instance) {
+    using instance_type = std::remove_cvref_t<decltype(instance)>;
+    if constexpr (instance_type::required_bits.test(Bit)) {
+      instance.note_departure(static_cast<std::uint32_t>(id.index()));
+    }
+  });
+}
+
+}  // namespace strata
 
 #endif  // STRATA_CONTEXT_INTERNAL_SUBSCRIPTION_H_
