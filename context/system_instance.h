@@ -234,19 +234,14 @@ class system_instance {
                 "reset before every run)");
 
   // Components an entity must have (read() and write()), and must not have
-  // (exclude()), to be the system's; `interest_bits` is either.
+  // (exclude()), to be the system's. The subscription holds them as
+  // run-time data too (its rule).
   static constexpr bitset_type required_bits =
       context_internal::bits_of<bitset_type, typename Types::component_list>(
           typename signature_type::required_types{});
   static constexpr bitset_type excluded_bits =
       context_internal::bits_of<bitset_type, typename Types::component_list>(
           typename signature_type::excluded_types{});
-  static constexpr bitset_type interest_bits = required_bits | excluded_bits;
-
-  // Whether an entity with components `bits` belongs to the system.
-  static constexpr bool matches(const bitset_type& bits) noexcept {
-    return bits.contains_all(required_bits) && (bits & excluded_bits).none();
-  }
 
   using entity_storage_type = typename Types::entity_storage_type;
   using subscription_type = context_internal::subscription<entity_storage_type>;
@@ -256,8 +251,8 @@ class system_instance {
                   const entity_storage_type& entities, Args&&... args)
       : system_(std::forward<Args>(args)...),
         strategy_(make_strategy(signature)),
-        entities_(&entities),
-        subscription_(I, required_bits, excluded_bits, hooks(), entities) {}
+        subscription_(I, required_bits, excluded_bits,
+                      context_internal::hooks_of<system_type>(), entities) {}
 
   system_instance(const system_instance&) = delete;
   system_instance& operator=(const system_instance&) = delete;
@@ -268,7 +263,7 @@ class system_instance {
   // The subscribed entities, as ids (subscribed().indices(): as indices).
   // Departures noted since the last look are applied first.
   subscription_view<entity_storage_type> subscribed() const {
-    return {subscription_.members(), *entities_};
+    return {subscription_.members(), subscription_.entities()};
   }
   std::size_t entity_count() const { return subscription_.members().size(); }
 
@@ -293,14 +288,9 @@ class system_instance {
   // same component costs no set operation in the step, and nothing at the
   // refresh.
   subscription_type& membership() noexcept { return subscription_; }
-  const subscription_type& membership() const noexcept { return subscription_; }
-  ordered_index_set& mutable_subscribed() noexcept {
-    return subscription_.raw_members();
-  }
   void note_departure(std::uint32_t index) {
     subscription_.note_departure(index);
   }
-  void settle_departures() const { subscription_.settle_departures(); }
   state_type& state(std::size_t subtask) noexcept { return states_[subtask]; }
   state_type* states() noexcept { return states_.data(); }
   std::size_t state_count() const noexcept { return states_.size(); }
@@ -339,31 +329,22 @@ class system_instance {
     }
   }
 
-  static constexpr context_internal::membership_hooks hooks() {
-    return {requires(system_type & s, entity_id id){s.on_subscribe(id);
-  }
-  , requires(system_type& s, entity_id id) { s.on_unsubscribe(id); }
+  system_type system_;
+  strategy_type strategy_;
+
+ public:
+  // The whole run of the system (tracing only).
+  [[no_unique_address]] std::conditional_t<Types::trace_enabled, trace_span,
+                                           no_trace_span>
+      run_span;
+
+ private:
+  subscription_type subscription_;
+  std::vector<state_type> states_;
+  std::size_t active_subtasks_ = 0;
+  bool failed_ = false;
+  run_cost cost_;
 };
-}  // namespace strata
-
-system_type system_;
-strategy_type strategy_;
-const entity_storage_type* entities_;
-
-public:
-// The whole run of the system (tracing only).
-[[no_unique_address]] std::conditional_t<Types::trace_enabled, trace_span,
-                                         no_trace_span>
-    run_span;
-
-private:
-subscription_type subscription_;
-std::vector<state_type> states_;
-std::size_t active_subtasks_ = 0;
-bool failed_ = false;
-run_cost cost_;
-}
-;
 
 }  // namespace strata
 

@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <utility>
 
+#include "context/internal/subscription.h"
 #include "context/refresh_event.h"
 #include "entity/entity_id.h"
 
@@ -37,18 +38,17 @@ template <typename World, typename Subscription>
 template <typename World, std::size_t I, typename System>
 constexpr auto hook_entry() {
   using fn = void (*)(World&, refresh_event::kind, entity_id);
-  if constexpr (
-      requires(System & s, entity_id id) { s.on_subscribe(id); } ||
-      requires(System & s, entity_id id) { s.on_unsubscribe(id); }) {
+  constexpr membership_hooks hooks = hooks_of<System>();
+  if constexpr (hooks.on_subscribe || hooks.on_unsubscribe) {
     return static_cast<fn>(
         [](World& world, refresh_event::kind what, entity_id id) {
           auto& system = world.template instance<I>().system();
           if (what == refresh_event::kind::subscribe) {
-            if constexpr (requires { system.on_subscribe(id); }) {
+            if constexpr (hooks_of<System>().on_subscribe) {
               system.on_subscribe(id);
             }
           } else {
-            if constexpr (requires { system.on_unsubscribe(id); }) {
+            if constexpr (hooks_of<System>().on_unsubscribe) {
               system.on_unsubscribe(id);
             }
           }

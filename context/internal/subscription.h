@@ -41,6 +41,21 @@ struct membership_hooks {
   bool on_unsubscribe = false;
 };
 
+// The hooks a system type declares (on_subscribe(entity_id),
+// on_unsubscribe(entity_id)); known at compile time, kept in the
+// subscription for the refresh.
+template <typename System>
+constexpr membership_hooks hooks_of() {
+  membership_hooks hooks;
+  hooks.on_subscribe = requires(System & s, entity_id id) {
+    s.on_subscribe(id);
+  };
+  hooks.on_unsubscribe = requires(System & s, entity_id id) {
+    s.on_unsubscribe(id);
+  };
+  return hooks;
+}
+
 // Which entities belong to a system: those with every required component
 // and no excluded one. A value: loops copy it into locals, so that stores
 // to the members (which could alias it) do not reload it per entity.
@@ -73,6 +88,8 @@ class subscription {
   subscription& operator=(const subscription&) = delete;
 
   std::size_t system_id() const noexcept { return system_id_; }
+  // The storage whose entities' indices the members are.
+  const EntityStorage& entities() const noexcept { return *entities_; }
   membership_hooks hooks() const noexcept { return hooks_; }
 
   // Whether an entity with components `bits` belongs to the system.
