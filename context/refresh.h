@@ -81,6 +81,7 @@
 #include <cstdint>
 #include <exception>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "absl/base/attributes.h"
@@ -239,6 +240,17 @@ class refresh_queue {
       flags.matched = true;
     }
     to_match_.clear();
+    world.for_each_subscription(
+        [&](const subscription_type& system) {
+          membership_grew_ |= system.outgrew_limit();
+        },
+        /*parallel=*/false);
+  }
+
+  // Whether a subscription grew past its growth limit since the last call
+  // (subscription::set_growth_limit); resets the answer.
+  bool take_membership_growth() noexcept {
+    return std::exchange(membership_grew_, false);
   }
 
   std::size_t pending_kills() const noexcept { return to_kill_.size(); }
@@ -403,6 +415,7 @@ class refresh_queue {
   std::vector<entity_id> to_kill_;
   context_internal::append_buffer<pending_match> to_match_;
   std::vector<std::uint32_t> slots_;
+  bool membership_grew_ = false;
 };
 
 }  // namespace strata

@@ -308,6 +308,24 @@ TEST(RefreshTest, AThrowingDeferredFunctionStopsTheRestButKillsAndMatchesRun) {
   EXPECT_TRUE(w.movers().state(1).deferred.empty());  // dropped, not kept
 }
 
+// The threaded scheduler's remembered inline decisions hold while every
+// subscription stays within its growth limit (internal/inline_decisions.h):
+// the refresh reports one that grew past it, once.
+TEST(RefreshTest, ReportsASubscriptionThatGrewPastItsLimit) {
+  world w;
+  w.create(false);
+  w.refresh();
+  EXPECT_FALSE(w.queue.take_membership_growth());  // no limit set
+  w.movers().subscription_.set_growth_limit(2);
+  w.create(false);
+  w.refresh();
+  EXPECT_FALSE(w.queue.take_membership_growth());  // 2 members: at the limit
+  w.create(false);
+  w.refresh();
+  EXPECT_TRUE(w.queue.take_membership_growth());   // 3
+  EXPECT_FALSE(w.queue.take_membership_growth());  // taking resets it
+}
+
 TEST(RefreshTest, OnlyKillsAndMatchesVisitSystemsInParallel) {
   world w;
   const entity_id e = w.create(false);
@@ -316,10 +334,11 @@ TEST(RefreshTest, OnlyKillsAndMatchesVisitSystemsInParallel) {
   w.create(false);
   w.parallel_requests.clear();
   w.refresh();
-  // Kills: the hook scan, then the pass; matches: the departure scan, then
-  // the pass. Deferred functions and subtask kills visit instances, in
-  // order.
-  EXPECT_EQ(w.parallel_requests, (std::vector<bool>{false, true, false, true}));
+  // Kills: the hook scan, then the pass; matches: the departure scan, the
+  // pass, then the growth check. Deferred functions and subtask kills visit
+  // instances, in order.
+  EXPECT_EQ(w.parallel_requests,
+            (std::vector<bool>{false, true, false, true, false}));
 }
 
 TEST(RefreshTest, ADepartureIsAppliedAtTheNextLookSilently) {

@@ -1,10 +1,12 @@
 // Where the threaded scheduler runs systems when it decides by itself
 // (hand_off::automatic): a step predicted too small to pay for a second
 // thread runs every system on the calling thread, step after step (also on
-// the steps that skip the ranking, system_runner.h's too_small_for_threads,
-// and on the sampling steps that re-measure); a step of two independent
+// the steps that run by the remembered decision without predicting,
+// internal/inline_decisions.h, and on the sampling steps that time them); a
+// step of two independent
 // systems that each take milliseconds hands one of them to the worker; and
-// small systems that become heavy are noticed at the next sampling step.
+// small systems that become heavy are noticed at the next sampling step,
+// and a world that grows in one step at the step after it.
 // No wall-clock threshold is asserted: the heavy systems sleep far above
 // every hand-off constant, the light ones do almost nothing.
 #include <array>
@@ -105,13 +107,85 @@ TEST(SchedulerHandOffTest, HeavyIndependentSystemsUseTheWorker) {
 }
 
 TEST(SchedulerHandOffTest, DecisionsFollowSystemsThatBecomeHeavy) {
-  // 100 light steps: the costs are known and tiny, every step skips the
-  // ranking. Then each run takes 5 ms: a sampling step (at most 32 steps
-  // later) measures it, the predictions jump, and the caller starts
-  // posting. Over 70 heavy steps, at least 37 come after that sample.
+  // 100 light steps: the costs are known and tiny, the call runs by its
+  // remembered inline decision. Then each run takes 5 ms: a sampling step
+  // (at most 32 steps later) times the call, finds it over its budget and
+  // forgets the decision; the next step measures every system, the
+  // predictions jump, and the caller starts posting. Over 70 heavy steps,
+  // at least 36 come after that.
   const off_caller_runs runs = runs_off_the_calling_thread(100, 70);
   EXPECT_EQ(runs.light, 0);
   EXPECT_GE(runs.heavy, 10);
+}
+
+// Systems whose runs cost a fixed time per entity (spinning, so that the
+// cost model sees exactly that): cheap on a small world, heavy once the
+// world grows.
+constexpr auto kPerEntity = std::chrono::microseconds(1);
+template <std::size_t I>
+struct per_entity_system {
+  template <typename Data>
+  void process(Data& data) {
+    const auto until = std::chrono::steady_clock::now() +
+                       kPerEntity * static_cast<int>(data.entity_count());
+    while (std::chrono::steady_clock::now() < until) {
+    }
+  }
+};
+constexpr auto pair_of_per_entity_systems = strata::system_signatures(
+    strata::ss::make(strata::tag<per_entity_system<0>>)
+        .read(ct::position)
+        .parallelism(strata::ips::none()),
+    strata::ss::make(strata::tag<per_entity_system<1>>)
+        .read(ct::position)
+        .parallelism(strata::ips::none()));
+
+TEST(SchedulerHandOffTest, DecisionsFollowAWorldThatGrows) {
+  // 8 entities: 8 us per system, a step the scheduler runs inline and then
+  // keeps running inline by its remembered decision, without predicting
+  // (internal/inline_decisions.h). Right after a sampling step, the world
+  // grows to 8008 entities in one step: 8 ms per system. The growth is
+  // seen at that step's refresh, so the next step decides again and hands
+  // one system to the worker, although the next sampling step (which would
+  // also catch it, by timing the call) is more than 7 steps away.
+  auto ctx =
+      strata::make_context(strata::settings()
+                               .component_signatures(components)
+                               .system_signatures(pair_of_per_entity_systems)
+                               .scheduler(strata::scheduler::atomic_counter)
+                               .threads(2)
+                               .hand_off(strata::hand_off::automatic));
+  using core_type = decltype(ctx)::core_type;
+  const auto add_entities = [&](int count) {
+    ctx.step([&](auto& proxy) {
+      for (int i = 0; i < count; ++i) {
+        proxy.add_component(ct::position, proxy.create_entity());
+      }
+    });
+  };
+  const std::thread::id caller = std::this_thread::get_id();
+  std::atomic<int> elsewhere{0};
+  const auto update = [&] {
+    ctx.step([&](auto& proxy) {
+      proxy.execute_systems()(
+          strata::sea::all().for_subtasks([&](auto& system, auto& data) {
+            if (std::this_thread::get_id() != caller) elsewhere.fetch_add(1);
+            system.process(data);
+          }));
+    });
+  };
+  add_entities(8);
+  for (int step = 0; step < 40; ++step) update();
+  // Align: the next step is the first after a sampling step.
+  while (ctx.step_count() % core_type::kCostSampleSteps != 1) update();
+  ASSERT_EQ(elsewhere.load(), 0);
+  add_entities(8000);
+  for (int step = 0; step < 7; ++step) update();
+  static_assert(7 + 1 < core_type::kCostSampleSteps);
+  // Six of the seven steps decide with the grown world and post a system;
+  // one taken by the worker suffices (a loaded machine may leave the
+  // posted one to the caller).
+  EXPECT_GE(elsewhere.load(), 1);
 }
 
 }  // namespace

@@ -111,13 +111,14 @@ struct atomic_counter_t {
   // std::array<bool, SystemList::count>), each after its selected
   // dependencies; predict(i) is system i's predicted run time in ns (or
   // run_cost::unknown).
+  // Returns what it decided (scheduler/hand_off.h).
   template <typename SystemList, auto Selected, typename RunSystem,
             typename Predict>
-  static void execute(thread_pool& pool, RunSystem&& run_system,
-                      Predict&& predict, hand_off_policy policy = {}) {
+  static step_decision execute(thread_pool& pool, RunSystem&& run_system,
+                               Predict&& predict, hand_off_policy policy = {}) {
     constexpr std::size_t n = SystemList::count;
     if constexpr (n == 0) {
-      return;
+      return {};
     } else {
       constexpr const auto& depends = SystemList::graph.depends;
       static_assert(is_closed_under_dependents(depends, Selected),
@@ -125,22 +126,26 @@ struct atomic_counter_t {
                     "dependent of a selected system");
       // The ranks decide whether the pool pays (automatic) and in which
       // order ready systems go (automatic, always); `never` needs neither.
+      step_decision decision;
       if (pool.worker_count() > 0 && policy.mode != hand_off::never) {
         const path_ranks<n> ranks = rank_by_path<SystemList, Selected>(predict);
-        if (policy.worth_threads(ranks.total - ranks.critical)) {
+        decision.off_critical_ns = ranks.total - ranks.critical;
+        if (policy.worth_threads(decision.off_critical_ns)) {
+          decision.used_pool = true;
           run_on_pool<SystemList, Selected>(pool, run_system, predict, policy,
                                             ranks.rank);
-          return;
+          return decision;
         }
       }
       sequential_t::execute<SystemList, Selected>(pool, run_system);
+      return decision;
     }
   }
 
   // Without predictions: every system is worth its own thread.
   template <typename SystemList, auto Selected, typename RunSystem>
-  static void execute(thread_pool& pool, RunSystem&& run_system) {
-    execute<SystemList, Selected>(
+  static step_decision execute(thread_pool& pool, RunSystem&& run_system) {
+    return execute<SystemList, Selected>(
         pool, run_system, [](std::size_t) { return std::int64_t{0}; },
         hand_off::always);
   }

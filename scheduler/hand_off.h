@@ -108,6 +108,18 @@ struct hand_off_policy {
   }
 };
 
+// What a threaded scheduler decided for one execute() call: whether any
+// system went to the pool, and the predicted work off the call's critical
+// path (the predicted total minus the longest predicted chain of systems)
+// it decided from. A caller that sees a call run inline can keep running
+// it inline, without the per-system predictions, until the work off the
+// critical path could reach kInlineStepNs (context/internal/
+// system_runner.h does, with the systems' growth as the trigger).
+struct step_decision {
+  bool used_pool = false;
+  std::int64_t off_critical_ns = 0;
+};
+
 // The measured cost of one system's runs.
 class run_cost {
  public:
@@ -126,6 +138,7 @@ class run_cost {
     per_run_ns_ = has_per_run_ ? blend(per_run_ns_, static_cast<double>(ns))
                                : static_cast<double>(ns);
     has_per_run_ = true;
+    stale_ = false;
   }
 
   // Predicted ns of a run over `entities` entities, or `unknown`.
@@ -140,6 +153,14 @@ class run_cost {
 
   bool known() const noexcept { return has_per_run_; }
 
+  // Stale: the prediction stands, but the next run the scheduler decides
+  // from must be measured (runs went unmeasured while the cost may have
+  // changed). A recorded run makes it fresh.
+  void mark_stale() noexcept { stale_ = true; }
+  // Whether the next deciding run must be measured: never measured, or
+  // stale.
+  bool needs_measuring() const noexcept { return !has_per_run_ || stale_; }
+
  private:
   // New samples weigh a quarter: a few steps to follow a change, little
   // jitter from one slow run.
@@ -151,6 +172,7 @@ class run_cost {
   double per_run_ns_ = 0;
   bool has_per_entity_ = false;
   bool has_per_run_ = false;
+  bool stale_ = false;
 };
 
 }  // namespace strata

@@ -66,9 +66,10 @@ struct sequential_t {
   // The threaded schedulers' interface; predictions do not matter here.
   template <typename SystemList, auto Selected, typename Pool,
             typename RunSystem, typename Predict>
-  static void execute(Pool& pool, RunSystem&& run_system, Predict&&,
-                      hand_off_policy = {}) {
+  static step_decision execute(Pool& pool, RunSystem&& run_system, Predict&&,
+                               hand_off_policy = {}) {
     execute<SystemList, Selected>(pool, run_system);
+    return {};
   }
 };
 

@@ -29,6 +29,8 @@
 #include "base/check.h"
 #include "base/internal/flat_tuple.h"
 #include "context/internal/context_types.h"
+#include "context/internal/core_setup.h"
+#include "context/internal/inline_decisions.h"
 #include "context/internal/subscription.h"
 #include "context/internal/system_runner.h"
 #include "context/refresh.h"
@@ -55,13 +57,14 @@ class context_core {
   template <typename... SystemArgs>
   context_core(const typename Types::settings_type& settings,
                SystemArgs&&... args)
-      : entities_ptr_(make_entities(settings)),
-        components_(initial_capacity(settings)),
-        thread_count_(thread_count_of(settings, executor_in(args...))),
+      : entities_ptr_(context_internal::make_entities<Types>(settings)),
+        components_(context_internal::initial_capacity<Types>(settings)),
+        thread_count_(context_internal::thread_count_of<Types>(
+            settings, context_internal::executor_in(args...))),
         refresh_parallel_(
             settings.template get<context_keys::refresh_parallelism>()),
         hand_off_(settings.template get<context_keys::hand_off>()),
-        pool_(thread_count_ - 1, executor_in(args...)) {
+        pool_(thread_count_ - 1, context_internal::executor_in(args...)) {
     const auto& systems = settings.template get<context_keys::systems>();
     auto all_args = std::forward_as_tuple(args...);
     construct_instances(systems, all_args,
@@ -258,19 +261,37 @@ class context_core {
     return Types::scheduler_type::runs_subtasks_in_parallel &&
            hand_off_.mode == hand_off::automatic && pool_.worker_count() > 0;
   }
-  // Whether this step re-measures systems whose cost is already known. Two
-  // clock reads per subtask are most of a small system's scheduling cost
-  // (measured: 16 empty systems, 2 threads, 1.5 us a step when every step
-  // measured), and costs drift slowly (predictions scale with the entity
-  // count), so one step in kCostSampleSteps samples them. 32 rather than
-  // 8: clock reads were a tenth of a 1-entity 2-thread step under perf
-  // (BENCHMARKS.md's VM), and with 32 SystemsUpdate's went from 172 to
-  // 158 ns, ComplexSystemsUpdate's from 634 to 585 ns. A sample weighs 1/4
-  // in the mean, so a changed per-entity cost is followed within ~100
-  // steps.
+  // Whether this is a sampling step: systems whose cost is known are
+  // measured again (and a call that runs by a remembered inline decision is
+  // timed, internal/inline_decisions.h). Two clock reads per subtask are
+  // most of a small system's scheduling cost and costs drift slowly
+  // (predictions scale with the entity count), so one step in 32 samples.
+  // A sample weighs 1/4 in the mean: a changed per-entity cost is followed
+  // within ~100 steps.
   static constexpr std::uint64_t kCostSampleSteps = 32;
   bool samples_costs() const {
     return measures_costs() && step_count_ % kCostSampleSteps == 0;
+  }
+  // How execute_systems() call `call` runs now (internal/
+  // inline_decisions.h): a system that outgrew its decision's limit at the
+  // last refresh first makes every call decide again.
+  context_internal::inline_decisions::mode inline_mode_for(const void* call) {
+    if (refresh_.take_membership_growth()) forget_inline_decisions();
+    if (!measures_costs())
+      return context_internal::inline_decisions::mode::decide;
+    return inline_decisions_.mode_for(call, samples_costs());
+  }
+  // Every call decides again, from fresh measurements of every system.
+  void forget_inline_decisions() {
+    inline_decisions_.forget_all();
+    for_each_instance_in_order(
+        [](auto& instance) { instance.cost().mark_stale(); });
+  }
+  context_internal::inline_decisions& inline_decisions() {
+    return inline_decisions_;
+  }
+  subscription_type& subscription(std::size_t system) {
+    return *subscriptions_[system];
   }
   trace_log& trace() { return trace_; }
   std::thread::id main_thread() const { return main_thread_; }
@@ -283,95 +304,18 @@ class context_core {
     scratch_.apply([](auto&... scratch) { (scratch.reset(), ...); });
   }
 
-  static std::size_t initial_capacity(
-      const typename Types::settings_type& settings) {
-    // Fixed contiguous buffers size themselves; sparse and hash-map chunks
-    // hold rare components and grow with them.
-    if constexpr (Types::limit_type::is_fixed) {
-      return 0;
-    } else {
-      return settings.template get<context_keys::entity_limit>()
-          .initial_capacity;
-    }
-  }
-  static std::unique_ptr<entity_storage_type> make_entities(
-      const typename Types::settings_type& settings) {
-    if constexpr (Types::limit_type::is_fixed) {
-      return std::make_unique<entity_storage_type>();
-    } else {
-      return std::make_unique<entity_storage_type>(initial_capacity(settings));
-    }
-  }
-  static std::size_t thread_count_of(
-      const typename Types::settings_type& settings, executor* external) {
-    if (external != nullptr) return external->concurrency() + 1;
-    std::size_t n = settings.template get<context_keys::threads>();
-    if (n == 0) n = std::max(1u, std::thread::hardware_concurrency());
-    return n;
-  }
-
-  // The executor given with strata::run_on among make_context's arguments,
-  // or null.
-  template <typename... Args>
-  static executor* executor_in(const Args&... args) {
-    executor* found = nullptr;
-    (
-        [&](const auto& arg) {
-          if constexpr (std::is_same_v<std::remove_cvref_t<decltype(arg)>,
-                                       run_on_t>) {
-            found = arg.external;
-          }
-        }(args),
-        ...);
-    return found;
-  }
-
   template <typename Systems, typename ArgsTuple, std::size_t... I>
   void construct_instances(const Systems& systems, ArgsTuple& args,
                            std::index_sequence<I...>) {
     ((base_internal::get<I>(instances_) =
-          make_instance<I>(systems.template signature<I>(), args)),
+          context_internal::make_instance<Types, I>(
+              systems.template signature<I>(), entities(), args)),
      ...);
     // (Null only after a reported compile error.)
     ((subscriptions_[I] = base_internal::get<I>(instances_)
                               ? &base_internal::get<I>(instances_)->membership()
                               : nullptr),
      ...);
-  }
-  // Constructs system I from the system_arguments given for it, if any.
-  template <std::size_t I, typename Signature, typename ArgsTuple>
-  auto make_instance(const Signature& signature, ArgsTuple& args) {
-    using system_type = typename Signature::system_type;
-    constexpr std::size_t found =
-        []<typename... A>(std::type_identity<std::tuple<A...>>) {
-          constexpr bool is_for[] = {
-              std::is_same_v<typename std::remove_cvref_t<A>::system_type,
-                             system_type>...,
-              false};
-          for (std::size_t i = 0; i < sizeof...(A); ++i) {
-            if (is_for[i]) return i;
-          }
-          return sizeof...(A);
-        }(std::type_identity<ArgsTuple>{});
-    if constexpr (found < std::tuple_size_v<ArgsTuple>) {
-      return std::apply(
-          [&](auto&... a) {
-            return std::make_unique<system_instance<Types, I>>(
-                signature, entities(), a...);
-          },
-          std::get<found>(args).arguments);
-    } else {
-      static_assert(std::is_default_constructible_v<system_type>,
-                    "a system type is not default-constructible: pass its "
-                    "constructor arguments to make_context with "
-                    "strata::system_arguments(st::x, args...)");
-      if constexpr (std::is_default_constructible_v<system_type>) {
-        return std::make_unique<system_instance<Types, I>>(signature,
-                                                           entities());
-      } else {  // reported above; no second error from the constructor
-        return std::unique_ptr<system_instance<Types, I>>();
-      }
-    }
   }
 
   // On the heap: a fixed-limit storage keeps its arrays inline.
@@ -397,6 +341,7 @@ class context_core {
   // departures to settle before systems run.
   bool departures_noted_ = false;
   std::atomic<bool> subtask_work_{false};
+  context_internal::inline_decisions inline_decisions_;
   std::uint64_t step_count_ = 0;
   [[no_unique_address]] std::conditional_t<Types::trace_enabled, trace_log,
                                            no_trace_span>

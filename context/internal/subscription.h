@@ -133,6 +133,14 @@ class subscription {
     left_since_refresh_ = false;
   }
 
+  // How many members the threaded scheduler's latest inline decision
+  // allows (system_runner.h): past it, the refresh reports growth and the
+  // next run decides again. No limit until a decision sets one.
+  void set_growth_limit(std::size_t limit) noexcept { growth_limit_ = limit; }
+  bool outgrew_limit() const noexcept {
+    return members_.size() > growth_limit_;
+  }
+
  private:
   rule_type rule_;
   const EntityStorage* entities_;
@@ -143,6 +151,7 @@ class subscription {
   mutable ordered_index_set members_;
   mutable std::vector<std::uint32_t> departures_;
   mutable bool left_since_refresh_ = false;
+  std::size_t growth_limit_ = static_cast<std::size_t>(-1);
 };
 
 }  // namespace strata::context_internal

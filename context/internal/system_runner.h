@@ -26,6 +26,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "absl/base/attributes.h"
 #include "context/data_proxy.h"
 #include "context/execution_adapter.h"
 #include "context/internal/context_types.h"
@@ -34,6 +35,7 @@
 #include "context/system_instance.h"
 #include "context/trace.h"
 #include "scheduler/hand_off.h"
+#include "scheduler/sequential.h"
 #include "settings/diagnostic.h"
 #include "settings/type_list.h"
 #include "settings/type_name.h"
@@ -57,8 +59,10 @@ class subtask_executor {
   // runs subtasks in parallel. Every subtask runs even if another throws;
   // then the exception of the lowest subtask index is rethrown, whatever the
   // thread count (context_internal::run_subtasks, shared by every system).
+  // Always inlined into the system's run: a call per system and step
+  // otherwise (GCC kept it out of line under the threaded scheduler).
   template <typename F>
-  void for_subtasks(F&& f) {
+  ABSL_ATTRIBUTE_ALWAYS_INLINE void for_subtasks(F&& f) {
     auto call = [&](std::size_t subtask) {
       data_proxy<Types, I> data(core_, instance_, instance_.state(subtask),
                                 subtask);
@@ -108,25 +112,45 @@ class system_runner {
       if constexpr (every_system_has_an_adapter) {
         auto adapter_refs = std::tie(adapters...);
         using refs_type = decltype(adapter_refs);
-        static constexpr auto table = make_run_table<Selected, refs_type>(
-            std::make_index_sequence<system_count>{});
+        static constexpr auto table =
+            make_run_table<Selected, refs_type, false>(
+                std::make_index_sequence<system_count>{});
         static constexpr auto predictions =
             make_prediction_table(std::make_index_sequence<system_count>{});
-        // A step too small for threads runs as the sequential scheduler
-        // would: hand_off::never makes the threaded scheduler skip its
-        // ranking (the systems' own decisions still use the context's
-        // policy, and take the same answers).
-        const strata::hand_off_policy policy =
-            too_small_for_threads<Selected>(
-                core, std::make_index_sequence<system_count>{})
-                ? strata::hand_off_policy(hand_off::never)
-                : core.hand_off_policy();
-        Types::scheduler_type::template execute<system_list, Selected>(
-            core.pool(),
-            [&core, &adapter_refs](std::size_t id) {
-              table[id](core, adapter_refs);
-            },
-            [&core](std::size_t id) { return predictions[id](core); }, policy);
+        const auto run = [&core, &adapter_refs](std::size_t id) {
+          table[id](core, adapter_refs);
+        };
+        if constexpr (Types::scheduler_type::runs_subtasks_in_parallel) {
+          static constexpr auto remembered_table =
+              make_run_table<Selected, refs_type, true>(
+                  std::make_index_sequence<system_count>{});
+          const auto run_remembered = [&core, &adapter_refs](std::size_t id) {
+            remembered_table[id](core, adapter_refs);
+          };
+          using mode = context_internal::inline_decisions::mode;
+          switch (core.inline_mode_for(&table)) {
+            case mode::remembered:
+              scheduler::sequential_t::execute<system_list, Selected>(
+                  core.pool(), run_remembered);
+              break;
+            case mode::remembered_timed: {
+              const std::int64_t start = trace_span::now_ns();
+              scheduler::sequential_t::execute<system_list, Selected>(
+                  core.pool(), run_remembered);
+              if (!core.inline_decisions().within_budget(
+                      &table, trace_span::now_ns() - start)) {
+                core.forget_inline_decisions();
+              }
+              break;
+            }
+            case mode::decide:
+              decide_and_run<Selected>(core, run, predictions, &table);
+              break;
+          }
+        } else {
+          Types::scheduler_type::template execute<system_list, Selected>(
+              core.pool(), run);
+        }
         if constexpr (Types::trace_enabled) {
           record_trace<Selected>(core,
                                  std::make_index_sequence<system_count>{});
@@ -155,37 +179,107 @@ class system_runner {
     }
   }
 
-  template <auto Selected, typename Refs, std::size_t... I>
+  // One run function per selected system; `Remembered`: the variant for
+  // calls that run by a remembered inline decision.
+  template <auto Selected, typename Refs, bool Remembered, std::size_t... I>
   static constexpr auto make_run_table(std::index_sequence<I...>) {
     using fn = void (*)(core_type&, Refs&);
-    return std::array<fn, system_count>{run_entry<Selected[I], I, Refs>()...};
+    return std::array<fn, system_count>{
+        run_entry<Selected[I], I, Refs, Remembered>()...};
   }
-  template <bool Selected, std::size_t I, typename Refs>
+  template <bool Selected, std::size_t I, typename Refs, bool Remembered>
   static constexpr auto run_entry() {
     using fn = void (*)(core_type&, Refs&);
     if constexpr (Selected) {
-      return static_cast<fn>(&system_runner::run_system<I, Refs>);
+      return static_cast<fn>(&system_runner::run_system<I, Refs, Remembered>);
     } else {
       return static_cast<fn>(nullptr);
     }
   }
-  template <std::size_t I, typename Refs>
+  // The threaded scheduler decides from every selected system's predicted
+  // cost. A call it ran inline and unsplit, decided from fresh predictions,
+  // is remembered (internal/inline_decisions.h) with its budget and each
+  // system's growth limit: the work, and the entity counts, at which the
+  // decision could change (the work off the critical path reaching
+  // kInlineStepNs, or the largest system kMinSubtaskNs), assuming costs
+  // grow with entity counts.
+  template <auto Selected, typename Run, typename Predictions>
+  static void decide_and_run(core_type& core, Run& run,
+                             const Predictions& predictions, const void* key) {
+    const prediction_summary predicted = summarize_predictions<Selected>(
+        core, std::make_index_sequence<system_count>{});
+    // A step too small for threads (every system measured, the total below
+    // both the work a step needs before it uses the pool and the work a
+    // system needs before it splits) runs as the sequential scheduler
+    // would: hand_off::never makes the threaded scheduler skip its ranking
+    // (the systems' own decisions still use the context's policy, and take
+    // the same answers). Sampling steps take the full path.
+    constexpr std::int64_t small = std::min(hand_off_policy::kInlineStepNs,
+                                            hand_off_policy::kMinSubtaskNs);
+    const bool too_small = core.measures_costs() && !core.samples_costs() &&
+                           predicted.all_known && predicted.total < small;
+    const step_decision decision =
+        Types::scheduler_type::template execute<system_list, Selected>(
+            core.pool(), run,
+            [&core, &predictions](std::size_t id) {
+              return predictions[id](core);
+            },
+            too_small ? strata::hand_off_policy(hand_off::never)
+                      : core.hand_off_policy());
+    const bool split = core.inline_decisions().take_split();
+    if (!core.measures_costs() || decision.used_pool || split ||
+        !predicted.all_fresh) {
+      return;
+    }
+    // Without a ranking (too small), the whole total counts as off the
+    // critical path: a lower limit, never a wrong one.
+    const std::int64_t off_critical =
+        too_small ? predicted.total : decision.off_critical_ns;
+    const double headroom = std::max(
+        1.0, std::min(static_cast<double>(hand_off_policy::kInlineStepNs) /
+                          static_cast<double>(
+                              std::max<std::int64_t>(off_critical, 1)),
+                      static_cast<double>(hand_off_policy::kMinSubtaskNs) /
+                          static_cast<double>(
+                              std::max<std::int64_t>(predicted.largest, 1))));
+    for (std::size_t id = 0; id < system_count; ++id) {
+      if (!Selected[id]) continue;
+      auto& subscription = core.subscription(id);
+      const double limit =
+          static_cast<double>(subscription.raw_members().size()) * headroom;
+      subscription.set_growth_limit(limit >= 1e18
+                                        ? static_cast<std::size_t>(-1)
+                                        : static_cast<std::size_t>(limit));
+    }
+    core.inline_decisions().remember(
+        key, static_cast<std::int64_t>(static_cast<double>(predicted.total) *
+                                       headroom));
+  }
+
+  // Runs system I through its adapter. `Remembered`: the call runs by a
+  // remembered inline decision (internal/inline_decisions.h), so the run
+  // is neither predicted, measured nor split, all known at compile time:
+  // the same code as under the sequential scheduler.
+  template <std::size_t I, typename Refs, bool Remembered>
   static void run_system(core_type& core, Refs& adapters) {
-    using system_type = typename system_list::template system_at<I>;
-    constexpr std::size_t which = []<typename... A>(
-                                      std::type_identity<std::tuple<A...>>) {
-      return first_matching_adapter<system_type, std::remove_cvref_t<A>...>();
-    }(std::type_identity<Refs>{});
-    auto& adapter = std::get<which>(adapters);
     auto& instance = core.template instance<I>();
+    if constexpr (Remembered) {
+      instance.prepare_subtasks(core.thread_count(),
+                                Types::inner_parallelism_allowed);
+      subtask_executor<Types, I> executor(core, instance, /*parallel=*/false,
+                                          /*measure=*/false);
+      call_adapter<I>(adapters, instance, executor);
+      return;
+    }
     // Hand-off decisions (scheduler/hand_off.h): measured only where they
     // matter, i.e. under a threaded scheduler deciding automatically.
     const hand_off_policy policy = core.hand_off_policy();
+    const bool deciding = core.measures_costs();
     const std::int64_t predicted =
-        core.measures_costs() ? instance.cost().predict(instance.entity_count())
-                              : run_cost::unknown;
-    const bool measure = core.measures_costs() &&
-                         (core.samples_costs() || !instance.cost().known());
+        deciding ? instance.cost().predict(instance.entity_count())
+                 : run_cost::unknown;
+    const bool measure =
+        deciding && (core.samples_costs() || instance.cost().needs_measuring());
     const std::int64_t strategy_hint =
         policy.mode == hand_off::always
             ? std::numeric_limits<std::int64_t>::max()
@@ -193,13 +287,31 @@ class system_runner {
                                          : predicted;
     instance.prepare_subtasks(core.thread_count(),
                               Types::inner_parallelism_allowed, strategy_hint);
-    subtask_executor<Types, I> executor(
-        core, instance,
+    const bool parallel =
         Types::inner_parallelism_allowed &&
-            Types::scheduler_type::runs_subtasks_in_parallel &&
-            policy.worth_splitting(predicted, instance.subtask_count()),
-        measure);
+        Types::scheduler_type::runs_subtasks_in_parallel &&
+        policy.worth_splitting(predicted, instance.subtask_count());
+    if (parallel) core.inline_decisions().note_split();
+    subtask_executor<Types, I> executor(core, instance, parallel, measure);
     const std::int64_t start = measure ? trace_span::now_ns() : 0;
+    call_adapter<I>(adapters, instance, executor);
+    if (measure && !executor.measured()) {
+      instance.cost().record(trace_span::now_ns() - start,
+                             instance.entity_count());
+    }
+  }
+  // The adapter matching system I runs it (traced; a throw marks the run
+  // failed).
+  template <std::size_t I, typename Refs>
+  ABSL_ATTRIBUTE_ALWAYS_INLINE static void call_adapter(
+      Refs& adapters, system_instance<Types, I>& instance,
+      subtask_executor<Types, I>& executor) {
+    using system_type = typename system_list::template system_at<I>;
+    constexpr std::size_t which = []<typename... A>(
+                                      std::type_identity<std::tuple<A...>>) {
+      return first_matching_adapter<system_type, std::remove_cvref_t<A>...>();
+    }(std::type_identity<Refs>{});
+    auto& adapter = std::get<which>(adapters);
     if constexpr (Types::trace_enabled) instance.run_span.begin();
     try {
       if constexpr (std::remove_cvref_t<decltype(adapter)>::kind ==
@@ -214,42 +326,31 @@ class system_runner {
       throw;
     }
     if constexpr (Types::trace_enabled) instance.run_span.end();
-    if (measure && !executor.measured()) {
-      instance.cost().record(trace_span::now_ns() - start,
-                             instance.entity_count());
-    }
   }
 
-  // Whether a threaded scheduler would, after ranking every system, run
-  // this step as the sequential scheduler does: every selected system is
-  // measured and together they are predicted below both the work a step
-  // needs before it uses the pool (kInlineStepNs) and the work a system
-  // needs before it splits (kMinSubtaskNs; no single system exceeds the
-  // total). Then the step skips the ranking and runs in topological order
-  // on this thread; on a small world, threads switched on cost tens of
-  // nanoseconds a step (BENCHMARKS.md). Sample steps
-  // (core_type::samples_costs) take the full path, and re-measure; so do
-  // steps with a system never measured.
+  // What the selected systems' predictions add up to: the total, the
+  // largest, whether every system was measured before, and whether every
+  // prediction is fresh (measured, and not marked stale since).
+  struct prediction_summary {
+    std::int64_t total = 0;
+    std::int64_t largest = 0;
+    bool all_known = true;
+    bool all_fresh = true;
+  };
   template <auto Selected, std::size_t... I>
-  static bool too_small_for_threads(core_type& core,
-                                    std::index_sequence<I...>) {
-    if constexpr (!Types::scheduler_type::runs_subtasks_in_parallel) {
-      return false;
-    } else {
-      if (!core.measures_costs() || core.samples_costs()) return false;
-      constexpr std::int64_t limit = std::min(hand_off_policy::kInlineStepNs,
-                                              hand_off_policy::kMinSubtaskNs);
-      std::int64_t total = 0;
-      bool all_known = true;
-      const auto add = [&](const auto& instance) {
-        const std::int64_t predicted =
-            instance.cost().predict(instance.entity_count());
-        all_known &= predicted != run_cost::unknown;
-        total += predicted;
-      };
-      ((Selected[I] ? add(core.template instance<I>()) : void()), ...);
-      return all_known && total < limit;
-    }
+  static prediction_summary summarize_predictions(core_type& core,
+                                                  std::index_sequence<I...>) {
+    prediction_summary summary;
+    const auto add = [&](const auto& instance) {
+      const run_cost& cost = instance.cost();
+      const std::int64_t predicted = cost.predict(instance.entity_count());
+      summary.all_known &= predicted != run_cost::unknown;
+      summary.all_fresh &= !cost.needs_measuring();
+      summary.total += predicted;
+      summary.largest = std::max(summary.largest, predicted);
+    };
+    ((Selected[I] ? add(core.template instance<I>()) : void()), ...);
+    return summary;
   }
 
   // Each system's predicted run time, for the scheduler's decisions.
