@@ -138,6 +138,18 @@ TEST(OrderedIndexSetTest, ModelTest) {
         EXPECT_EQ(set.erase_all(batch.begin(), batch.end(),
                                 [](std::size_t i) { return i; }),
                   expected);
+      } else if (rng() % 50 == 0) {
+        // A batch of inserts (a batch of created entities: usually
+        // increasing, here also unsorted, with present indices and indices
+        // past the end, which grow the set), against one insert each.
+        std::vector<std::size_t> batch;
+        for (int k = 0; k < 40; ++k) batch.push_back(rng() % (universe + 200));
+        if (rng() % 2 == 0) std::sort(batch.begin(), batch.end());
+        std::size_t expected = 0;
+        for (std::size_t i : batch) expected += model.insert(i).second;
+        EXPECT_EQ(set.insert_all(batch.begin(), batch.end(),
+                                 [](std::size_t i) { return i; }),
+                  expected);
       } else {
         EXPECT_EQ(set.insert(index), model.insert(index).second);
       }
