@@ -212,8 +212,9 @@ TYPED_TEST(lifetime_test, every_constructed_component_is_destroyed_once) {
 }
 
 // destroy_all_of (the refresh's batch kill): destroys exactly the
-// components the bits say, updates count<T>() like remove_all, and leaves
-// the bits to the caller.
+// components the bits say, updates count<T>() like remove_all, calls
+// `after` once per entity, after its components, and leaves the bits to
+// the caller.
 TYPED_TEST(lifetime_test, destroy_all_of_destroys_what_the_bits_say) {
   constexpr int n = 600;
   {
@@ -234,9 +235,18 @@ TYPED_TEST(lifetime_test, destroy_all_of_destroys_what_the_bits_say) {
     const auto counts_before =
         std::pair(storage.template count<counted>(),
                   storage.template count<other_counted>());
+    std::vector<entity_id> after;
+    int destroyed_so_far = 0;
     storage.destroy_all_of(
         killed.begin(),
-        killed.end(), [&](entity_id e) -> auto& { return bits[e.index()]; });
+        killed.end(), [&](entity_id e) -> auto& { return bits[e.index()]; },
+        [&](entity_id e) {
+          after.push_back(e);
+          destroyed_so_far += static_cast<int>(bits[e.index()].count());
+          EXPECT_EQ(counted::alive(), alive_before - destroyed_so_far)
+              << "after(e) comes once e's components are gone";
+        });
+    EXPECT_EQ(after, killed);
     EXPECT_EQ(counted::alive(), alive_before - destroyed_components);
     std::size_t lost_counted = 0;
     std::size_t lost_other = 0;

@@ -95,10 +95,11 @@ template <std::size_t Id, std::size_t... Required>
 struct fake_instance {
   static constexpr std::size_t id = Id;
   static constexpr bitset_type required_bits = bitset_type::of({Required...});
-  fake_instance(recording_system system, const entity_storage_type& entities)
+  fake_instance(recording_system system, const entity_storage_type& entities,
+                bool hooks)
       : system_(std::move(system)),
         subscription_(Id, required_bits, bitset_type{},
-                      {.on_subscribe = true, .on_unsubscribe = true},
+                      {.on_subscribe = hooks, .on_unsubscribe = hooks},
                       entities) {}
   recording_system system_;
   subscription_type subscription_;
@@ -129,14 +130,18 @@ constexpr std::size_t kPosition = 0;
 constexpr std::size_t kHealth = 1;
 
 struct world {
+  // Both systems have membership hooks, or neither (`hooks`).
+  explicit world(bool hooks = true)
+      : movers_instance(recording_system{&log, "movers"}, entity_storage,
+                        hooks),
+        medics_instance(recording_system{&log, "medics"}, entity_storage,
+                        hooks) {}
   std::vector<std::string> log;
   entity_storage_type entity_storage;
   component_storage_type component_storage;
   // movers need position; medics need position and health.
-  fake_instance<0, kPosition> movers_instance{recording_system{&log, "movers"},
-                                              entity_storage};
-  fake_instance<1, kPosition, kHealth> medics_instance{
-      recording_system{&log, "medics"}, entity_storage};
+  fake_instance<0, kPosition> movers_instance;
+  fake_instance<1, kPosition, kHealth> medics_instance;
   queue_type queue;
   std::vector<bool> parallel_requests;
 
@@ -197,6 +202,24 @@ struct world {
     fake_defer_proxy proxy{this};
     queue.run(*this, proxy, /*parallel=*/true);
   }
+  // What context_core's create_batch does: `n` entities with position (and
+  // health), noted as one batch.
+  std::vector<entity_id> create_batch(int n, bool with_health) {
+    bitset_type bits = bitset_type::of({kPosition});
+    if (with_health) bits.set(kHealth);
+    queue.begin_batch(bits);
+    std::vector<entity_id> made;
+    for (int i = 0; i < n; ++i) {
+      const entity_id id = entity_storage.create();
+      queue.note_created_in_batch(entity_storage, id);
+      component_storage.add<position>(id, entity_storage.bits(id));
+      if (with_health) {
+        component_storage.add<health>(id, entity_storage.bits(id), 10);
+      }
+      made.push_back(id);
+    }
+    return made;
+  }
 };
 
 TEST(RefreshTest, MatchingSubscribesToSystemsWhoseComponentsTheEntityHas) {
@@ -213,6 +236,50 @@ TEST(RefreshTest, MatchingSubscribesToSystemsWhoseComponentsTheEntityHas) {
   EXPECT_EQ(w.log, (std::vector<std::string>{"movers+0@0", "movers+1@0",
                                              "medics+1@0"}));
   EXPECT_EQ(w.queue.pending_matches(), 0u);
+}
+
+// create_entities: a batch is matched once per system and joins every
+// system its components match, like entities created one at a time; batch
+// entities changed or killed after the batch was made are matched (or
+// dropped) on their own. Without hooks (the batch path) and with hooks
+// (matched one by one, for the events' order), the same memberships.
+TEST(RefreshTest, ABatchJoinsTheSystemsItsComponentsMatch) {
+  for (bool hooks : {false, true}) {
+    SCOPED_TRACE(hooks ? "with hooks" : "without hooks");
+    world w(hooks);
+    const std::vector<entity_id> walkers = w.create_batch(5, false);
+    const std::vector<entity_id> patients = w.create_batch(3, true);
+    EXPECT_EQ(w.queue.pending_matches(), 8u);
+    w.add_health(walkers[1], 4);   // now a patient too
+    w.remove_health(patients[2]);  // now a walker only
+    w.queue.queue_kill(w.entity_storage, walkers[3]);
+    const entity_id single = w.create(true);
+    w.refresh();
+    EXPECT_EQ(w.queue.pending_matches(), 0u);
+    for (entity_id e : walkers) {
+      if (e == walkers[3]) continue;
+      EXPECT_TRUE(w.movers().contains(e));
+      EXPECT_EQ(w.medics().contains(e), e == walkers[1]);
+    }
+    EXPECT_FALSE(w.entity_storage.alive(walkers[3]));
+    EXPECT_FALSE(w.movers().contains(walkers[3]));
+    for (entity_id e : patients) {
+      EXPECT_TRUE(w.movers().contains(e));
+      EXPECT_EQ(w.medics().contains(e), e != patients[2]);
+    }
+    EXPECT_TRUE(w.medics().contains(single));
+    EXPECT_EQ(w.movers().entity_count(), 4u + 3u + 1u);
+    EXPECT_EQ(w.medics().entity_count(), 1u + 2u + 1u);
+    EXPECT_EQ(w.log.size(), hooks ? 12u : 0u);
+    // Batch entities are matched now: a later change is a change.
+    w.log.clear();
+    w.remove_health(patients[0]);
+    w.refresh();
+    EXPECT_FALSE(w.medics().contains(patients[0]));
+    EXPECT_EQ(w.log, hooks ? std::vector<std::string>{"medics-" +
+                                                      to_string(patients[0])}
+                           : std::vector<std::string>{});
+  }
 }
 
 TEST(RefreshTest, AnEntityIsQueuedForMatchingOncePerStep) {

@@ -16,7 +16,8 @@
 //     matched to systems at the refresh. A full fixed limit: see below.
 //     create_entities(n, f): n entities at once, f([entity_id,] T&...)
 //     filling the components its parameters name (value-initialized first,
-//     so they must be default-constructible);
+//     so they must be default-constructible); the refresh matches them as
+//     one batch (once per system, not once per entity and system);
 //   * kill_entity(id or handle) / kill_entities(ids): marks them dead,
 //     effective at the refresh; false (per id) if not alive or already
 //     marked;
@@ -92,7 +93,7 @@ class critical_proxy {
   // n new entities; f([entity_id,] T&...) fills their components.
   template <typename F>
   void create_entities(std::size_t n, F&& f) {
-    create_entities_with(n, f, [this] { return core_.create_entity(); });
+    create_entities_with(n, f, /*or_null=*/false);
   }
 
   entity_handle make_handle(entity_id id) {
@@ -205,8 +206,8 @@ class critical_proxy {
   std::size_t entity_count() const { return core_.entities().size(); }
 
  protected:
-  template <typename F, typename Create>
-  void create_entities_with(std::size_t n, F& f, Create create);
+  template <typename F>
+  void create_entities_with(std::size_t n, F& f, bool or_null);
 
   context_core<Types>& core_;
 };
@@ -220,8 +221,7 @@ class defer_proxy : public critical_proxy<Types> {
   entity_id create_entity() { return this->core_.create_entity_or_null(); }
   template <typename F>
   void create_entities(std::size_t n, F&& f) {
-    this->create_entities_with(
-        n, f, [this] { return this->core_.create_entity_or_null(); });
+    this->create_entities_with(n, f, /*or_null=*/true);
   }
   // On the null id of a refused creation: a discarded scratch component.
   template <tag_value Tag, typename... Args>
@@ -305,9 +305,9 @@ void query_each(Core& core, exclusion<Excluded...>, F& f) {
 }
 
 template <typename Types>
-template <typename F, typename Create>
+template <typename F>
 void critical_proxy<Types>::create_entities_with(std::size_t n, F& f,
-                                                 Create create) {
+                                                 bool or_null) {
   using signature = context_internal::for_each_signature<F>;
   if constexpr (!signature::known) {
     diagnostic::report<
@@ -324,15 +324,14 @@ void critical_proxy<Types>::create_entities_with(std::size_t n, F& f,
           "create_entities(n, f): the components f names must be "
           "default-constructible; create such entities one at a time with "
           "add_component(ct::x, e, args...)");
-      for (std::size_t i = 0; i < n; ++i) {
-        const entity_id id = create();
-        if (id.is_null()) continue;  // refused in a deferred function
+      auto fill = [&f](entity_id id, std::remove_cvref_t<P>&... components) {
         if constexpr (signature::takes_id) {
-          f(id, core_.template add_component<std::remove_cvref_t<P>>(id)...);
+          f(id, components...);
         } else {
-          f(core_.template add_component<std::remove_cvref_t<P>>(id)...);
+          f(components...);
         }
-      }
+      };
+      core_.template create_batch<std::remove_cvref_t<P>...>(n, or_null, fill);
     }(typename signature::component_parameters{});
   }
 }

@@ -53,6 +53,7 @@ class context_core {
   using system_list = typename Types::system_list;
   static constexpr std::size_t system_count = Types::system_count;
   using subscription_type = context_internal::subscription<entity_storage_type>;
+  using bitset_type = typename Types::bitset_type;
 
   template <typename... SystemArgs>
   context_core(const typename Types::settings_type& settings,
@@ -131,6 +132,47 @@ class context_core {
     if (id.ok()) return *id;
     ++refused_creations_;
     return null_entity;
+  }
+  // create_entities(n, f): n entities with components Ts (value-
+  // initialized, then f(id, Ts&...)), matched as one batch at the refresh,
+  // unless subscribe events are observed (an observer, an on_subscribe
+  // hook): those come in the order entities were queued, so each entity is
+  // then queued on its own. `or_null`: a full fixed limit refuses the rest
+  // (counted, as the defer proxy's create_entity() does) instead of
+  // check-failing. An entity whose constructor or f throws keeps what it
+  // got so far, and is matched on its own.
+  template <typename... Ts, typename Fill>
+  void create_batch(std::size_t n, bool or_null, Fill& fill) {
+    static constexpr bitset_type bits = [] {
+      bitset_type b;
+      (b.set(component_list::template id_of<Ts>()), ...);
+      return b;
+    }();
+    bool batch = !observer_;
+    for (const subscription_type* subscription : subscriptions_) {
+      batch &= !subscription->hooks().on_subscribe;
+    }
+    if (batch) refresh_.begin_batch(bits);
+    for (std::size_t i = 0; i < n; ++i) {
+      entity_id id;
+      if (or_null) {
+        absl::StatusOr<entity_id> made = entities().try_create();
+        if (!made.ok()) {
+          refused_creations_ += n - i;
+          return;
+        }
+        id = *made;
+      } else {
+        id = entities().create();
+      }
+      if (batch) {
+        refresh_.note_created_in_batch(entities(), id);
+      } else {
+        refresh_.note_created(entities(), id);
+      }
+      auto& own_bits = entities().metadata_at(id.index()).components;
+      fill(id, components_.template add<Ts>(id, own_bits)...);
+    }
   }
   bool mark_dead(entity_id id) { return refresh_.queue_kill(entities(), id); }
   // add/remove always inline (see critical_proxy).

@@ -1,0 +1,165 @@
+// Internal to //context: phase 2 of the refresh (context/refresh.h), the
+// kills. Every entity marked dead leaves the systems it was in, its
+// components are destroyed and its id reclaimed (the version bumps, so old
+// ids and handles turn stale), in entity-index order, so that the result
+// does not depend on how systems were split into subtasks.
+//
+// Two ways, by who must be told:
+//   * nobody (no observer, no system with an on_unsubscribe hook): each
+//     system with members erases every
+//     killed index in one batch (ordered_index_set::erase_all: erasing a
+//     non-member does nothing, so no membership test), and one pass over
+//     the kills destroys each entity's components (reading its component
+//     bits once) and reclaims its id;
+//   * an observer or a hook: the events of each kill (its unsubscribes,
+//     then its reclaim) come together, in index order, and whether the
+//     entity was a member is tested against the components it had at the
+//     last refresh.
+//
+// Complexity: O(kills * systems with members) bit clears, plus a sort of
+// the kills when they are out of index order, plus O(changes) to index the
+// match queue when membership is tested.
+#ifndef STRATA_CONTEXT_INTERNAL_KILL_PHASE_H_
+#define STRATA_CONTEXT_INTERNAL_KILL_PHASE_H_
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+
+#include "absl/base/attributes.h"
+#include "context/internal/membership_events.h"
+#include "context/internal/pending_changes.h"
+#include "context/internal/subscription.h"
+#include "context/internal/subtask_leftovers.h"
+#include "context/refresh_event.h"
+#include "entity/entity_id.h"
+
+namespace strata::context_internal {
+
+// Kills usually arrive in index order already (a pass over a system's
+// entities, or over ids created in a row): check before sorting, since
+// introsort costs O(n log n) even on sorted input.
+inline void sort_kills_by_index(std::vector<entity_id>& kills) {
+  const auto by_index = [](entity_id a, entity_id b) {
+    return a.index() < b.index();
+  };
+  if (!std::is_sorted(kills.begin(), kills.end(), by_index)) {
+    std::sort(kills.begin(), kills.end(), by_index);
+  }
+}
+
+// Phase 2 needs the components a killed entity had at the last refresh
+// (components_at_last_refresh); for one that changed in this step its queue
+// entry holds them. Where each entry is gets written here, once per refresh
+// with kills, rather than on every change.
+template <typename EntityStorage>
+void index_match_entries(pending_changes<EntityStorage>& changes,
+                         const EntityStorage& entities) {
+  if (changes.to_match.empty()) return;
+  if (changes.slots.size() < entities.slot_count()) {
+    changes.slots.resize(entities.slot_count());
+  }
+  for (std::size_t slot = 0; slot < changes.to_match.size(); ++slot) {
+    changes.slots[changes.to_match[slot].id.index()] =
+        static_cast<std::uint32_t>(slot);
+  }
+}
+
+// The components `id` had at the last refresh (after index_match_entries).
+// Only for entities that went through a refresh (`matched`): batch entities
+// are queued without a match entry, but were never matched.
+template <typename EntityStorage>
+const auto& components_at_last_refresh(
+    const pending_changes<EntityStorage>& changes,
+    const EntityStorage& entities, entity_id id) {
+  const auto& meta = entities.metadata_at(id.index());
+  return meta.extra.queued ? changes.to_match[changes.slots[id.index()]].before
+                           : meta.components;
+}
+
+// One (system, killed entity) when membership is tested; inlined into the
+// per-system loop over the kills.
+template <typename World, typename EntityStorage>
+ABSL_ATTRIBUTE_ALWAYS_INLINE inline void leave_if_member(
+    World& world, const pending_changes<EntityStorage>& changes,
+    subscription<EntityStorage>& system, entity_id id) {
+  const auto& entities = world.entities();
+  if (!entities.metadata_at(id.index()).extra.matched ||
+      !system.matches(components_at_last_refresh(changes, entities, id))) {
+    return;
+  }
+  system.raw_members().erase(id.index());
+  notify(world, system, refresh_event::kind::unsubscribe, id);
+}
+
+struct index_of_id {  // one type for every system's erase_all
+  std::size_t operator()(entity_id id) const noexcept { return id.index(); }
+};
+
+// Phase 2. Subtask kills are gathered first when `subtask_work`.
+template <typename World, typename EntityStorage, typename Queue>
+void apply_kills(World& world, pending_changes<EntityStorage>& changes,
+                 Queue& queue, bool parallel, bool subtask_work) {
+  using subscription_type = subscription<EntityStorage>;
+  if (subtask_work) gather_subtask_kills(world, queue);
+  std::vector<entity_id>& kills = changes.to_kill;
+  if (kills.empty()) return;
+  sort_kills_by_index(kills);
+  auto& entities = world.entities();
+  const refresh_observer* observer = world.observer();
+  // Queue entries are read only by membership tests (observer, hooks).
+  bool tests_membership = observer != nullptr;
+  world.for_each_subscription(
+      [&](subscription_type& system) {
+        tests_membership |= system.hooks().on_unsubscribe;
+      },
+      /*parallel=*/false);
+  if (tests_membership) index_match_entries(changes, entities);
+  if (observer == nullptr) {
+    world.for_each_subscription(
+        [&](subscription_type& system) {
+          if (system.hooks().on_unsubscribe) {
+            // No shortcut on an empty subscription: an entity that lost a
+            // required component this step already left it, yet was a
+            // member at the last refresh and is owed its unsubscribe.
+            for (entity_id id : kills) {
+              leave_if_member(world, changes, system, id);
+            }
+          } else if (!system.raw_members().empty()) {
+            // Nobody to tell: erase, no per-kill test (erasing a
+            // non-member does nothing).
+            system.raw_members().erase_all(kills.begin(), kills.end(),
+                                           index_of_id{});
+          }
+        },
+        parallel);
+    // One pass: each entity's components (its bits read once; reclaim
+    // resets them), then its id.
+    world.components().destroy_all_of(
+        kills.begin(), kills.end(),
+        [&](entity_id id) -> auto& {
+          return entities.metadata_at(id.index()).components;
+        },
+        [&](entity_id id) { entities.reclaim(id); });
+    kills.clear();
+    return;
+  }
+  // With an observer, the events of each kill (its unsubscribes, then its
+  // reclaim) come together, in index order.
+  for (entity_id id : kills) {
+    world.for_each_subscription(
+        [&](subscription_type& system) {
+          leave_if_member(world, changes, system, id);
+        },
+        /*parallel=*/false);
+    world.components().remove_all(id, entities.bits(id));
+    entities.reclaim(id);
+    (*observer)(
+        {refresh_event::kind::reclaim, id, refresh_event::no_system, {}});
+  }
+  kills.clear();
+}
+
+}  // namespace strata::context_internal
+
+#endif  // STRATA_CONTEXT_INTERNAL_KILL_PHASE_H_
