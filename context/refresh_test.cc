@@ -282,6 +282,37 @@ TEST(RefreshTest, ABatchJoinsTheSystemsItsComponentsMatch) {
   }
 }
 
+// Without subscribe events to order, entities created one at a time are
+// gathered into batches (consecutive ones with the same components); the
+// memberships are those of the one-by-one matching, also for runs broken
+// by other components, killed entities and changed ones.
+TEST(RefreshTest, EntitiesCreatedOneAtATimeMatchTheSameWithoutHooks) {
+  std::vector<std::vector<bool>> memberships;
+  for (bool hooks : {true, false}) {
+    world w(hooks);
+    const entity_id old = w.create(true);
+    w.refresh();
+    std::vector<entity_id> made;
+    for (int i = 0; i < 12; ++i) made.push_back(w.create(i % 5 == 3));
+    w.remove_health(old);
+    w.add_health(made[0], 1);
+    w.queue.queue_kill(w.entity_storage, made[7]);
+    w.refresh();
+    std::vector<bool> in;
+    for (entity_id e : made) {
+      in.push_back(w.movers().contains(e));
+      in.push_back(w.medics().contains(e));
+    }
+    in.push_back(w.medics().contains(old));
+    memberships.push_back(in);
+    EXPECT_FALSE(w.medics().contains(old));
+    EXPECT_TRUE(w.medics().contains(made[0]));
+    EXPECT_FALSE(w.movers().contains(made[7]));
+    EXPECT_EQ(w.movers().entity_count(), 1u + 11u);
+  }
+  EXPECT_EQ(memberships[0], memberships[1]);
+}
+
 TEST(RefreshTest, AnEntityIsQueuedForMatchingOncePerStep) {
   world w;
   const entity_id e = w.create(false);
@@ -401,11 +432,11 @@ TEST(RefreshTest, OnlyKillsAndMatchesVisitSystemsInParallel) {
   w.create(false);
   w.parallel_requests.clear();
   w.refresh();
-  // Kills: the hook scan, then the pass; matches: the departure scan, the
-  // pass, then the growth check. Deferred functions and subtask kills visit
-  // instances, in order.
+  // Kills: the hook scan, then the pass; matches: the subscribe-hook scan,
+  // the departure scan, the pass, then the growth check. Deferred functions
+  // and subtask kills visit instances, in order.
   EXPECT_EQ(w.parallel_requests,
-            (std::vector<bool>{false, true, false, true, false}));
+            (std::vector<bool>{false, true, false, false, true, false}));
 }
 
 TEST(RefreshTest, ADepartureIsAppliedAtTheNextLookSilently) {

@@ -44,6 +44,7 @@
 #include <vector>
 
 #include "base/check.h"
+#include "sparse_set/internal/batch_counter.h"
 
 namespace strata {
 
@@ -94,29 +95,21 @@ class ordered_index_set {
   // on the previous erase's size_ and block count in memory.
   template <typename It, typename IndexOf>
   size_type erase_all(It first, It last, IndexOf index_of) noexcept {
-    size_type erased = 0;
-    size_type block = 0;
-    size_type erased_in_block = 0;
+    sparse_set_internal::batch_counter counter(block_counts_, size_,
+                                               block_words,
+                                               /*added=*/false);
+    word_type* const words = words_.data();
+    const size_type word_count = words_.size();
     for (; first != last; ++first) {
       const size_type index = index_of(*first);
       const size_type w = index / word_bits;
-      if (w >= words_.size()) continue;
+      if (w >= word_count) continue;
       const word_type bit = word_type{1} << (index % word_bits);
-      if (!(words_[w] & bit)) continue;
-      words_[w] &= ~bit;
-      if (w / block_words != block) {
-        block_counts_[block] -= static_cast<std::uint32_t>(erased_in_block);
-        block = w / block_words;
-        erased_in_block = 0;
-      }
-      ++erased_in_block;
-      ++erased;
+      if (!(words[w] & bit)) continue;
+      words[w] &= ~bit;
+      counter.count(w);
     }
-    if (erased_in_block > 0) {
-      block_counts_[block] -= static_cast<std::uint32_t>(erased_in_block);
-    }
-    size_ -= erased;
-    return erased;
+    return counter.finish();
   }
 
   // Adds every index of [first, last) (index_of(*it) each) that is absent;
@@ -125,29 +118,29 @@ class ordered_index_set {
   // way). Indices in increasing order make it one pass over the words.
   template <typename It, typename IndexOf>
   size_type insert_all(It first, It last, IndexOf index_of) {
-    size_type inserted = 0;
-    size_type block = 0;
-    size_type inserted_in_block = 0;
+    sparse_set_internal::batch_counter counter(block_counts_, size_,
+                                               block_words,
+                                               /*added=*/true);
+    // The words in locals: stores through them cannot then be taken for
+    // stores to the vectors' sizes (both are 64-bit integers), which
+    // reloaded them per index.
+    word_type* words = words_.data();
+    size_type word_count = words_.size();
     for (; first != last; ++first) {
       const size_type index = index_of(*first);
       const size_type w = index / word_bits;
-      if (w >= words_.size()) grow_to(w + 1);
-      const word_type bit = word_type{1} << (index % word_bits);
-      if (words_[w] & bit) continue;
-      words_[w] |= bit;
-      if (w / block_words != block) {
-        block_counts_[block] += static_cast<std::uint32_t>(inserted_in_block);
-        block = w / block_words;
-        inserted_in_block = 0;
+      if (w >= word_count) {
+        counter.flush();
+        grow_to(w + 1);
+        words = words_.data();
+        word_count = words_.size();
       }
-      ++inserted_in_block;
-      ++inserted;
+      const word_type bit = word_type{1} << (index % word_bits);
+      if (words[w] & bit) continue;
+      words[w] |= bit;
+      counter.count(w);
     }
-    if (inserted_in_block > 0) {
-      block_counts_[block] += static_cast<std::uint32_t>(inserted_in_block);
-    }
-    size_ += inserted;
-    return inserted;
+    return counter.finish();
   }
 
   bool contains(size_type index) const noexcept {

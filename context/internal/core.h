@@ -30,6 +30,7 @@
 #include "base/internal/flat_tuple.h"
 #include "context/internal/context_types.h"
 #include "context/internal/core_setup.h"
+#include "context/internal/create_batch.h"
 #include "context/internal/inline_decisions.h"
 #include "context/internal/subscription.h"
 #include "context/internal/system_runner.h"
@@ -133,48 +134,22 @@ class context_core {
     ++refused_creations_;
     return null_entity;
   }
-  // create_entities(n, f): n entities with components Ts (value-
-  // initialized, then f(id, Ts&...)), matched as one batch at the refresh,
-  // unless subscribe events are observed (an observer, an on_subscribe
-  // hook): those come in the order entities were queued, so each entity is
-  // then queued on its own. `or_null`: a full fixed limit refuses the rest
-  // (counted, as the defer proxy's create_entity() does) instead of
-  // check-failing. An entity whose constructor or f throws keeps what it
-  // got so far, and is matched on its own.
+  // create_entities(n, f) (internal/create_batch.h).
   template <typename... Ts, typename Fill>
   void create_batch(std::size_t n, bool or_null, Fill& fill) {
-    static constexpr bitset_type bits = [] {
-      bitset_type b;
-      (b.set(component_list::template id_of<Ts>()), ...);
-      return b;
-    }();
-    bool batch = !observer_;
+    context_internal::create_batch<Ts...>(*this, n, or_null, fill);
+  }
+  // Whether subscribe events are observed (an observer, or a system with an
+  // on_subscribe hook): they come in the order entities were queued.
+  bool observes_subscriptions() const {
+    bool observed = static_cast<bool>(observer_);
     for (const subscription_type* subscription : subscriptions_) {
-      batch &= !subscription->hooks().on_subscribe;
+      observed |= subscription->hooks().on_subscribe;
     }
-    if (batch) refresh_.begin_batch(bits);
-    for (std::size_t i = 0; i < n; ++i) {
-      entity_id id;
-      if (or_null) {
-        absl::StatusOr<entity_id> made = entities().try_create();
-        if (!made.ok()) {
-          refused_creations_ += n - i;
-          return;
-        }
-        id = *made;
-      } else {
-        id = entities().create();
-      }
-      if (batch) {
-        refresh_.note_created_in_batch(entities(), id);
-      } else {
-        refresh_.note_created(entities(), id);
-      }
-      auto& own_bits = entities().metadata_at(id.index()).components;
-      fill(id, components_.template add<Ts>(id, own_bits)...);
-    }
+    return observed;
   }
   bool mark_dead(entity_id id) { return refresh_.queue_kill(entities(), id); }
+
   // add/remove always inline (see critical_proxy).
   template <typename T, typename... Args>
   ABSL_ATTRIBUTE_ALWAYS_INLINE T& add_component(entity_id id, Args&&... args) {
@@ -292,6 +267,8 @@ class context_core {
   // Entities deferred code asked for in the latest step that a full fixed
   // limit refused.
   std::size_t refused_creations() const { return refused_creations_; }
+  void note_refused_creations(std::size_t n) { refused_creations_ += n; }
+  typename Types::refresh_queue_type& refresh_queue() { return refresh_; }
 
   thread_pool& pool() { return pool_; }
   std::size_t thread_count() const { return thread_count_; }

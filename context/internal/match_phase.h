@@ -10,7 +10,9 @@
 //      last refresh (a remove followed by an add of the same component, a
 //      replaced component), in systems that saw no departure since, stays
 //      where it was, without events: its entry goes, so a cancelled change
-//      costs one visit instead of one per system;
+//      costs one visit instead of one per system. Entities created one at a
+//      time, consecutive and with the same components, are gathered into
+//      batches, matched like those of create_entities;
 //   2. batches (create_entities): each batch's components are matched once
 //      per system, and a matching system takes the whole batch in one pass
 //      (ordered_index_set::insert_all). A batch entity killed in the step is
@@ -44,9 +46,13 @@
 
 namespace strata::context_internal {
 
-// Pass 1. Killed entities' entries go too. The order of the rest is kept.
+// Pass 1. Killed entities' entries go too. With `gather_created`, entities
+// created one at a time join batches too: consecutive ones with the same
+// components (a spawn loop, typically) form one, matched once per system
+// like a create_entities batch. The order of the rest is kept.
 template <typename World, typename EntityStorage>
-void drop_unchanged(World& world, pending_changes<EntityStorage>& changes) {
+void drop_unchanged(World& world, pending_changes<EntityStorage>& changes,
+                    bool gather_created) {
   bool any_left = false;
   world.for_each_subscription(
       [&](const subscription<EntityStorage>& system) {
@@ -54,11 +60,24 @@ void drop_unchanged(World& world, pending_changes<EntityStorage>& changes) {
       },
       /*parallel=*/false);
   auto& entities = world.entities();
+  // Gathered runs extend a batch this pass began, never one of
+  // create_entities (settle_batches compacts those in place).
+  const std::size_t own_batches = changes.batches.size();
   std::size_t kept = 0;
   for (const auto& change : changes.to_match) {
     if (!entities.alive(change.id)) continue;
     auto& meta = entities.metadata_at(change.id.index());
-    if (!any_left && meta.extra.matched && meta.components == change.before) {
+    if (!meta.extra.matched) {
+      if (gather_created) {
+        if (changes.batches.size() == own_batches ||
+            !(changes.batches.back().bits == meta.components)) {
+          changes.begin_batch(meta.components);
+        }
+        changes.batch_ids.append() = change.id;
+        ++changes.batches.back().count;
+        continue;
+      }
+    } else if (!any_left && meta.components == change.before) {
       meta.extra.queued = false;
       continue;
     }
@@ -67,20 +86,27 @@ void drop_unchanged(World& world, pending_changes<EntityStorage>& changes) {
   changes.to_match.shrink_to(kept);
 }
 
-// Pass 2, first half: keeps in each batch the entities still alive with
-// the batch's components (their flags set as matched), and moves the ones
-// that changed since to the match queue, as created entities. With
-// `singly`, moves them all.
+// Pass 2, first half: keeps in each create_entities batch (the first
+// `own_batches`) the entities still alive with the batch's components, and
+// moves the ones that changed since to the match queue, as created
+// entities (with `singly`, moves them all); batches gathered by pass 1 hold
+// live entities with their components by construction. Kept entities are
+// flagged matched.
 template <typename EntityStorage>
 void settle_batches(EntityStorage& entities,
-                    pending_changes<EntityStorage>& changes, bool singly) {
-  for (auto& batch : changes.batches) {
+                    pending_changes<EntityStorage>& changes, bool singly,
+                    std::size_t own_batches) {
+  for (std::size_t b = 0; b < changes.batches.size(); ++b) {
+    auto& batch = changes.batches[b];
+    const bool checked = b < own_batches;
     std::size_t kept = batch.first;
     for (std::size_t k = batch.first; k < batch.first + batch.count; ++k) {
       const entity_id id = changes.batch_ids[k];
-      if (!entities.alive(id)) continue;
       auto& meta = entities.metadata_at(id.index());
-      if (!singly && meta.components == batch.bits) {
+      // Killed in this step: reclaimed in phase 2, which reset its flags
+      // (no entity was created since, so the index is free).
+      if (checked && !meta.extra.queued) continue;
+      if (!checked || (!singly && meta.components == batch.bits)) {
         meta.extra.queued = false;
         meta.extra.matched = true;
         changes.batch_ids[kept++] = id;
@@ -141,18 +167,20 @@ void apply_matches(World& world, pending_changes<EntityStorage>& changes,
                    bool parallel) {
   using subscription_type = subscription<EntityStorage>;
   if (changes.queued_entities() == 0) return;
-  drop_unchanged(world, changes);
   auto& entities = world.entities();
   const refresh_observer* observer = world.observer();
+  // Subscribe events come entity by entity, in queue order: then nothing
+  // is matched as a batch.
+  bool singly = observer != nullptr;
+  world.for_each_subscription(
+      [&](const subscription_type& system) {
+        singly |= system.hooks().on_subscribe;
+      },
+      /*parallel=*/false);
+  const std::size_t own_batches = changes.batches.size();
+  drop_unchanged(world, changes, /*gather_created=*/!singly);
   if (!changes.batches.empty()) {
-    bool subscribe_hooks = false;
-    world.for_each_subscription(
-        [&](const subscription_type& system) {
-          subscribe_hooks |= system.hooks().on_subscribe;
-        },
-        /*parallel=*/false);
-    settle_batches(entities, changes,
-                   /*singly=*/observer != nullptr || subscribe_hooks);
+    settle_batches(entities, changes, singly, own_batches);
   }
   if (observer == nullptr) {
     world.for_each_subscription(
