@@ -320,6 +320,29 @@ TEST(component_storage, replace_with_a_throwing_constructor_drops_the_old) {
   EXPECT_EQ(storage.get<throws_on_negative>(e).value, 2);
 }
 
+// add_new (batches of new entities): constructs and sets the bit like
+// add, but leaves the count to count_new, called once for the batch.
+TEST(component_storage, add_new_leaves_the_count_to_count_new) {
+  constexpr auto components = component_signatures(
+      cs::make(tag<position>).sparse(), cs::make(tag<small_value>));
+  component_storage<decltype(components), dynamic_limit> storage;
+  std::vector<component_bitset<2>> bits(5);
+  for (std::uint32_t i = 0; i < 5; ++i) {
+    const entity_id e = entity_id::combine(i, 0);
+    storage.add_new<position>(e, bits[i], static_cast<float>(i), 1.f);
+    storage.add_new<small_value>(e, bits[i]);
+    EXPECT_TRUE(bits[i].test(0) && bits[i].test(1));
+    EXPECT_EQ(storage.get<position>(e).x, static_cast<float>(i));
+  }
+  EXPECT_EQ(storage.count<position>(), 0u);
+  storage.count_new<position>(5);
+  storage.count_new<small_value>(5);
+  EXPECT_EQ(storage.count<position>(), 5u);
+  EXPECT_EQ(storage.count<small_value>(), 5u);
+  storage.remove<position>(entity_id::combine(2, 0), bits[2]);
+  EXPECT_EQ(storage.count<position>(), 4u);
+}
+
 TEST(component_storage, works_with_strata_component_bitset) {
   constexpr auto components = component_signatures(
       cs::make(tag<position>).sparse(), cs::make(tag<small_value>));
