@@ -111,8 +111,9 @@ template <typename Strategy, typename States>
 std::size_t prepare_states(const Strategy& strategy, States& states,
                            std::size_t entities, std::size_t threads,
                            bool allow_split, std::int64_t predicted_ns) {
+  // (One entity or none: one subtask, whatever the strategy says.)
   const std::size_t count =
-      allow_split
+      allow_split && entities > 1
           ? ::strata::subtask_count(strategy, entities, threads, predicted_ns)
           : 1;
   if (states.size() < count) states.resize(count);

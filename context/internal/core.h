@@ -66,7 +66,10 @@ class context_core {
         refresh_parallel_(
             settings.template get<context_keys::refresh_parallelism>()),
         hand_off_(settings.template get<context_keys::hand_off>()),
-        pool_(thread_count_ - 1, context_internal::executor_in(args...)) {
+        pool_(thread_count_ - 1, context_internal::executor_in(args...)),
+        measures_costs_(Types::scheduler_type::runs_subtasks_in_parallel &&
+                        hand_off_.mode == hand_off::automatic &&
+                        pool_.worker_count() > 0) {
     const auto& systems = settings.template get<context_keys::systems>();
     auto all_args = std::forward_as_tuple(args...);
     construct_instances(systems, all_args,
@@ -277,8 +280,7 @@ class context_core {
   // feed are made (a threaded scheduler with workers, deciding
   // automatically).
   bool measures_costs() const {
-    return Types::scheduler_type::runs_subtasks_in_parallel &&
-           hand_off_.mode == hand_off::automatic && pool_.worker_count() > 0;
+    return Types::scheduler_type::runs_subtasks_in_parallel && measures_costs_;
   }
   // Whether this is a sampling step: systems whose cost is known are
   // measured again (and a call that runs by a remembered inline decision is
@@ -344,6 +346,8 @@ class context_core {
   bool refresh_parallel_;
   strata::hand_off_policy hand_off_;
   thread_pool pool_;
+  // measures_costs(), fixed at construction.
+  bool measures_costs_;
   typename Types::instances_type instances_;
   // Each instance's subscription, for the refresh's loops.
   std::array<subscription_type*, system_count> subscriptions_{};

@@ -128,24 +128,19 @@ class system_runner {
             remembered_table[id](core, adapter_refs);
           };
           using mode = context_internal::inline_decisions::mode;
-          switch (core.inline_mode_for(&table)) {
-            case mode::remembered:
-              scheduler::sequential_t::execute<system_list, Selected>(
-                  core.pool(), run_remembered);
-              break;
-            case mode::remembered_timed: {
-              const std::int64_t start = trace_span::now_ns();
-              scheduler::sequential_t::execute<system_list, Selected>(
-                  core.pool(), run_remembered);
-              if (!core.inline_decisions().within_budget(
-                      &table, trace_span::now_ns() - start)) {
-                core.forget_inline_decisions();
-              }
-              break;
+          const mode how = core.inline_mode_for(&table);
+          if (how == mode::decide) [[unlikely]] {
+            decide_and_run<Selected>(core, run, predictions, &table);
+          } else {
+            // One call site, so that the sequential loop inlines here.
+            const bool timed = how == mode::remembered_timed;
+            const std::int64_t start = timed ? trace_span::now_ns() : 0;
+            scheduler::sequential_t::execute<system_list, Selected>(
+                core.pool(), run_remembered);
+            if (timed && !core.inline_decisions().within_budget(
+                             &table, trace_span::now_ns() - start)) {
+              core.forget_inline_decisions();
             }
-            case mode::decide:
-              decide_and_run<Selected>(core, run, predictions, &table);
-              break;
           }
         } else {
           Types::scheduler_type::template execute<system_list, Selected>(
