@@ -19,17 +19,24 @@
 //   * The destructor waits (helping) for tasks still running, so an exception
 //     unwinding past a group never leaves tasks referring to a dead frame; an
 //     exception nobody retrieved with wait() is then discarded.
-//   * parallel_for(pool, n, f) calls f(i) for every i in [0, n): it posts
-//     n - 1 tasks, runs f(0) on the caller, then waits as above. f is called
-//     concurrently through one shared reference (it must be safe to call from
-//     several threads). With n <= 1 or a pool without workers it runs the
-//     calls in order on the caller. Same exception rule as task_group.
+//   * parallel_for(pool, n, f) calls f(i) for every i in [0, n), each index
+//     once: indices are claimed from a shared counter. It posts up to
+//     min(n - 1, workers) helper tasks, runs f(0) on the caller, then claims
+//     and runs indices itself until none is left, and only then waits for
+//     the ones helpers are running. So the caller never helps with
+//     unrelated queued work while indices of its own wait in the queue (a
+//     busy pool leaves them all to the caller), and a helper that finds
+//     nothing to claim returns at once. f is called concurrently through
+//     one shared reference (it must be safe to call from several threads).
+//     With n <= 1 or a pool without workers it runs the calls in order on
+//     the caller. Same exception rule as task_group: every index runs, and
+//     the first exception is rethrown.
 //
 // Complexity: run() is one pool post plus one relaxed atomic increment; each
 //   task adds one atomic decrement. No heap allocation per task when f's
 //   captures fit in 8 bytes (AnyInvocable's 16-byte inline buffer holds the
 //   group pointer plus f); parallel_for never allocates per task (each task
-//   captures a pointer to a stack frame and its index). The group itself is a
+//   captures a pointer to a stack frame). The group itself is a
 //   small object meant to live on the caller's stack.
 // Thread-safety: run() may be called from any thread, including from the
 //   group's own tasks. wait() must be called by one thread at a time, and no
@@ -46,6 +53,7 @@
 #ifndef STRATA_THREADING_TASK_GROUP_H_
 #define STRATA_THREADING_TASK_GROUP_H_
 
+#include <algorithm>
 #include <atomic>
 #include <cstddef>
 #include <exception>
@@ -139,16 +147,30 @@ void parallel_for(thread_pool& pool, std::size_t n, F&& f) {
     return;
   }
   task_group group(pool);
-  // Each task captures only a pointer to this frame and its index: 16 bytes,
-  // which AnyInvocable stores inline, so no task allocates.
+  // Each task captures only a pointer to this frame: AnyInvocable stores it
+  // inline, so no task allocates.
   struct frame {
     task_group* group;
     std::remove_reference_t<F>* body;
-  } shared{&group, &f};
-  group.pending_.fetch_add(n - 1, std::memory_order_relaxed);
-  for (std::size_t i = 1; i < n; ++i) {
-    pool.post([frame = &shared, i] {
-      auto call = [frame, i] { (*frame->body)(i); };
+    std::size_t n;
+    std::atomic<std::size_t> next{1};  // index 0 is the caller's
+    // Runs unclaimed indices until none is left.
+    void claim_and_run() {
+      for (std::size_t i = next.fetch_add(1, std::memory_order_relaxed); i < n;
+           i = next.fetch_add(1, std::memory_order_relaxed)) {
+        try {
+          (*body)(i);
+        } catch (...) {
+          group->record_current_exception();
+        }
+      }
+    }
+  } shared{&group, &f, n};
+  const std::size_t helpers = std::min(n - 1, pool.worker_count());
+  group.pending_.fetch_add(helpers, std::memory_order_relaxed);
+  for (std::size_t h = 0; h < helpers; ++h) {
+    pool.post([frame = &shared] {
+      auto call = [frame] { frame->claim_and_run(); };
       frame->group->invoke_and_finish(call);
     });
   }
@@ -157,6 +179,7 @@ void parallel_for(thread_pool& pool, std::size_t n, F&& f) {
   } catch (...) {
     group.record_current_exception();
   }
+  shared.claim_and_run();
   group.wait();
 }
 

@@ -3,6 +3,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <mutex>
 #include <numeric>
 #include <stdexcept>
 #include <string>
@@ -276,6 +277,34 @@ TEST_P(TaskGroupTest, ParallelForExceptionFromAnyIndex) {
       }
       EXPECT_EQ(ran.load(), 64);
     }
+  });
+}
+
+// parallel_for claims its indices: with the only worker busy, the caller
+// runs every index itself before it helps with work queued ahead of its own
+// (here an unrelated task posted first), which it then does while waiting
+// for the helper task it posted.
+TEST(TaskGroupOrderTest, ParallelForRunsItsOwnIndicesBeforeUnrelatedWork) {
+  run_with_timeout(30s, "ParallelForRunsItsOwnIndicesFirst", [&] {
+    thread_pool pool(1);
+    latch started(1);
+    latch release(1);
+    pool.post([&] {
+      started.count_down();
+      release.wait();
+    });
+    started.wait();  // the worker is busy until released
+    std::mutex mutex;
+    std::vector<std::string> order;
+    const auto note = [&](std::string what) {
+      std::lock_guard<std::mutex> lock(mutex);
+      order.push_back(std::move(what));
+    };
+    pool.post([&] { note("unrelated"); });
+    parallel_for(pool, 4, [&](std::size_t i) { note(std::to_string(i)); });
+    release.count_down();
+    EXPECT_EQ(order,
+              (std::vector<std::string>{"0", "1", "2", "3", "unrelated"}));
   });
 }
 
