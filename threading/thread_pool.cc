@@ -63,9 +63,7 @@ using ::strata::threading_internal::task_queue;
 // noise. Measured in thread_pool_benchmark (HandOff/*, Idle/*).
 constexpr std::chrono::microseconds kSpinTime{20};
 
-// One poll per this many pause instructions, each poll followed by a
-// sched_yield, so that a spinning worker on an oversubscribed machine hands
-// its core to a thread with work instead of burning its time slice.
+// One poll per this many pause instructions.
 constexpr int kPausesPerPoll = 32;
 
 inline void cpu_relax() noexcept {
@@ -178,16 +176,20 @@ struct thread_pool::state {
   explicit state(std::size_t worker_count)
       : slots(std::make_unique<worker_slot[]>(worker_count)),
         slot_count(worker_count),
-        max_searching(searching_cap(worker_count)) {
+        max_searching(searching_cap(worker_count)),
+        yield_while_spinning(worker_count + 1 > cores()) {
     sleepers.reserve(worker_count);  // No allocation when a worker parks.
   }
 
   // Go's and Tokio's rule of half the workers, and never more than half the
   // cores: a spinner beyond the cores only delays the threads with work.
   static std::uint32_t searching_cap(std::size_t workers) noexcept {
-    const std::size_t cores = std::max(1u, std::thread::hardware_concurrency());
     return static_cast<std::uint32_t>(
-        std::max<std::size_t>(1, std::min(workers, cores) / 2));
+        std::max<std::size_t>(1, std::min(workers, cores()) / 2));
+  }
+
+  static std::size_t cores() noexcept {
+    return std::max(1u, std::thread::hardware_concurrency());
   }
 
   // ---- Finding work. -------------------------------------------------------
@@ -327,7 +329,7 @@ struct thread_pool::state {
     const auto deadline = std::chrono::steady_clock::now() + kSpinTime;
     for (;;) {
       for (int i = 0; i < kPausesPerPoll; ++i) cpu_relax();
-      std::this_thread::yield();
+      if (yield_while_spinning) std::this_thread::yield();
       if (find_task(&self, out, /*patient=*/false)) return true;
       if (stopping.load(std::memory_order_relaxed) ||
           std::chrono::steady_clock::now() >= deadline) {
@@ -399,6 +401,15 @@ struct thread_pool::state {
   std::unique_ptr<worker_slot[]> slots;
   const std::size_t slot_count;
   const std::uint32_t max_searching;
+  // True when the pool has more threads (workers and one caller) than the
+  // machine has cores: then the core a spinner holds may be wanted by one of
+  // the pool's own threads with work, and each poll ends in a sched_yield.
+  // Not otherwise: a yield hands the core to whatever else is runnable
+  // (another process, or the poster itself, which the kernel tends to place
+  // on the core of the thread it woke) for up to a whole time slice, and the
+  // measured hand-off to a spinning worker went from ~1 us to milliseconds
+  // (thread_pool_benchmark, HandOff/*).
+  const bool yield_while_spinning;
   task_queue injection;
 
   // Read by every post(); written when a worker starts or stops searching,
