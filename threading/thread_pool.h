@@ -14,13 +14,15 @@
 //     from the other workers, starting at a random victim. Owner and thieves
 //     alike take the OLDEST task of a queue, so the scheduler's
 //     highest-ranked posted system is the first taken, wherever it is taken.
-//   * A worker that finds nothing spins (polls, with a pause and a
-//     sched_yield between polls) for at most kSpinTime (thread_pool.cc; a few
-//     tens of microseconds, measured in thread_pool_benchmark's HandOff and
-//     Idle groups), then parks on a condition variable of its own. At most
-//     max(1, min(workers, cores) / 2) workers spin at once; the others park
-//     at once, so spinners never take a core from threads with work. post()
-//     wakes one parked worker only when no worker is spinning.
+//   * A worker that finds nothing spins: it polls for work (32 pause
+//     instructions between polls, and a sched_yield only when the pool has
+//     more threads than the machine has cores) for at most kSpinTime
+//     (thread_pool.cc: 20 us on the steady clock), then parks on a condition
+//     variable of its own. At most max(1, min(workers, cores) / 2) workers
+//     spin at once; the others park at once, so spinners hold at most half
+//     the cores (one at least). post() wakes one parked worker only when no
+//     worker is spinning. Measured in thread_pool_benchmark (HandOff/*,
+//     Idle/*).
 //
 // Contract
 //   * post(t) queues a move-only task; some thread runs it exactly once.
@@ -35,7 +37,12 @@
 //   * Order: FIFO per posting thread: the tasks one thread posts are taken
 //     (started, not necessarily finished) in the order it posted them, since
 //     they all go to one queue from which every taker takes the oldest. No
-//     order between posting threads.
+//     order between posting threads. The owner of a queue takes oldest
+//     first too, not newest as classic work-stealing deques do: the
+//     atomic-counter scheduler posts ready systems longest-path first and
+//     keeps the next system of a chain on the posting thread without a
+//     queue, so a newest-first owner would run the least urgent system
+//     first, while the cache locality it buys is already had.
 //   * A task posted with post() must not throw. If one does, the pool prints
 //     the exception's what() to stderr and calls std::terminate(), whichever
 //     thread ran it: an exception has nowhere sensible to go and must not kill
