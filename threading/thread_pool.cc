@@ -404,11 +404,11 @@ struct thread_pool::state {
   // True when the pool has more threads (workers and one caller) than the
   // machine has cores: then the core a spinner holds may be wanted by one of
   // the pool's own threads with work, and each poll ends in a sched_yield.
-  // Not otherwise: a yield hands the core to whatever else is runnable
-  // (another process, or the poster itself, which the kernel tends to place
-  // on the core of the thread it woke) for up to a whole time slice, and the
-  // measured hand-off to a spinning worker went from ~1 us to milliseconds
-  // (thread_pool_benchmark, HandOff/*).
+  // Not otherwise: with a yield after every poll the measured hand-off to a
+  // spinning worker went from ~1 us to milliseconds (thread_pool_benchmark,
+  // HandOff/Pool_Spinning, 1 worker on 2 cores), presumably because the
+  // yield hands the core to whatever else is runnable (the spinning poster,
+  // another process) for up to a time slice.
   const bool yield_while_spinning;
   task_queue injection;
 
