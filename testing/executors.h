@@ -5,7 +5,10 @@
 //   * inline_executor: runs every job inside post(), on the posting thread,
 //     while claiming concurrency() threads (so Strata plans for parallelism
 //     that never happens: a legal, if useless, executor).
-// Both count the jobs they ran, so a test can tell the executor was used.
+// Both count the jobs they ran, so a test can tell the executor was used. A
+// job is counted before it is called: a pool's destructor waits only until
+// every job's call has returned, so a count taken after the call could still
+// be missing the last job when the test reads it.
 #ifndef STRATA_TESTING_EXECUTORS_H_
 #define STRATA_TESTING_EXECUTORS_H_
 
@@ -58,8 +61,8 @@ class threads_executor final : public executor {
       const job j = jobs_.front();
       jobs_.pop_front();
       lock.unlock();
-      j();
       jobs_run_.fetch_add(1);
+      j();
       lock.lock();
     }
   }
@@ -78,8 +81,8 @@ class inline_executor final : public executor {
   std::size_t concurrency() const noexcept override { return claimed_; }
   void post(job j, std::size_t count) override {
     for (std::size_t i = 0; i < count; ++i) {
-      j();
       jobs_run_.fetch_add(1);
+      j();
     }
   }
   std::size_t jobs_run() const { return jobs_run_.load(); }

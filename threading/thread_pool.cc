@@ -1,6 +1,9 @@
 #include "threading/thread_pool.h"
 
+#include <algorithm>
+#include <chrono>
 #include <condition_variable>
+#include <cstdint>
 #include <cstdio>
 #include <exception>
 #include <mutex>
@@ -9,94 +12,121 @@
 #include <vector>
 
 #include "base/check.h"
-#include "concurrentqueue/blockingconcurrentqueue.h"
+#include "threading/internal/task_queue.h"
 
-#if defined(__SANITIZE_THREAD__)
-#define STRATA_THREADING_TSAN 1
-#elif defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-#define STRATA_THREADING_TSAN 1
-#endif
-#endif
-#ifdef STRATA_THREADING_TSAN
-#include <sanitizer/tsan_interface.h>
-#endif
+// How the pool sleeps without losing a wake-up
+// ============================================
+// Two kinds of sleepers: parked workers (each on a condition variable of its
+// own, listed in state::sleepers) and helpers (threads in help_until_zero,
+// all on state::helper_cv). Both follow "register, then look for work, then
+// sleep"; post() does "publish, then look for sleepers". For one of the two
+// to see the other, the look of each must be ordered after the other's
+// write. The existing discipline avoids fences (ThreadSanitizer cannot model
+// them and GCC rejects std::atomic_thread_fence under -fsanitize=thread
+// with -Werror); here the queue's mutex does the ordering:
+//
+//   * A sleeper registers with a read-modify-write R (the idle word or
+//     sleeping_helpers), then looks at every queue UNDER ITS LOCK
+//     (has_task_now()).
+//   * A poster pushes under the queue's lock, then loads the word (relaxed).
+//
+// Take the queue q the task went to. The two lock sections on q are ordered.
+// If the sleeper's comes second, it sees the task and does not sleep. If the
+// poster's comes second, then R -> sleeper's unlock of q -> poster's lock of
+// q -> poster's load is a happens-before chain, so the load returns R's value
+// or a later one (write-read coherence): the poster sees the sleeper
+// registered (it stays counted until it is woken) and wakes it. Either way
+// the task is not left behind with a sleeper that missed it. The price is
+// paid by the sleeper (one lock per queue before it sleeps), not by post(),
+// which stays free of pool-wide read-modify-writes.
+//
+// For parked workers post() wakes one only if none is searching. That is
+// safe because a searching worker counted in the value post() read changes
+// the idle word only after that value: it either parks (and its R plus
+// has_task_now() are ordered as above, so it sees the task) or finds work,
+// and a searcher that finds work while being the last one wakes a parked
+// worker in its place (stop_searching), which then searches or parks in turn.
+// This is the protocol of Go's and Tokio's schedulers, with a mutex in place
+// of their sequentially consistent operations.
 
 namespace strata {
 
 namespace {
 
-// An idle worker polls the semaphore this many times (a few microseconds)
-// before blocking in the kernel. Measured with thread_pool_benchmark on 2
-// cores: 10000 (moodycamel's default) gives ~0.35 us per fork-join of 2,
-// 0 or 1000 spins ~3.5 us (a futex wake-up per task). Helpers waiting in a
-// task_group do not spin: a 2000-poll spin there measured slower.
-struct queue_traits : moodycamel::ConcurrentQueueDefaultTraits {
-  static const int MAX_SEMA_SPINS = 10000;
-};
+using ::strata::threading_internal::task_queue;
 
-// moodycamel reuses a queue slot after seeing, through relaxed loads and
-// std::atomic_thread_fence, that its consumer is done with it.
-// ThreadSanitizer does not model fences, so it would report the consumer's
-// last access to the old task and the producer's construction of the next
-// one as a race. Under TSAN this empty base declares that ordering: the
-// slot's destructor (run by the consumer before it marks the slot empty)
-// releases the slot's address and the constructor of the next occupant
-// acquires it. Elsewhere it compiles to nothing. (Another TSAN false
-// positive, in moodycamel's block free list, has no hook of ours to annotate
-// and is suppressed instead: see tsan_suppressions.cc.)
-struct slot_sync {
-#ifdef STRATA_THREADING_TSAN
-  slot_sync() noexcept { __tsan_acquire(this); }
-  slot_sync(const slot_sync&) noexcept : slot_sync() {}
-  slot_sync& operator=(const slot_sync&) noexcept { return *this; }
-  ~slot_sync() { __tsan_release(this); }
+// How long a worker that ran dry keeps polling for work before it parks.
+// Long enough that back-to-back systems of one step, and the parallel_for
+// right after a post, reach a worker that is still awake (a futex wake-up
+// costs the poster a system call and the task tens of microseconds on a busy
+// VM); short enough that the CPU burnt after the last task of a step is
+// noise. Measured in thread_pool_benchmark (HandOff/*, Idle/*).
+constexpr std::chrono::microseconds kSpinTime{20};
+
+// One poll per this many pause instructions.
+constexpr int kPausesPerPoll = 32;
+
+inline void cpu_relax() noexcept {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__)
+  asm volatile("yield");
 #endif
+}
+
+// The idle word: how many workers are searching (spinning for work, low 32
+// bits) and how many are parked (high 32 bits). Parked equals
+// state::sleepers.size() whenever idle_mutex is free; the copy here is what
+// post() reads without the mutex.
+constexpr std::uint64_t kOneSearching = 1;
+constexpr std::uint64_t kOneParked = std::uint64_t{1} << 32;
+
+constexpr std::uint32_t searching_of(std::uint64_t idle) noexcept {
+  return static_cast<std::uint32_t>(idle);
+}
+constexpr std::uint32_t parked_of(std::uint64_t idle) noexcept {
+  return static_cast<std::uint32_t>(idle >> 32);
+}
+
+// xorshift32: the first victim a thief tries. Seeded per worker (from its
+// index, so runs are repeatable) and per non-worker thread.
+inline std::uint32_t next_random(std::uint32_t& x) noexcept {
+  x ^= x << 13;
+  x ^= x >> 17;
+  x ^= x << 5;
+  return x;
+}
+
+// Where one worker sleeps: a flag under a mutex and a condition variable of
+// its own, so a wake-up reaches exactly the worker chosen.
+class parker {
+ public:
+  void park() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    cv_.wait(lock, [this] { return notified_; });
+    notified_ = false;
+  }
+  void unpark() {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      notified_ = true;
+    }
+    cv_.notify_one();
+  }
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable cv_;
+  bool notified_ = false;
 };
 
-// The queue's element type.
-struct queued_task : slot_sync {
-  queued_task() noexcept = default;
-  explicit queued_task(thread_pool::task&& t) noexcept : fn(std::move(t)) {}
-  queued_task(queued_task&& other) noexcept = default;
-  queued_task& operator=(queued_task&& other) noexcept = default;
-  thread_pool::task fn;
+// One worker's state. Its queue and its parker are each aligned to their own
+// cache lines: thieves touch the queue, wakers the parker, and no two workers
+// share a line.
+struct alignas(64) worker_slot {
+  task_queue queue;
+  alignas(64) parker sleep;
 };
-
-using queue_type =
-    moodycamel::BlockingConcurrentQueue<queued_task, queue_traits>;
-
-}  // namespace
-
-struct thread_pool::state {
-  queue_type queue;
-  std::mutex external_mutex;
-  std::condition_variable external_cv;
-  // Helpers (threads in help_until_zero) sleep on this condition variable.
-  std::mutex helper_mutex;
-  std::condition_variable helper_cv;
-  std::vector<std::thread> workers;
-};
-
-// Per-worker state. The tokens make the worker's own enqueues and dequeues
-// use moodycamel's faster explicit-producer / consumer-token paths.
-//
-// Shutdown uses empty tasks as exit tokens, one per worker. A worker leaves
-// its loop after consuming one. A worker that is helping inside a nested
-// task_group::wait() may consume a token there; it then finishes its current
-// task first, and hands back any extra tokens when it leaves, so each worker
-// ends up consuming exactly one and no token is left in the queue.
-struct thread_pool::worker_context {
-  thread_pool* pool;
-  moodycamel::ProducerToken producer;
-  moodycamel::ConsumerToken consumer;
-  std::size_t exit_tokens = 0;
-};
-
-thread_local thread_pool::worker_context* thread_pool::current_worker_ =
-    nullptr;
-
-namespace {
 
 // Runs t and releases its captures right away (they may own resources the
 // poster waits for, and a worker may otherwise sit on them until its next
@@ -122,16 +152,297 @@ void run_task(thread_pool::task& t) noexcept {
 
 }  // namespace
 
+// Per-worker-thread state, found through current_worker_.
+struct thread_pool::worker_context {
+  thread_pool* pool;
+  std::size_t index;
+  std::uint32_t random;  // Victim choice (next_random).
+};
+
+thread_local thread_pool::worker_context* thread_pool::current_worker_ =
+    nullptr;
+
+namespace {
+
+// Victim choice of threads that are not workers of the pool they steal from.
+thread_local std::uint32_t non_worker_random = 0x9e3779b9u;
+
+}  // namespace
+
+struct thread_pool::state {
+  using task = thread_pool::task;
+  enum class park_result { woken, work, stop };
+
+  explicit state(std::size_t worker_count)
+      : slots(std::make_unique<worker_slot[]>(worker_count)),
+        slot_count(worker_count),
+        max_searching(searching_cap(worker_count)),
+        yield_while_spinning(worker_count + 1 > cores()) {
+    sleepers.reserve(worker_count);  // No allocation when a worker parks.
+  }
+
+  // Go's and Tokio's rule of half the workers, and never more than half the
+  // cores: a spinner beyond the cores only delays the threads with work.
+  static std::uint32_t searching_cap(std::size_t workers) noexcept {
+    return static_cast<std::uint32_t>(
+        std::max<std::size_t>(1, std::min(workers, cores()) / 2));
+  }
+
+  static std::size_t cores() noexcept {
+    return std::max(1u, std::thread::hardware_concurrency());
+  }
+
+  // ---- Finding work. -------------------------------------------------------
+
+  // Own queue, then the injection queue, then the other workers' queues.
+  // Not `patient`: queues that look empty or are busy are skipped (a
+  // searching worker polls again soon). `patient`: every queue that may
+  // hold a task is locked, so false means each was empty when looked at.
+  bool find_task(worker_context* self, task& out, bool patient) {
+    if (self != nullptr) {
+      task_queue& own = slots[self->index].queue;
+      // Only this thread pushes here, so an empty hint is exact for it.
+      if (!own.looks_empty() && own.pop(out)) return true;
+    }
+    if ((patient || !injection.looks_empty()) && injection.pop(out)) {
+      return true;
+    }
+    return self != nullptr ? steal(self->index, self->random, out, patient)
+                           : steal(slot_count, non_worker_random, out, patient);
+  }
+
+  // Takes the oldest task of another worker's queue, trying victims from a
+  // random start. A busy victim is skipped at first (its owner is pushing or
+  // another thief is in it); when `patient`, the busy ones are then waited
+  // for and looked at again.
+  bool steal(std::size_t self, std::uint32_t& random, task& out, bool patient) {
+    if (slot_count == 0) return false;
+    const std::size_t start = next_random(random) % slot_count;
+    bool contended = false;
+    for (std::size_t k = 0; k < slot_count; ++k) {
+      task_queue& victim = slots[(start + k) % slot_count].queue;
+      if ((start + k) % slot_count == self || victim.looks_empty()) continue;
+      switch (victim.try_pop(out)) {
+        case task_queue::pop_result::taken:
+          return true;
+        case task_queue::pop_result::contended:
+          contended = true;
+          break;
+        case task_queue::pop_result::empty:
+          break;
+      }
+    }
+    if (!patient || !contended) return false;
+    for (std::size_t k = 0; k < slot_count; ++k) {
+      task_queue& victim = slots[(start + k) % slot_count].queue;
+      if ((start + k) % slot_count != self && !victim.looks_empty() &&
+          victim.pop(out)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  // Exact at some moment during the call: every queue is locked in turn.
+  // The re-check of every sleeper ("How the pool sleeps").
+  bool has_task_now() const {
+    if (!injection.empty_now()) return true;
+    for (std::size_t i = 0; i < slot_count; ++i) {
+      if (!slots[i].queue.empty_now()) return true;
+    }
+    return false;
+  }
+
+  // Cheap and possibly stale: each queue's hint.
+  bool has_task_hint() const noexcept {
+    if (!injection.looks_empty()) return true;
+    for (std::size_t i = 0; i < slot_count; ++i) {
+      if (!slots[i].queue.looks_empty()) return true;
+    }
+    return false;
+  }
+
+  // ---- Posting. ------------------------------------------------------------
+
+  // Called right after a push: the publication, done under the queue's
+  // lock, comes first, so plain loads suffice ("How the pool sleeps").
+  void wake_for_new_task() {
+    const std::uint64_t now = idle.load(std::memory_order_relaxed);
+    if (searching_of(now) == 0 && parked_of(now) != 0) wake_one_worker();
+    if (sleeping_helpers.load(std::memory_order_relaxed) != 0) {
+      notify_helpers();
+    }
+  }
+
+  // Wakes the most recently parked worker (the likeliest to be cache-warm),
+  // counting it as searching, unless a worker is searching by now: the
+  // check is repeated under the mutex, so a burst of posts wakes one worker,
+  // not one per post. Skipping is safe for the reason given at the top of
+  // this file.
+  void wake_one_worker() {
+    std::uint32_t worker;
+    {
+      std::lock_guard<std::mutex> lock(idle_mutex);
+      const std::uint64_t now = idle.load(std::memory_order_relaxed);
+      if (searching_of(now) != 0 || sleepers.empty()) return;
+      worker = sleepers.back();
+      sleepers.pop_back();
+      idle.fetch_add(kOneSearching - kOneParked, std::memory_order_acq_rel);
+    }
+    slots[worker].sleep.unpark();
+  }
+
+  void notify_helpers() {
+    // A registered helper holds the mutex from registering until it sleeps,
+    // so taking it here guarantees the helper is asleep (or already gone)
+    // before the notification.
+    { std::lock_guard<std::mutex> lock(helper_mutex); }
+    helper_cv.notify_all();
+  }
+
+  // ---- A worker running dry. -----------------------------------------------
+
+  bool try_start_searching() {
+    std::uint64_t now = idle.load(std::memory_order_relaxed);
+    do {
+      if (searching_of(now) >= max_searching) return false;
+    } while (!idle.compare_exchange_weak(now, now + kOneSearching,
+                                         std::memory_order_acq_rel,
+                                         std::memory_order_relaxed));
+    return true;
+  }
+
+  // A searcher stops searching (it found work, or is leaving). If it was
+  // the last one, posts that counted on it (they woke nobody) may have left
+  // tasks: a parked worker searches in its place.
+  void stop_searching() {
+    const std::uint64_t before =
+        idle.fetch_sub(kOneSearching, std::memory_order_acq_rel);
+    if (searching_of(before) == 1 && parked_of(before) != 0) {
+      wake_one_worker();
+    }
+  }
+
+  // Polls for work until kSpinTime has passed (measured on the steady
+  // clock, so the bound holds whatever the machine's speed).
+  bool spin_for_task(worker_context& self, task& out) {
+    const auto deadline = std::chrono::steady_clock::now() + kSpinTime;
+    for (;;) {
+      for (int i = 0; i < kPausesPerPoll; ++i) cpu_relax();
+      if (yield_while_spinning) std::this_thread::yield();
+      if (find_task(&self, out, /*patient=*/false)) return true;
+      if (stopping.load(std::memory_order_relaxed) ||
+          std::chrono::steady_clock::now() >= deadline) {
+        return false;
+      }
+    }
+  }
+
+  // Registers as parked, re-checks every queue under its lock and sleeps if
+  // all are empty. `searching` is this worker's searching flag, updated to
+  // match the idle word on return.
+  park_result park(worker_context& self, bool& searching) {
+    const auto index = static_cast<std::uint32_t>(self.index);
+    {
+      // R of "How the pool sleeps": register, then look (has_task_now).
+      std::lock_guard<std::mutex> lock(idle_mutex);
+      sleepers.push_back(index);
+      idle.fetch_add(kOneParked - (searching ? kOneSearching : 0),
+                     std::memory_order_acq_rel);
+    }
+    searching = false;
+    const bool work = has_task_now();
+    if (!work && !stopping.load(std::memory_order_acquire)) {
+      slots[index].sleep.park();
+      searching = true;  // wake_one_worker counted this worker searching.
+      return park_result::woken;
+    }
+    if (!unregister_sleeper(index)) {
+      // A waker took this worker off the list (and counted it searching)
+      // first: take its wake-up, which is on its way.
+      slots[index].sleep.park();
+      searching = true;
+    }
+    if (work) return park_result::work;
+    if (searching) {
+      searching = false;
+      stop_searching();
+    }
+    return park_result::stop;
+  }
+
+  // Takes a worker that found work during its re-check off the sleepers;
+  // false if a waker already did (and will unpark it).
+  bool unregister_sleeper(std::uint32_t index) {
+    std::lock_guard<std::mutex> lock(idle_mutex);
+    const auto it = std::find(sleepers.begin(), sleepers.end(), index);
+    if (it == sleepers.end()) return false;
+    *it = sleepers.back();
+    sleepers.pop_back();
+    idle.fetch_sub(kOneParked, std::memory_order_acq_rel);
+    return true;
+  }
+
+  // A worker that registers as parked after this took the sleepers does so
+  // under idle_mutex, after this thread released it, so it reads `stopping`
+  // as true in its re-check and leaves instead of sleeping.
+  void stop_workers() {
+    stopping.store(true, std::memory_order_release);
+    std::vector<std::uint32_t> woken;
+    {
+      std::lock_guard<std::mutex> lock(idle_mutex);
+      woken.swap(sleepers);
+      idle.fetch_add((kOneSearching - kOneParked) * woken.size(),
+                     std::memory_order_acq_rel);
+    }
+    for (std::uint32_t w : woken) slots[w].sleep.unpark();
+  }
+
+  std::unique_ptr<worker_slot[]> slots;
+  const std::size_t slot_count;
+  const std::uint32_t max_searching;
+  // True when the pool has more threads (workers and one caller) than the
+  // machine has cores: then the core a spinner holds may be wanted by one of
+  // the pool's own threads with work, and each poll ends in a sched_yield.
+  // Not otherwise: with a yield after every poll the measured hand-off to a
+  // spinning worker went from ~1 us to milliseconds (thread_pool_benchmark,
+  // HandOff/Pool_Spinning, 1 worker on 2 cores), presumably because the
+  // yield hands the core to whatever else is runnable (the spinning poster,
+  // another process) for up to a time slice.
+  const bool yield_while_spinning;
+  task_queue injection;
+
+  // Read by every post(); written when a worker starts or stops searching,
+  // parks or is woken.
+  alignas(64) std::atomic<std::uint64_t> idle{0};
+  // Read by every post(); written when a helper goes to sleep or wakes.
+  alignas(64) std::atomic<std::size_t> sleeping_helpers{0};
+  std::atomic<bool> stopping{false};
+
+  // Guards sleepers, and is held whenever the idle word's parked count
+  // changes, so that the two agree.
+  alignas(64) std::mutex idle_mutex;
+  std::vector<std::uint32_t> sleepers;
+
+  // Helpers (threads in help_until_zero) sleep on this condition variable.
+  std::mutex helper_mutex;
+  std::condition_variable helper_cv;
+
+  std::mutex external_mutex;
+  std::condition_variable external_cv;
+  std::vector<std::thread> workers;
+};
+
 std::size_t thread_pool::default_worker_count() noexcept {
   return std::thread::hardware_concurrency();
 }
 
 thread_pool::thread_pool(std::size_t workers)
-    : state_(std::make_unique<state>()), worker_count_(workers) {
+    : state_(std::make_unique<state>(workers)), worker_count_(workers) {
   state_->workers.reserve(workers);
   try {
     for (std::size_t i = 0; i < workers; ++i) {
-      state_->workers.emplace_back([this] { worker_main(); });
+      state_->workers.emplace_back([this, i] { worker_main(i); });
     }
   } catch (...) {
     // The destructor will not run; stop the workers that did start.
@@ -154,19 +465,16 @@ thread_pool::~thread_pool() {
   STRATA_CHECK(!on_worker_thread(),
                "a thread_pool must not be destroyed by one of its own tasks");
   stop_and_join_workers();
-  // What the workers did not take before their exit tokens (FIFO holds per
-  // posting thread only) and whatever running tasks posted afterwards. Tasks
-  // run here may post or wait on groups; both end up in this same loop. With
-  // an executor, its jobs may still be running tasks (which may post more):
-  // repeat until no job is left and the queue is empty.
+  // Workers leave only after finding every queue empty, but tasks run here
+  // may post (to the injection queue) or wait on groups; both end up in this
+  // same loop. With an executor, its jobs may still be running tasks (which
+  // may post more): repeat until no job is left and every queue is empty.
   for (;;) {
-    queued_task t;
-    while (state_->queue.try_dequeue(t)) {
-      if (t.fn) run_task(t.fn);
+    while (try_run_one()) {
     }
     if (external_ == nullptr) break;
     wait_for_external_jobs();
-    if (state_->queue.size_approx() == 0) break;
+    if (!state_->has_task_now()) break;
   }
 }
 
@@ -190,45 +498,51 @@ void thread_pool::wait_for_external_jobs() {
 }
 
 void thread_pool::stop_and_join_workers() noexcept {
-  for (std::size_t i = 0; i < state_->workers.size(); ++i) enqueue(task());
+  state_->stop_workers();
   for (std::thread& worker : state_->workers) worker.join();
   state_->workers.clear();
 }
 
+thread_pool::worker_context* thread_pool::own_worker() const noexcept {
+  worker_context* const self = current_worker_;
+  return self != nullptr && self->pool == this ? self : nullptr;
+}
+
 bool thread_pool::on_worker_thread() const noexcept {
-  return current_worker_ != nullptr && current_worker_->pool == this;
+  return own_worker() != nullptr;
 }
 
-void thread_pool::worker_main() {
-  worker_context self{this, moodycamel::ProducerToken(state_->queue),
-                      moodycamel::ConsumerToken(state_->queue)};
+void thread_pool::worker_main(std::size_t index) {
+  state& s = *state_;
+  worker_context self{this, index, static_cast<std::uint32_t>(index) + 1};
   current_worker_ = &self;
-  queued_task t;
-  while (self.exit_tokens == 0) {
-    state_->queue.wait_dequeue(self.consumer, t);
-    if (t.fn) {
-      run_task(t.fn);
-    } else {
-      ++self.exit_tokens;
+  // Whether this worker is counted in the idle word's searching field.
+  bool searching = false;
+  task t;
+  for (;;) {
+    if (!s.find_task(&self, t, /*patient=*/false)) {
+      if (!searching) searching = s.try_start_searching();
+      if (!searching || !s.spin_for_task(self, t)) {
+        if (s.park(self, searching) == state::park_result::stop) break;
+        continue;  // Woken (now searching), or work appeared: look again.
+      }
     }
+    if (searching) {
+      searching = false;
+      s.stop_searching();
+    }
+    run_task(t);
   }
-  for (; self.exit_tokens > 1; --self.exit_tokens) enqueue(task());
   current_worker_ = nullptr;
-}
-
-void thread_pool::enqueue(task t) {
-  worker_context* self = current_worker_;
-  const bool queued =
-      self != nullptr && self->pool == this
-          ? state_->queue.enqueue(self->producer, queued_task(std::move(t)))
-          : state_->queue.enqueue(queued_task(std::move(t)));
-  STRATA_CHECK(queued, "thread_pool: out of memory while queueing a task");
 }
 
 void thread_pool::post(task t) {
   STRATA_CHECK(t != nullptr, "thread_pool::post needs a non-empty task");
-  enqueue(std::move(t));
-  wake_helpers();
+  state& s = *state_;
+  worker_context* const self = own_worker();
+  (self != nullptr ? s.slots[self->index].queue : s.injection)
+      .push(std::move(t));
+  s.wake_for_new_task();
   if (external_ != nullptr) {
     external_jobs_.fetch_add(1, std::memory_order_relaxed);
     external_->post({&thread_pool::run_external_job, this}, 1);
@@ -236,58 +550,40 @@ void thread_pool::post(task t) {
 }
 
 bool thread_pool::try_run_one() {
-  queued_task t;
-  worker_context* const self = current_worker_;
-  const bool own_worker = self != nullptr && self->pool == this;
-  while (own_worker ? state_->queue.try_dequeue(self->consumer, t)
-                    : state_->queue.try_dequeue(t)) {
-    if (t.fn) {
-      run_task(t.fn);
-      return true;
-    }
-    if (own_worker) {
-      // An exit token met while helping: keep it, leave after the current
-      // task returns to the worker loop.
-      ++self->exit_tokens;
-      continue;
-    }
-    // Only workers may consume exit tokens. Reaching here means another
-    // thread is using the pool while it is being destroyed (a contract
-    // violation); put the token back so a worker still gets it.
-    enqueue(task());
-    return false;
-  }
-  return false;
+  task t;
+  if (!state_->find_task(own_worker(), t, /*patient=*/true)) return false;
+  run_task(t);
+  return true;
 }
 
 void thread_pool::wake_helpers() {
-  // A read-modify-write rather than a load: together with the one by which a
-  // helper registers, it totally orders "publish, then look for sleepers"
-  // against "register, then look for work", so one of the two sides sees the
-  // other. (A seq_cst fence would do the same, but ThreadSanitizer cannot
-  // model fences and GCC rejects them under -fsanitize=thread.)
-  if (sleeping_helpers_.fetch_add(0, std::memory_order_acq_rel) == 0) return;
-  // A registered helper holds the mutex from registering until it sleeps, so
-  // taking it here guarantees the helper is asleep (or already gone) before
-  // the notification.
-  { std::lock_guard<std::mutex> lock(state_->helper_mutex); }
-  state_->helper_cv.notify_all();
+  // A group's count reaching zero is not a push under a queue lock, so the
+  // argument at the top of this file does not cover it. A read-modify-write
+  // rather than a load: together with the one by which a helper registers,
+  // it totally orders "publish, then look for sleepers" against "register,
+  // then look at the count", so one of the two sides sees the other. (A
+  // seq_cst fence would do the same, but ThreadSanitizer cannot model fences
+  // and GCC rejects them under -fsanitize=thread.)
+  if (state_->sleeping_helpers.fetch_add(0, std::memory_order_acq_rel) == 0) {
+    return;
+  }
+  state_->notify_helpers();
 }
 
 void thread_pool::help_until_zero(const std::atomic<std::size_t>& pending) {
+  state& s = *state_;
   while (pending.load(std::memory_order_acquire) != 0) {
     if (try_run_one()) continue;
-    std::unique_lock<std::mutex> lock(state_->helper_mutex);
-    sleeping_helpers_.fetch_add(1, std::memory_order_acq_rel);
-    // Woken by wake_helpers() when a task is posted or a group finishes. A
-    // task handed straight to a blocked worker does not count as queued
-    // (size_approx() stays 0), so helpers keep sleeping while workers take
-    // the work; they never spin on an empty queue.
-    state_->helper_cv.wait(lock, [&] {
+    std::unique_lock<std::mutex> lock(s.helper_mutex);
+    s.sleeping_helpers.fetch_add(1, std::memory_order_acq_rel);
+    // Woken by post() and by wake_helpers(). A queue whose hint says it is
+    // not empty is worth a try; otherwise every queue is locked
+    // (has_task_now), the re-check that "How the pool sleeps" needs.
+    s.helper_cv.wait(lock, [&] {
       return pending.load(std::memory_order_acquire) == 0 ||
-             state_->queue.size_approx() != 0;
+             s.has_task_hint() || s.has_task_now();
     });
-    sleeping_helpers_.fetch_sub(1, std::memory_order_relaxed);
+    s.sleeping_helpers.fetch_sub(1, std::memory_order_relaxed);
   }
 }
 

@@ -10,9 +10,17 @@
 //
 // allocs_per_task counts global operator new calls inside the timed loop,
 // divided by the number of tasks posted there.
+//
+// The pool before work stealing (every thread feeding one shared
+// moodycamel::BlockingConcurrentQueue) is kept here as `shared_queue_pool`,
+// the baseline of the Contention, HandOff and Idle groups, so that the
+// before and after of issue 16 are measured by one binary in one run.
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstddef>
+#include <cstdint>
+#include <ctime>
 #include <deque>
 #include <functional>
 #include <future>
@@ -21,6 +29,7 @@
 #include <vector>
 
 #include "benchmark/benchmark.h"
+#include "concurrentqueue/blockingconcurrentqueue.h"
 #include "testing/allocation_counter.h"
 #include "threading/task_group.h"
 #include "threading/thread_pool.h"
@@ -238,18 +247,116 @@ BENCHMARK(BM_ManyTinyTasks_StdThread)
     ->UseRealTime()
     ->Unit(benchmark::kMillisecond);
 
+// ---- The old design, as a baseline. ---------------------------------------
+//
+// Strata's pool before issue 16, reduced to what the benchmarks use: workers
+// block in one moodycamel::BlockingConcurrentQueue (per-producer sub-queues,
+// explicit producer and consumer tokens for workers, 10000 semaphore polls
+// before sleeping), and waiters help, then sleep on a condition variable
+// woken by every post while one sleeps.
+class shared_queue_pool {
+ public:
+  using task = thread_pool::task;
+
+  explicit shared_queue_pool(std::size_t workers) {
+    for (std::size_t i = 0; i < workers; ++i) {
+      workers_.emplace_back([this] { work(); });
+    }
+  }
+  ~shared_queue_pool() {
+    for (std::size_t i = 0; i < workers_.size(); ++i) queue_.enqueue(task());
+    for (std::thread& t : workers_) t.join();
+    task t;
+    while (queue_.try_dequeue(t)) {
+      if (t) t();
+    }
+  }
+
+  void post(task t) {
+    if (current_ != nullptr && current_->pool == this) {
+      queue_.enqueue(current_->producer, std::move(t));
+    } else {
+      queue_.enqueue(std::move(t));
+    }
+    wake_helpers();
+  }
+
+  bool try_run_one() {
+    task t;
+    const bool own = current_ != nullptr && current_->pool == this;
+    if (!(own ? queue_.try_dequeue(current_->consumer, t)
+              : queue_.try_dequeue(t))) {
+      return false;
+    }
+    t();
+    return true;
+  }
+
+  void wake_helpers() {
+    if (sleeping_.fetch_add(0, std::memory_order_acq_rel) == 0) return;
+    { std::lock_guard<std::mutex> lock(mutex_); }
+    cv_.notify_all();
+  }
+
+  void help_until_zero(const std::atomic<std::size_t>& pending) {
+    while (pending.load(std::memory_order_acquire) != 0) {
+      if (try_run_one()) continue;
+      std::unique_lock<std::mutex> lock(mutex_);
+      sleeping_.fetch_add(1, std::memory_order_acq_rel);
+      cv_.wait(lock, [&] {
+        return pending.load(std::memory_order_acquire) == 0 ||
+               queue_.size_approx() != 0;
+      });
+      sleeping_.fetch_sub(1, std::memory_order_relaxed);
+    }
+  }
+
+ private:
+  struct traits : moodycamel::ConcurrentQueueDefaultTraits {
+    static const int MAX_SEMA_SPINS = 10000;
+  };
+  struct worker {
+    shared_queue_pool* pool;
+    moodycamel::ProducerToken producer;
+    moodycamel::ConsumerToken consumer;
+  };
+  static thread_local worker* current_;
+
+  void work() {
+    worker self{this, moodycamel::ProducerToken(queue_),
+                moodycamel::ConsumerToken(queue_)};
+    current_ = &self;
+    for (;;) {
+      task t;
+      queue_.wait_dequeue(self.consumer, t);
+      if (!t) break;  // One exit token per worker.
+      t();
+    }
+    current_ = nullptr;
+  }
+
+  moodycamel::BlockingConcurrentQueue<task, traits> queue_;
+  std::mutex mutex_;
+  std::condition_variable cv_;
+  std::atomic<std::size_t> sleeping_{0};
+  std::vector<std::thread> workers_;
+};
+
+thread_local shared_queue_pool::worker* shared_queue_pool::current_ = nullptr;
+
 // ---- Contention: many threads posting and taking at once. -------------------
 //
-// The many-core question about the pool's one queue object: with T threads
-// (T - 1 workers and the caller), T producer tasks each post kPerProducer tiny
-// tasks into one group while every thread also takes tasks, so posts and
-// takes from all threads collide. moodycamel's queue keeps one sub-queue per
-// producer and lets consumers rotate over them, so a shared queue object is
-// not a shared head; the baseline in the same binary is the naive shared
-// queue (one mutex, one condition variable, a std::deque) doing the same
-// work. Measured at 2, 8, 16 and 64 threads on whatever cores there are
-// (oversubscribed beyond them: then it also shows the cost of the OS
-// switching threads). Compare per_task across thread counts.
+// The many-core question about the pool: with T threads (T - 1 workers and
+// the caller), T producer tasks each post kPerProducer tiny tasks into one
+// group while every thread also takes tasks, so posts and takes from all
+// threads collide. `Pool` is Strata's work-stealing pool (a producer task
+// posts into its worker's own queue; the others steal); `SharedQueue` the
+// pool before it (one moodycamel queue object for everyone, above);
+// `MutexQueue` the naive shared queue (one mutex, one condition variable, a
+// std::deque) doing the same work. Measured at 2, 8, 16 and 64 threads on
+// whatever cores there are (oversubscribed beyond them: then it also shows
+// the cost of the OS switching threads). Compare per_task across thread
+// counts.
 constexpr std::size_t kPerProducer = 2'000;
 
 void BM_Contention_Pool(benchmark::State& state) {
@@ -270,6 +377,40 @@ void BM_Contention_Pool(benchmark::State& state) {
   report(state, threads * (kPerProducer + 1), 0);
 }
 BENCHMARK(BM_Contention_Pool)->Apply(contention_args);
+
+// The same work on the old design. Leaf tasks capture one pointer (inline,
+// as task_group's leaf tasks are in BM_Contention_Pool).
+void BM_Contention_SharedQueue(benchmark::State& state) {
+  const auto threads = static_cast<std::size_t>(state.range(0));
+  shared_queue_pool pool(threads - 1);
+  struct shared {
+    shared_queue_pool* pool;
+    std::atomic<std::size_t> pending{0};
+    std::atomic<std::size_t> sink{0};
+    void finish_one() {
+      if (pending.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+        pool->wake_helpers();
+      }
+    }
+  } run{&pool};
+  for (auto _ : state) {
+    run.pending.store(threads * (kPerProducer + 1), std::memory_order_relaxed);
+    for (std::size_t p = 0; p < threads; ++p) {
+      pool.post([r = &run] {
+        for (std::size_t i = 0; i < kPerProducer; ++i) {
+          r->pool->post([r] {
+            r->sink.fetch_add(1, std::memory_order_relaxed);
+            r->finish_one();
+          });
+        }
+        r->finish_one();
+      });
+    }
+    pool.help_until_zero(run.pending);
+  }
+  report(state, threads * (kPerProducer + 1), 0);
+}
+BENCHMARK(BM_Contention_SharedQueue)->Apply(contention_args);
 
 // The naive shared queue: what "replace the single shared queue" would
 // replace. Same tasks, same waiting (the caller helps until the count is 0).
@@ -355,6 +496,157 @@ void BM_Contention_MutexQueue(benchmark::State& state) {
   report(state, threads * (kPerProducer + 1), 0);
 }
 BENCHMARK(BM_Contention_MutexQueue)->Apply(contention_args);
+
+// ---- Hand-off latency: one task to an idle pool. ----------------------------
+//
+// A pool of one worker runs a task, so its worker has just run dry; the
+// caller then posts one task and spins until it starts. `spinning`: the post
+// follows at once, while the worker is still polling for work; `parked`: the
+// caller first sleeps 5 ms, long past either design's spin, so the post has
+// to wake a sleeping thread (a futex wake-up). The reported time is from just
+// before post() to the task's first instruction (manual time).
+
+std::int64_t now_ns() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+template <typename Pool>
+void hand_off(benchmark::State& state, bool parked) {
+  Pool pool(1);
+  for (auto _ : state) {
+    std::atomic<bool> finished{false};
+    pool.post([f = &finished] { f->store(true, std::memory_order_release); });
+    while (!finished.load(std::memory_order_acquire)) {
+    }
+    if (parked) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    std::atomic<std::int64_t> started{0};
+    const std::int64_t posted = now_ns();
+    pool.post(
+        [s = &started] { s->store(now_ns(), std::memory_order_release); });
+    std::int64_t at = 0;
+    while ((at = started.load(std::memory_order_acquire)) == 0) {
+    }
+    state.SetIterationTime(static_cast<double>(at - posted) * 1e-9);
+  }
+}
+
+void BM_HandOff_Pool_Spinning(benchmark::State& state) {
+  hand_off<thread_pool>(state, false);
+}
+void BM_HandOff_Pool_Parked(benchmark::State& state) {
+  hand_off<thread_pool>(state, true);
+}
+void BM_HandOff_SharedQueue_Spinning(benchmark::State& state) {
+  hand_off<shared_queue_pool>(state, false);
+}
+void BM_HandOff_SharedQueue_Parked(benchmark::State& state) {
+  hand_off<shared_queue_pool>(state, true);
+}
+BENCHMARK(BM_HandOff_Pool_Spinning)
+    ->UseManualTime()
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_HandOff_Pool_Parked)
+    ->UseManualTime()
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_HandOff_SharedQueue_Spinning)
+    ->UseManualTime()
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_HandOff_SharedQueue_Parked)
+    ->UseManualTime()
+    ->Unit(benchmark::kMicrosecond);
+
+// ---- Idle CPU: what a pool burns between bursts of work. --------------------
+//
+// After a burst (T - 1 workers and the caller run 1000 tiny tasks; for the
+// `SpinOnly` variants, a single task on one worker), the caller sleeps
+// 100 ms; the process CPU time burnt meanwhile is `idle_cpu_us` per sleep.
+// Workers that spin and then park burn about (spinning workers) x (spin
+// duration): SpinOnly measures one worker's spin, i.e. the spin duration in
+// CPU time.
+
+double process_cpu_us() {
+  timespec t{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) * 1e6 +
+         static_cast<double>(t.tv_nsec) / 1e3;
+}
+
+void burst(thread_pool& pool, std::size_t tasks) {
+  std::atomic<std::size_t> sink{0};
+  task_group group(pool);
+  for (std::size_t i = 0; i < tasks; ++i) {
+    group.run([s = &sink] { s->fetch_add(1, std::memory_order_relaxed); });
+  }
+  group.wait();
+}
+
+void burst(shared_queue_pool& pool, std::size_t tasks) {
+  struct shared {
+    shared_queue_pool* pool;
+    std::atomic<std::size_t> pending;
+  } run{&pool, {tasks}};
+  for (std::size_t i = 0; i < tasks; ++i) {
+    pool.post([r = &run] {
+      if (r->pending.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+        r->pool->wake_helpers();
+      }
+    });
+  }
+  pool.help_until_zero(run.pending);
+}
+
+template <typename Pool>
+void idle_after_burst(benchmark::State& state, std::size_t workers,
+                      std::size_t tasks) {
+  Pool pool(workers);
+  double idle_us = 0;
+  for (auto _ : state) {
+    burst(pool, tasks);
+    const double before = process_cpu_us();
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    idle_us += process_cpu_us() - before;
+  }
+  state.counters["idle_cpu_us"] =
+      idle_us / static_cast<double>(state.iterations());
+}
+
+void BM_Idle_Pool(benchmark::State& state) {
+  idle_after_burst<thread_pool>(state, state.range(0) - 1, 1000);
+}
+void BM_Idle_SharedQueue(benchmark::State& state) {
+  idle_after_burst<shared_queue_pool>(state, state.range(0) - 1, 1000);
+}
+// The floor of the method: a pool without workers (the burst runs on the
+// caller), so whatever this burns is the sleeping caller and the clock.
+void BM_Idle_NoWorkers(benchmark::State& state) {
+  idle_after_burst<thread_pool>(state, 0, 1000);
+}
+void BM_Idle_Pool_SpinOnly(benchmark::State& state) {
+  idle_after_burst<thread_pool>(state, 1, 1);
+}
+void BM_Idle_SharedQueue_SpinOnly(benchmark::State& state) {
+  idle_after_burst<shared_queue_pool>(state, 1, 1);
+}
+void idle_args(benchmark::internal::Benchmark* b) {
+  b->Arg(2)->Arg(8)->Arg(64)->Iterations(5)->UseRealTime()->Unit(
+      benchmark::kMillisecond);
+}
+BENCHMARK(BM_Idle_Pool)->Apply(idle_args);
+BENCHMARK(BM_Idle_SharedQueue)->Apply(idle_args);
+BENCHMARK(BM_Idle_NoWorkers)
+    ->Iterations(5)
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Idle_Pool_SpinOnly)
+    ->Iterations(5)
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Idle_SharedQueue_SpinOnly)
+    ->Iterations(5)
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond);
 
 }  // namespace
 }  // namespace strata

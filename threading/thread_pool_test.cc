@@ -3,6 +3,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <ctime>
 #include <memory>
 #include <stdexcept>
 #include <thread>
@@ -117,6 +118,125 @@ TEST(ThreadPoolTest, TasksPostedDuringShutdownRun) {
       }
     });
     EXPECT_EQ(ran.load(), kChains * kDepth);
+  }
+}
+
+// The tasks one thread posts are taken oldest first, by the owner of the
+// queue they went to as by a thief: a non-worker's posts (the injection
+// queue) and a worker's posts (its own queue) run in posting order on a
+// single worker.
+TEST(ThreadPoolTest, FifoPerPostingThread) {
+  static constexpr int kTasks = 200;
+  run_with_timeout(60s, "FifoPerPostingThread", [] {
+    for (bool from_worker : {false, true}) {
+      SCOPED_TRACE(from_worker ? "posted by a worker" : "posted by a caller");
+      std::vector<int> order;
+      latch done(kTasks);
+      {
+        thread_pool pool(1);
+        auto post_all = [&] {
+          for (int i = 0; i < kTasks; ++i) {
+            pool.post([&order, &done, i] {
+              order.push_back(i);  // One worker: no concurrent push_back.
+              done.count_down();
+            });
+          }
+        };
+        if (from_worker) {
+          pool.post(post_all);
+        } else {
+          post_all();
+        }
+        done.wait();
+      }
+      ASSERT_EQ(order.size(), static_cast<std::size_t>(kTasks));
+      for (int i = 0; i < kTasks; ++i) ASSERT_EQ(order[i], i);
+    }
+  });
+}
+
+// A worker posts tasks to its own queue and then blocks (on a latch, without
+// helping) until they have all run: only a thief can run them. With exactly
+// one other worker, that thief takes them one at a time, oldest first (the
+// order the atomic-counter scheduler relies on for its critical-path rank).
+TEST(ThreadPoolTest, ThievesTakeTheOldestTaskFirst) {
+  static constexpr int kTasks = 100;
+  run_with_timeout(60s, "ThievesTakeTheOldestTaskFirst", [] {
+    thread_pool pool(2);
+    std::vector<int> order;
+    std::atomic<int> on_owner{0};
+    latch done(1);
+    pool.post([&] {
+      latch stolen(kTasks);
+      const std::thread::id owner = std::this_thread::get_id();
+      for (int i = 0; i < kTasks; ++i) {
+        pool.post([&, owner, i] {
+          if (std::this_thread::get_id() == owner) on_owner.fetch_add(1);
+          order.push_back(i);  // Only the one thief runs these.
+          stolen.count_down();
+        });
+      }
+      stolen.wait();
+      done.count_down();
+    });
+    done.wait();
+    EXPECT_EQ(on_owner.load(), 0);
+    ASSERT_EQ(order.size(), static_cast<std::size_t>(kTasks));
+    for (int i = 0; i < kTasks; ++i) ASSERT_EQ(order[i], i);
+  });
+}
+
+// A thread that is not a worker steals from a worker's queue in
+// try_run_one(): here the only worker is blocked until the caller has run
+// every task it posted.
+TEST(ThreadPoolTest, TryRunOneStealsFromWorkers) {
+  static constexpr int kTasks = 50;
+  run_with_timeout(60s, "TryRunOneStealsFromWorkers", [] {
+    thread_pool pool(1);
+    latch posted(1);
+    latch ran(kTasks);
+    std::atomic<int> on_caller{0};
+    const std::thread::id caller = std::this_thread::get_id();
+    pool.post([&] {
+      for (int i = 0; i < kTasks; ++i) {
+        pool.post([&] {
+          if (std::this_thread::get_id() == caller) on_caller.fetch_add(1);
+          ran.count_down();
+        });
+      }
+      posted.count_down();
+      ran.wait();
+    });
+    posted.wait();
+    while (!ran.try_wait()) {
+      ASSERT_TRUE(pool.try_run_one());
+    }
+    EXPECT_EQ(on_caller.load(), kTasks);
+  });
+}
+
+// After a burst of work the workers spin for a few microseconds and then
+// park: a pool left idle burns (almost) no CPU. Process CPU time over 200 ms
+// of idleness must stay under 20 ms; workers that kept polling would burn
+// ~200 ms each.
+double process_cpu_ms() {
+  timespec t{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) * 1e3 +
+         static_cast<double>(t.tv_nsec) / 1e6;
+}
+
+TEST(ThreadPoolTest, IdlePoolBurnsNoCpu) {
+  for (std::size_t workers : {1u, 2u, 8u}) {
+    SCOPED_TRACE(workers);
+    thread_pool pool(workers);
+    latch done(1000);
+    for (int i = 0; i < 1000; ++i) pool.post([&] { done.count_down(); });
+    done.wait();
+    std::this_thread::sleep_for(20ms);  // Well past the spin limit.
+    const double before = process_cpu_ms();
+    std::this_thread::sleep_for(200ms);
+    EXPECT_LT(process_cpu_ms() - before, 20.0);
   }
 }
 
