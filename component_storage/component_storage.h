@@ -81,12 +81,13 @@ namespace strata {
 namespace diagnostic {
 
 template <typename Component>
-struct component_not_stored {
+inline constexpr bool component_not_stored = [] {
   static_assert(always_false<Component>,
                 "component_storage: this component type is not stored by "
                 "any component signature of this storage; add it to "
                 "strata::component_signatures(...) (the type is named above)");
-};
+  return false;
+}();
 
 }  // namespace diagnostic
 
@@ -148,7 +149,7 @@ class component_storage {
   template <typename T>
   static constexpr size_type id_of() {
     if constexpr (!stores<T>) {
-      diagnostic::report<diagnostic::component_not_stored<T>>();
+      diagnostic::report(diagnostic::component_not_stored<T>);
       return 0;
     } else {
       return index_of_v<T, component_types>;
@@ -176,7 +177,7 @@ class component_storage {
   template <typename T>
   T& get(entity_id id) {
     if constexpr (!stores<T>) {
-      diagnostic::report<diagnostic::component_not_stored<T>>();
+      diagnostic::report(diagnostic::component_not_stored<T>);
       return diagnostic::after_report<T>();
     } else {
       return chunk_for<T>().template get<T>(id);
@@ -185,7 +186,7 @@ class component_storage {
   template <typename T>
   const T& get(entity_id id) const {
     if constexpr (!stores<T>) {
-      diagnostic::report<diagnostic::component_not_stored<T>>();
+      diagnostic::report(diagnostic::component_not_stored<T>);
       return diagnostic::after_report<T>();
     } else {
       return chunk_for<T>().template get<T>(id);
@@ -215,7 +216,7 @@ class component_storage {
   template <typename T, typename Bitset, typename... Args>
   T& add(entity_id id, Bitset& bits, Args&&... args) {
     if constexpr (!stores<T>) {
-      diagnostic::report<diagnostic::component_not_stored<T>>();
+      diagnostic::report(diagnostic::component_not_stored<T>);
       return diagnostic::after_report<T>();
     } else {
       constexpr size_type bit = id_of<T>();
@@ -240,7 +241,7 @@ class component_storage {
   template <typename T, typename Bitset>
   void remove(entity_id id, Bitset& bits) {
     if constexpr (!stores<T>) {
-      diagnostic::report<diagnostic::component_not_stored<T>>();
+      diagnostic::report(diagnostic::component_not_stored<T>);
     } else {
       constexpr size_type bit = id_of<T>();
       if (!bits.test(bit)) return;
@@ -323,7 +324,7 @@ class component_storage {
   template <typename T>
   auto& chunk_for() noexcept {
     if constexpr (!stores<T>) {
-      diagnostic::report<diagnostic::component_not_stored<T>>();
+      diagnostic::report(diagnostic::component_not_stored<T>);
       return base_internal::get<0>(chunks_);
     } else {
       return base_internal::get<
@@ -333,7 +334,7 @@ class component_storage {
   template <typename T>
   const auto& chunk_for() const noexcept {
     if constexpr (!stores<T>) {
-      diagnostic::report<diagnostic::component_not_stored<T>>();
+      diagnostic::report(diagnostic::component_not_stored<T>);
       return base_internal::get<0>(chunks_);
     } else {
       return base_internal::get<

@@ -37,13 +37,14 @@ namespace strata {
 namespace diagnostic {
 
 template <typename System>
-struct no_execution_adapter_for_system {
+inline constexpr bool no_execution_adapter_for_system = [] {
   static_assert(always_false<System>,
                 "execute_systems(...): a system that will run matches no "
                 "execution adapter; add execution_adapter::t(st::x) or "
                 "execution_adapter::all() with a "
                 "callable for it (the system is named above)");
-};
+  return false;
+}();
 
 }  // namespace diagnostic
 

@@ -239,8 +239,9 @@ class step_proxy : public critical_proxy<Types> {
   // Runs every system: execute_systems()(adapters...).
   auto execute_systems() {
     return [this](auto&&... adapters) {
-      this->core_.template execute<Types::system_list::chain(all_systems())>(
-          adapters...);
+      this->core_.settle_departures();
+      system_runner<Types>::template execute<Types::system_list::chain(
+          all_systems())>(this->core_, adapters...);
     };
   }
   // Runs the given systems and every system that depends on them
@@ -252,8 +253,9 @@ class step_proxy : public critical_proxy<Types> {
         Types::system_list::as_flags(std::array<std::size_t, sizeof...(Tags)>{
             Types::template system_id<tag_type<Tags>>()...});
     return [this](auto&&... adapters) {
-      this->core_.template execute<Types::system_list::chain(starts)>(
-          adapters...);
+      this->core_.settle_departures();
+      system_runner<Types>::template execute<Types::system_list::chain(starts)>(
+          this->core_, adapters...);
     };
   }
 
@@ -273,8 +275,8 @@ template <typename Types, bool ReadOnly, typename Core, typename... Excluded,
 void query_each(Core& core, exclusion<Excluded...>, F& f) {
   using signature = context_internal::for_each_signature<F>;
   if constexpr (!signature::known) {
-    diagnostic::report<
-        diagnostic::for_each_needs_typed_parameters<std::decay_t<F>>>();
+    diagnostic::report(
+        diagnostic::for_each_needs_typed_parameters<std::decay_t<F>>);
   } else {
     [&]<typename... P>(type_list<P...>) {
       static_assert((std::is_lvalue_reference_v<P> && ...),
@@ -310,8 +312,8 @@ void critical_proxy<Types>::create_entities_with(std::size_t n, F& f,
                                                  Create create) {
   using signature = context_internal::for_each_signature<F>;
   if constexpr (!signature::known) {
-    diagnostic::report<
-        diagnostic::for_each_needs_typed_parameters<std::decay_t<F>>>();
+    diagnostic::report(
+        diagnostic::for_each_needs_typed_parameters<std::decay_t<F>>);
   } else {
     [&]<typename... P>(type_list<P...>) {
       static_assert(((std::is_lvalue_reference_v<P> &&

@@ -59,11 +59,18 @@ class subtask_executor {
   // thread count (context_internal::run_subtasks, shared by every system).
   template <typename F>
   void for_subtasks(F&& f) {
-    auto call = [&](std::size_t subtask) {
-      data_proxy<Types, I> data(core_, instance_, instance_.state(subtask),
-                                subtask);
+    run_each_subtask([&](std::size_t subtask) {
+      data_proxy<Types, I> data = data_of(subtask);
       f(instance_.system(), data);
-    };
+    });
+  }
+
+  // What for_subtasks does, with the call to the user's callable written by
+  // the caller: system_runner::run_system calls a for_subtasks adapter's
+  // callable itself, so that the compiler's notes on a mistake in a system's
+  // code count one template less (settings/diagnostic.h).
+  template <typename Call>
+  void run_each_subtask(Call call) {
     measured_ = measure_;
     context_internal::run_subtasks(core_.pool(), instance_.states(),
                                    instance_.subtask_count(),
@@ -72,6 +79,10 @@ class subtask_executor {
                                     .cost = &instance_.cost(),
                                     .entities = instance_.entity_count()},
                                    context_internal::make_subtask_body(call));
+  }
+  data_proxy<Types, I> data_of(std::size_t subtask) {
+    return data_proxy<Types, I>(core_, instance_, instance_.state(subtask),
+                                subtask);
   }
 
   // Whether for_subtasks measured the run (a detailed_instance callable may
@@ -99,8 +110,8 @@ class system_runner {
   static void execute(core_type& core, Adapters&... adapters) {
     if constexpr (!(is_execution_adapter_v<std::remove_cvref_t<Adapters>> &&
                     ...)) {
-      diagnostic::report<
-          diagnostic::not_an_execution_adapter<type_list<Adapters...>>>();
+      diagnostic::report(
+          diagnostic::not_an_execution_adapter<type_list<Adapters...>>);
     } else {
       constexpr bool every_system_has_an_adapter =
           check_adapters<Selected, std::remove_cvref_t<Adapters>...>(
@@ -148,7 +159,7 @@ class system_runner {
   static constexpr bool check_adapter() {
     if constexpr (Selected && first_matching_adapter<System, Adapters...>() ==
                                   sizeof...(Adapters)) {
-      diagnostic::report<diagnostic::no_execution_adapter_for_system<System>>();
+      diagnostic::report(diagnostic::no_execution_adapter_for_system<System>);
       return false;
     } else {
       return true;
@@ -206,7 +217,10 @@ class system_runner {
                     execution_adapter::adapter_kind::detailed) {
         adapter.callable(instance, executor);
       } else {
-        executor.for_subtasks(adapter.callable);
+        executor.run_each_subtask([&](std::size_t subtask) {
+          auto data = executor.data_of(subtask);
+          adapter.callable(instance.system(), data);
+        });
       }
     } catch (...) {
       if constexpr (Types::trace_enabled) instance.run_span.end();
