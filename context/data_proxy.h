@@ -108,7 +108,7 @@ class data_proxy {
     using signature = context_internal::for_each_signature<F>;
     if constexpr (!signature::known) {
       diagnostic::report(
-          diagnostic::for_each_needs_typed_parameters<std::decay_t<F>>);
+          diagnostic::for_each_needs_typed_parameters<system_type>);
     } else {
       // The first parameter that is not a reference to a required
       // component with a permitted constness, reported here so that no

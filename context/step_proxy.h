@@ -240,8 +240,8 @@ class step_proxy : public critical_proxy<Types> {
   auto execute_systems() {
     return [this](auto&&... adapters) {
       this->core_.settle_departures();
-      system_runner<Types>::template execute<Types::system_list::chain(
-          all_systems())>(this->core_, adapters...);
+      system_runner<Types>::template execute<all_selected>(this->core_,
+                                                           adapters...);
     };
   }
   // Runs the given systems and every system that depends on them
@@ -249,13 +249,15 @@ class step_proxy : public critical_proxy<Types> {
   // caller chose where the chain starts.
   template <tag_value... Tags>
   auto execute_systems_from(Tags...) {
-    [[maybe_unused]] static constexpr auto starts =
+    static constexpr auto starts =
         Types::system_list::as_flags(std::array<std::size_t, sizeof...(Tags)>{
             Types::template system_id<tag_type<Tags>>()...});
+    [[maybe_unused]] static constexpr auto selected =
+        Types::system_list::chain(starts);
     return [this](auto&&... adapters) {
       this->core_.settle_departures();
-      system_runner<Types>::template execute<Types::system_list::chain(starts)>(
-          this->core_, adapters...);
+      system_runner<Types>::template execute<selected>(this->core_,
+                                                       adapters...);
     };
   }
 
@@ -265,6 +267,10 @@ class step_proxy : public critical_proxy<Types> {
     for (bool& b : all) b = true;
     return all;
   }
+  // The systems execute_systems() selects: named constants, so that the
+  // compiler's notes print their names, not their values.
+  static constexpr std::array<bool, Types::system_count> all_selected =
+      Types::system_list::chain(all_systems());
 };
 
 // The queries shared by proxies and the context: f over every entity with

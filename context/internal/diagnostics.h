@@ -72,9 +72,12 @@ inline constexpr bool for_each_component_twice = [] {
   return false;
 }();
 
-template <typename Callable>
+// Culprit: the system whose data.for_each it was (f's type, a lambda, is
+// named in the note above and would be spelled twice more); outside a
+// system, f.
+template <typename SystemOrCallable>
 inline constexpr bool for_each_needs_typed_parameters = [] {
-  static_assert(always_false<Callable>,
+  static_assert(always_false<SystemOrCallable>,
                 "for_each(f): f's parameter types name the components to "
                 "visit, so they must be spelled out: write [](position& p, "
                 "const velocity& v) { ... }, not auto");

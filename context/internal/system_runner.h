@@ -106,8 +106,12 @@ class system_runner {
  public:
   // Runs the systems flagged in Selected (a constexpr array of bool) with
   // the scheduler of the settings.
-  template <auto Selected, typename... Adapters>
-  static void execute(core_type& core, Adapters&... adapters) {
+  // (Selected is a reference to a named constant, and the core is spelled
+  // without the core_type alias: the compiler's notes on a mistake in a
+  // system's code print these signatures, at a length that does not grow
+  // with the number of systems.)
+  template <const auto& Selected, typename... Adapters>
+  static void execute(context_core<Types>& core, Adapters&... adapters) {
     if constexpr (!(is_execution_adapter_v<std::remove_cvref_t<Adapters>> &&
                     ...)) {
       diagnostic::report(
@@ -148,7 +152,7 @@ class system_runner {
 
  private:
   // Reports the first selected system no adapter matches; true if none.
-  template <auto Selected, typename... Adapters, std::size_t... I>
+  template <const auto& Selected, typename... Adapters, std::size_t... I>
   static constexpr bool check_adapters(std::index_sequence<I...>) {
     return (
         check_adapter<Selected[I], typename system_list::template system_at<I>,
@@ -166,7 +170,7 @@ class system_runner {
     }
   }
 
-  template <auto Selected, typename Refs, std::size_t... I>
+  template <const auto& Selected, typename Refs, std::size_t... I>
   static constexpr auto make_run_table(std::index_sequence<I...>) {
     using fn = void (*)(core_type&, Refs&);
     return std::array<fn, system_count>{run_entry<Selected[I], I, Refs>()...};
@@ -181,7 +185,7 @@ class system_runner {
     }
   }
   template <std::size_t I, typename Refs>
-  static void run_system(core_type& core, Refs& adapters) {
+  static void run_system(context_core<Types>& core, Refs& adapters) {
     using system_type = typename system_list::template system_at<I>;
     constexpr std::size_t which = []<typename... A>(
                                       std::type_identity<std::tuple<A...>>) {
@@ -244,7 +248,7 @@ class system_runner {
   // nanoseconds a step (BENCHMARKS.md). Sample steps
   // (core_type::samples_costs) take the full path, and re-measure; so do
   // steps with a system never measured.
-  template <auto Selected, std::size_t... I>
+  template <const auto& Selected, std::size_t... I>
   static bool too_small_for_threads(core_type& core,
                                     std::index_sequence<I...>) {
     if constexpr (!Types::scheduler_type::runs_subtasks_in_parallel) {
@@ -278,7 +282,7 @@ class system_runner {
   }
 
   // Appends the spans of the systems that just ran to the trace log.
-  template <auto Selected, std::size_t... I>
+  template <const auto& Selected, std::size_t... I>
   static void record_trace(core_type& core, std::index_sequence<I...>) {
     (
         [&] {
