@@ -14,6 +14,10 @@
 #ifndef STRATA_STRATA_H_
 #define STRATA_STRATA_H_
 
+// First, so that when a rule of a system's code fires, the compiler names
+// the header in two lines (settings/diagnostic.h).
+#include "context/internal/diagnostics.h"
+// The rest.
 #include "component_storage/signature.h"
 #include "context/context.h"
 #include "context/execution_adapter.h"

@@ -109,7 +109,7 @@ using chunk_entity_metadata_t = typename chunk_entity_metadata<Chunk>::type;
 namespace diagnostic {
 
 template <typename Chunk, typename Component>
-struct chunk_concept_not_satisfied {
+inline constexpr bool chunk_concept_not_satisfied = [] {
   static_assert(always_false<Chunk, Component>,
                 "a storage chunk does not satisfy strata::component_chunk for "
                 "the component named above; for each component T it needs a "
@@ -117,7 +117,8 @@ struct chunk_concept_not_satisfied {
                 "get<T>(entity_id), const T& get<T>(entity_id) const, "
                 "remove<T>(entity_id) and clear() (see "
                 "component_storage/chunk.h)");
-};
+  return false;
+}();
 
 }  // namespace diagnostic
 
@@ -133,8 +134,9 @@ consteval bool check_component_chunk() {
     return sizeof...(Ts);
   }();
   if constexpr (first_failure < sizeof...(Ts)) {
-    diagnostic::report<diagnostic::chunk_concept_not_satisfied<
-        Chunk, std::tuple_element_t<first_failure, std::tuple<Ts...>>>>();
+    diagnostic::report(
+        diagnostic::chunk_concept_not_satisfied<
+            Chunk, std::tuple_element_t<first_failure, std::tuple<Ts...>>>);
     return false;
   } else {
     return true;

@@ -82,12 +82,13 @@ namespace strata {
 namespace diagnostic {
 
 template <typename Component>
-struct component_not_stored {
+inline constexpr bool component_not_stored = [] {
   static_assert(always_false<Component>,
                 "component_storage: this component type is not stored by "
                 "any component signature of this storage; add it to "
                 "strata::component_signatures(...) (the type is named above)");
-};
+  return false;
+}();
 
 }  // namespace diagnostic
 
@@ -149,7 +150,7 @@ class component_storage {
   template <typename T>
   static constexpr size_type id_of() {
     if constexpr (!stores<T>) {
-      diagnostic::report<diagnostic::component_not_stored<T>>();
+      diagnostic::report(diagnostic::component_not_stored<T>);
       return 0;
     } else {
       return index_of_v<T, component_types>;
@@ -177,7 +178,7 @@ class component_storage {
   template <typename T>
   T& get(entity_id id) {
     if constexpr (!stores<T>) {
-      diagnostic::report<diagnostic::component_not_stored<T>>();
+      diagnostic::report(diagnostic::component_not_stored<T>);
       return diagnostic::after_report<T>();
     } else {
       return chunk_for<T>().template get<T>(id);
@@ -186,7 +187,7 @@ class component_storage {
   template <typename T>
   const T& get(entity_id id) const {
     if constexpr (!stores<T>) {
-      diagnostic::report<diagnostic::component_not_stored<T>>();
+      diagnostic::report(diagnostic::component_not_stored<T>);
       return diagnostic::after_report<T>();
     } else {
       return chunk_for<T>().template get<T>(id);
@@ -216,7 +217,7 @@ class component_storage {
   template <typename T, typename Bitset, typename... Args>
   T& add(entity_id id, Bitset& bits, Args&&... args) {
     if constexpr (!stores<T>) {
-      diagnostic::report<diagnostic::component_not_stored<T>>();
+      diagnostic::report(diagnostic::component_not_stored<T>);
       return diagnostic::after_report<T>();
     } else {
       constexpr size_type bit = id_of<T>();
@@ -245,7 +246,7 @@ class component_storage {
   template <typename T, typename Bitset, typename... Args>
   T& add_new(entity_id id, Bitset& bits, Args&&... args) {
     if constexpr (!stores<T>) {
-      diagnostic::report<diagnostic::component_not_stored<T>>();
+      diagnostic::report(diagnostic::component_not_stored<T>);
       return diagnostic::after_report<T>();
     } else {
       constexpr size_type bit = id_of<T>();
@@ -267,7 +268,7 @@ class component_storage {
   template <typename T, typename Bitset>
   void remove(entity_id id, Bitset& bits) {
     if constexpr (!stores<T>) {
-      diagnostic::report<diagnostic::component_not_stored<T>>();
+      diagnostic::report(diagnostic::component_not_stored<T>);
     } else {
       constexpr size_type bit = id_of<T>();
       if (!bits.test(bit)) return;
@@ -352,7 +353,7 @@ class component_storage {
   template <typename T>
   auto& chunk_for() noexcept {
     if constexpr (!stores<T>) {
-      diagnostic::report<diagnostic::component_not_stored<T>>();
+      diagnostic::report(diagnostic::component_not_stored<T>);
       return base_internal::get<0>(chunks_);
     } else {
       return base_internal::get<
@@ -362,7 +363,7 @@ class component_storage {
   template <typename T>
   const auto& chunk_for() const noexcept {
     if constexpr (!stores<T>) {
-      diagnostic::report<diagnostic::component_not_stored<T>>();
+      diagnostic::report(diagnostic::component_not_stored<T>);
       return base_internal::get<0>(chunks_);
     } else {
       return base_internal::get<

@@ -1,6 +1,6 @@
 // Component signatures: which storage holds which component types.
 //
-//   namespace cs = strata::component_signature;  // or strata::cs
+//   namespace cs = strata::cs;  // or strata::component_signature
 //   constexpr auto components = strata::component_signatures(
 //       cs::make(ct::position, ct::velocity),          // SoA buffer
 //       cs::make(ct::color, ct::circle).aos(),         // interleaved
@@ -28,7 +28,6 @@
 
 #include "base/internal/flat_tuple.h"
 #include "settings/diagnostic.h"
-#include "settings/option_map.h"
 #include "settings/tag.h"
 #include "settings/type_list.h"
 
@@ -49,66 +48,90 @@ struct aos {};  // one array of structs holding every component of the group
 namespace diagnostic {
 
 template <typename Component>
-struct component_in_two_signatures {
+inline constexpr bool component_in_two_signatures = [] {
   static_assert(always_false<Component>,
                 "a component type appears in two component signatures (or "
                 "twice in one); each component is stored by exactly one "
                 "signature: remove the repeat (the type is named above)");
-};
+  return false;
+}();
 
 template <typename Component>
-struct component_listed_twice_in_signature {
+inline constexpr bool component_listed_twice_in_signature = [] {
   static_assert(always_false<Component>,
                 "component_signature::make(...) lists the same component "
                 "twice; list each "
                 "component once (the type is named above)");
-};
+  return false;
+}();
 
 template <typename Components>
-struct storage_chosen_twice {
+inline constexpr bool storage_chosen_twice = [] {
   static_assert(always_false<Components>,
                 "component signature: the storage is chosen twice (e.g. "
                 ".sparse().hash_map()); choose one storage per signature");
-};
+  return false;
+}();
 
 template <typename Components>
-struct layout_chosen_twice {
+inline constexpr bool layout_chosen_twice = [] {
   static_assert(always_false<Components>,
                 "component signature: the layout is chosen twice (.aos() / "
                 ".soa()); choose it once");
-};
+  return false;
+}();
 
 template <typename Component>
-struct unknown_component {
+inline constexpr bool unknown_component = [] {
   static_assert(always_false<Component>,
                 "this component is not stored by any component signature; "
                 "add it to strata::component_signatures(...) (the type is "
                 "named above)");
-};
+  return false;
+}();
 
 }  // namespace diagnostic
 
-namespace component_signature {
+namespace cs {
 
-namespace keys {
-struct components {};
-struct storage {};
-struct layout {};
-}  // namespace keys
+namespace signature_internal {
 
-// The options of a component signature, with their defaults.
-struct defaults {
-  static constexpr auto value = make_option_defaults(
-      option_default<keys::components>(type_list<>{}),
-      option_default<keys::storage>(strata::storage::contiguous_buffer{}),
-      option_default<keys::layout>(layout::soa{}));
+template <typename T>
+inline constexpr bool is_layout_v =
+    std::is_same_v<T, layout::soa> || std::is_same_v<T, layout::aos>;
+
+// The first of Options that Pick keeps, else Default.
+template <template <typename> class Pick, typename Default, typename... Options>
+struct first_option {
+  using type = Default;
 };
+template <template <typename> class Pick, typename Default, typename First,
+          typename... Rest>
+struct first_option<Pick, Default, First, Rest...> {
+  using type =
+      std::conditional_t<Pick<First>::value, First,
+                         typename first_option<Pick, Default, Rest...>::type>;
+};
+template <typename T>
+struct is_layout : std::bool_constant<is_layout_v<T>> {};
+template <typename T>
+struct is_storage : std::bool_constant<!is_layout_v<T>> {};
 
-template <typename Map>
-struct signature : fluent_settings<signature, Map> {
-  using component_types = typename Map::template value_type<keys::components>;
-  using storage_type = typename Map::template value_type<keys::storage>;
-  using layout_type = typename Map::template value_type<keys::layout>;
+}  // namespace signature_internal
+
+// The components (a type_list) and the options that were set, in order: a
+// storage selector, a layout. Only what was set is in the type, so compiler
+// messages spell cs::make(ct::health).sparse() as
+// cs::signature<type_list<health>, storage::sparse>.
+template <typename Components, typename... Options>
+struct signature {
+  using component_types = Components;
+  using storage_type = typename signature_internal::first_option<
+      signature_internal::is_storage, strata::storage::contiguous_buffer,
+      Options...>::type;
+  using layout_type =
+      typename signature_internal::first_option<signature_internal::is_layout,
+                                                layout::soa, Options...>::type;
   static constexpr bool is_aos = std::is_same_v<layout_type, layout::aos>;
 
   constexpr auto contiguous_buffer() const {
@@ -120,23 +143,27 @@ struct signature : fluent_settings<signature, Map> {
   }
   // Any selector: built-in, or a user type with a nested `chunk` template.
   template <typename Selector>
-  constexpr auto storage(Selector selector) const {
-    if constexpr (Map::template is_set<keys::storage>()) {
-      diagnostic::report<diagnostic::storage_chosen_twice<component_types>>();
+  constexpr auto storage(Selector) const {
+    if constexpr ((signature_internal::is_storage<Options>::value || ...)) {
+      diagnostic::report(diagnostic::storage_chosen_twice<component_types>);
+      return *this;
+    } else {
+      return signature<Components, Options..., Selector>{};
     }
-    return this->template with_option_unchecked<keys::storage>(selector);
   }
 
-  constexpr auto aos() const { return set_layout(layout::aos{}); }
-  constexpr auto soa() const { return set_layout(layout::soa{}); }
+  constexpr auto aos() const { return set_layout<layout::aos>(); }
+  constexpr auto soa() const { return set_layout<layout::soa>(); }
 
  private:
   template <typename Layout>
-  constexpr auto set_layout(Layout l) const {
-    if constexpr (Map::template is_set<keys::layout>()) {
-      diagnostic::report<diagnostic::layout_chosen_twice<component_types>>();
+  constexpr auto set_layout() const {
+    if constexpr ((signature_internal::is_layout_v<Options> || ...)) {
+      diagnostic::report(diagnostic::layout_chosen_twice<component_types>);
+      return *this;
+    } else {
+      return signature<Components, Options..., Layout>{};
     }
-    return this->template with_option_unchecked<keys::layout>(l);
   }
 };
 
@@ -147,24 +174,22 @@ constexpr auto make(Components...) {
   using list = type_list<tag_type<Components>...>;
   constexpr std::size_t duplicate = first_duplicate_index_v<list>;
   if constexpr (duplicate < sizeof...(Components)) {
-    diagnostic::report<diagnostic::component_listed_twice_in_signature<
-        type_at_t<duplicate, list>>>();
+    diagnostic::report(diagnostic::component_listed_twice_in_signature<
+                       type_at_t<duplicate, list>>);
   }
-  constexpr auto options =
-      option_map<defaults>{}.set<keys::components>(unique_t<list>{});
-  return signature<std::remove_const_t<decltype(options)>>{{options}};
+  return signature<unique_t<list>>{};
 }
 
-}  // namespace component_signature
+}  // namespace cs
 
-// The short name of the ECST material.
-namespace cs = component_signature;
+// The long name of the namespace (ECST's): component_signature::make(...).
+namespace component_signature = cs;
 
 template <typename T>
 inline constexpr bool is_component_signature_v = false;
-template <typename Map>
+template <typename Components, typename... Options>
 inline constexpr bool
-    is_component_signature_v<component_signature::signature<Map>> = true;
+    is_component_signature_v<cs::signature<Components, Options...>> = true;
 
 template <typename... Signatures>
 struct component_signature_list {
@@ -183,7 +208,7 @@ struct component_signature_list {
   template <typename Component>
   static constexpr std::size_t id_of() {
     if constexpr (!stores<Component>) {
-      diagnostic::report<diagnostic::unknown_component<Component>>();
+      diagnostic::report(diagnostic::unknown_component<Component>);
     }
     return index_of_v<Component, component_types>;
   }
@@ -225,8 +250,8 @@ constexpr auto component_signatures(Signatures... signatures) {
   using all = concat_t<typename Signatures::component_types...>;
   constexpr std::size_t duplicate = first_duplicate_index_v<all>;
   if constexpr (duplicate < size_v<all>) {
-    diagnostic::report<
-        diagnostic::component_in_two_signatures<type_at_t<duplicate, all>>>();
+    diagnostic::report(
+        diagnostic::component_in_two_signatures<type_at_t<duplicate, all>>);
   }
   return component_signature_list<Signatures...>{
       base_internal::flat_tuple<Signatures...>(std::in_place, signatures...)};

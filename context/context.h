@@ -102,11 +102,16 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <exception>
 #include <memory>
 #include <ostream>
 #include <type_traits>
 #include <utility>
 
+// First, so that when a rule of a system's code fires, the compiler names
+// the header in few lines (settings/diagnostic.h).
+#include "context/internal/diagnostics.h"
+// The rest.
 #include "context/data_proxy.h"
 #include "context/execution_adapter.h"
 #include "context/internal/context_types.h"
@@ -144,7 +149,15 @@ class context {
   // Runs f(step_proxy&), then the refresh (see the top of this file).
   template <typename F>
   void step(F&& f) {
-    core_->step(std::forward<F>(f));
+    core_->begin_step();
+    step_proxy<types> proxy(*core_);
+    std::exception_ptr failure;
+    try {
+      f(proxy);
+    } catch (...) {
+      failure = std::current_exception();
+    }
+    core_->end_step(failure);
   }
 
   std::size_t entity_count() const { return core_->entities().size(); }
@@ -216,26 +229,29 @@ class context {
 namespace diagnostic {
 
 template <typename Given>
-struct not_context_settings {
+inline constexpr bool not_context_settings = [] {
   static_assert(always_false<Given>,
                 "make_context(settings): settings must be built with "
                 "strata::settings()...");
-};
+  return false;
+}();
 
 template <typename Given>
-struct not_system_arguments {
+inline constexpr bool not_system_arguments = [] {
   static_assert(always_false<Given>,
                 "make_context(settings, extra...): each extra argument must "
                 "come from strata::system_arguments(st::x, args...) or "
                 "strata::run_on(executor)");
-};
+  return false;
+}();
 
 template <typename Given>
-struct executor_given_twice {
+inline constexpr bool executor_given_twice = [] {
   static_assert(always_false<Given>,
                 "make_context(settings, extra...): strata::run_on(executor) "
                 "given more than once; a context runs on one executor");
-};
+  return false;
+}();
 
 }  // namespace diagnostic
 
@@ -246,22 +262,51 @@ struct executor_given_twice {
 template <typename Settings, typename... SystemArgs>
 auto make_context(const Settings& settings, SystemArgs&&... system_args) {
   if constexpr (!is_context_settings_v<Settings>) {
-    diagnostic::report<diagnostic::not_context_settings<Settings>>();
+    diagnostic::report(diagnostic::not_context_settings<Settings>);
   } else if constexpr (!(is_context_argument_v<
                              std::remove_cvref_t<SystemArgs>> &&
                          ...)) {
-    diagnostic::report<diagnostic::not_system_arguments<
-        type_list<std::remove_cvref_t<SystemArgs>...>>>();
+    diagnostic::report(diagnostic::not_system_arguments<
+                       type_list<std::remove_cvref_t<SystemArgs>...>>);
   } else if constexpr ((std::is_same_v<std::remove_cvref_t<SystemArgs>,
                                        run_on_t> +
                         ... + 0) > 1) {
-    diagnostic::report<diagnostic::executor_given_twice<
-        type_list<std::remove_cvref_t<SystemArgs>...>>>();
+    diagnostic::report(diagnostic::executor_given_twice<
+                       type_list<std::remove_cvref_t<SystemArgs>...>>);
   } else {
-    check_components_stored(settings.template get<context_keys::components>(),
-                            settings.template get<context_keys::systems>());
-    check_resources_declared(settings.template get<context_keys::resources>(),
-                             settings.template get<context_keys::systems>());
+    // Where the settings hold both lists, their setters checked these
+    // already (the same rule, reported once); here for settings that never
+    // set one of them. Then: every system that gets no system_arguments can
+    // be default-constructed, and every .hash_map() signature's chunk is
+    // defined (a rule that the component storage checks too, reported once).
+    using systems = typename Settings::system_list_type;
+    using unstored =
+        dag_internal::unstored_component<typename Settings::component_list_type,
+                                         systems>;
+    using undeclared =
+        dag_internal::undeclared_resource<typename Settings::resource_list_type,
+                                          systems>;
+    using unconstructible = context_internal::unconstructible_system<
+        systems, std::remove_cvref_t<SystemArgs>...>;
+    using missing_hash_map = typename component_storage_internal::chunk_list<
+        typename Settings::entity_limit_type,
+        typename Settings::component_list_type::signature_types>::
+        missing_hash_map;
+    if constexpr (unstored::found) {
+      diagnostic::report(
+          diagnostic::system_component_not_stored<typename unstored::system,
+                                                  typename unstored::item>);
+    } else if constexpr (undeclared::found) {
+      diagnostic::report(
+          diagnostic::system_resource_not_declared<typename undeclared::system,
+                                                   typename undeclared::item>);
+    } else if constexpr (!std::is_void_v<unconstructible>) {
+      diagnostic::report(
+          diagnostic::system_not_default_constructible<unconstructible>);
+    } else if constexpr (!std::is_void_v<missing_hash_map>) {
+      diagnostic::report(component_storage_internal::hash_map_missing_reported<
+                         missing_hash_map>);
+    }
     return context<Settings>(settings,
                              std::forward<SystemArgs>(system_args)...);
   }
@@ -276,7 +321,7 @@ template <const auto& Settings, typename... SystemArgs>
 auto make_context(SystemArgs&&... system_args) {
   using given = std::remove_cvref_t<decltype(Settings)>;
   if constexpr (!is_context_settings_v<given>) {
-    diagnostic::report<diagnostic::not_context_settings<given>>();
+    diagnostic::report(diagnostic::not_context_settings<given>);
   } else {
     return make_context(named_settings<Settings>{Settings},
                         std::forward<SystemArgs>(system_args)...);

@@ -75,6 +75,11 @@ namespace strata {
 
 namespace context_internal {
 
+// What data.get gives for a read() component: const T. (An alias, so the
+// compilers' notes on a write through it may name it; see data_proxy::get.)
+template <typename T>
+using read_only_component = const T;
+
 // Accepts any assignment; stands in after a reported misuse.
 struct assignment_sink {
   template <typename T>
@@ -102,12 +107,36 @@ class data_proxy {
   void for_each(F&& f) {
     using signature = context_internal::for_each_signature<F>;
     if constexpr (!signature::known) {
-      diagnostic::report<
-          diagnostic::for_each_needs_typed_parameters<std::decay_t<F>>>();
-    } else if constexpr (check_parameters(
-                             typename signature::component_parameters{})) {
-      run_for_each<signature::takes_id>(
-          f, typename signature::component_parameters{});
+      diagnostic::report(
+          diagnostic::for_each_needs_typed_parameters<system_type>);
+    } else {
+      // The first parameter that is not a reference to a required
+      // component with a permitted constness, reported here so that no
+      // helper stands between the user's call and the rule.
+      using check = context_internal::parameter_check<
+          signature_type, typename signature::component_parameters>;
+      using problem = context_internal::parameter_problem;
+      using T = typename check::component;
+      if constexpr (check::problem == problem::repeated) {
+        diagnostic::report(
+            diagnostic::for_each_component_twice<system_type, T>);
+      } else if constexpr (check::problem == problem::not_a_reference) {
+        diagnostic::report(
+            diagnostic::for_each_parameter_not_a_component_reference<
+                system_type, typename check::parameter>);
+      } else if constexpr (check::problem == problem::undeclared) {
+        diagnostic::report(
+            diagnostic::system_uses_undeclared_component<system_type, T>);
+      } else if constexpr (check::problem == problem::not_required) {
+        diagnostic::report(
+            diagnostic::for_each_component_not_required<system_type, T>);
+      } else if constexpr (check::problem == problem::read_only) {
+        diagnostic::report(
+            diagnostic::component_written_but_read_only<system_type, T>);
+      } else {
+        run_for_each<signature::takes_id>(
+            f, typename signature::component_parameters{});
+      }
     }
   }
 
@@ -138,22 +167,26 @@ class data_proxy {
     return instance_.subtask_count();
   }
 
-  // T& for a component in write(), const T& for one in read().
+  // T& for a component in write(), const T& for one in read(). Writing
+  // through the const T& is the compiler's own error, which Strata cannot
+  // replace (a member assignment on a const object has no hook, see
+  // docs/guide/06-errors.md); Clang's note on it shows the line below and
+  // the type read_only_component<T>, which say what to do.
   template <tag_value Tag>
-  decltype(auto) get(Tag, entity_id id) {
+  decltype(auto) get(Tag, entity_id id) {  // to write: data.write, .write()
     using T = tag_type<Tag>;
     if constexpr (contains_v<T, typename signature_type::write_types>) {
       return static_cast<T&>(checked_get<T>(id));
     } else if constexpr (contains_v<T, typename signature_type::read_types>) {
-      return static_cast<const T&>(checked_get<T>(id));
+      return static_cast<context_internal::read_only_component<T>&>(
+          checked_get<T>(id));
     } else if constexpr (contains_v<T,
                                     typename signature_type::accessed_types>) {
-      diagnostic::report<
-          diagnostic::get_of_optional_component<system_type, T>>();
+      diagnostic::report(diagnostic::get_of_optional_component<system_type, T>);
       return diagnostic::after_report<const T>();
     } else {
-      diagnostic::report<
-          diagnostic::system_uses_undeclared_component<system_type, T>>();
+      diagnostic::report(
+          diagnostic::system_uses_undeclared_component<system_type, T>);
       return diagnostic::after_report<const T>();
     }
   }
@@ -161,11 +194,20 @@ class data_proxy {
   template <tag_value Tag>
   tag_type<Tag>& write(Tag tag, entity_id id) {
     using T = tag_type<Tag>;
-    if constexpr (!contains_v<T, typename signature_type::write_types>) {
-      report_not_writable<T>();
+    if constexpr (contains_v<T, typename signature_type::write_types>) {
+      return get(tag, id);
+    } else if constexpr (contains_v<T, typename signature_type::read_types>) {
+      diagnostic::report(
+          diagnostic::component_written_but_read_only<system_type, T>);
+      return diagnostic::after_report<T>();
+    } else if constexpr (contains_v<T,
+                                    typename signature_type::accessed_types>) {
+      diagnostic::report(diagnostic::get_of_optional_component<system_type, T>);
       return diagnostic::after_report<T>();
     } else {
-      return get(tag, id);
+      diagnostic::report(
+          diagnostic::system_uses_undeclared_component<system_type, T>);
+      return diagnostic::after_report<T>();
     }
   }
   // T* (written) or const T* (read) for any component the signature
@@ -175,8 +217,8 @@ class data_proxy {
   auto try_get(Tag, entity_id id) {
     using T = tag_type<Tag>;
     if constexpr (!contains_v<T, typename signature_type::accessed_types>) {
-      diagnostic::report<
-          diagnostic::system_uses_undeclared_component<system_type, T>>();
+      diagnostic::report(
+          diagnostic::system_uses_undeclared_component<system_type, T>);
       return static_cast<const T*>(nullptr);
     } else {
       using pointer = std::conditional_t<writes<T>, T*, const T*>;
@@ -204,8 +246,8 @@ class data_proxy {
                              T, typename signature_type::read_resource_types>) {
       return static_cast<const T&>(core_.template resource<T>());
     } else {
-      diagnostic::report<
-          diagnostic::system_uses_undeclared_resource<system_type, T>>();
+      diagnostic::report(
+          diagnostic::system_uses_undeclared_resource<system_type, T>);
       // T&, so that a write through it adds no second error to the report.
       return diagnostic::after_report<T>();
     }
@@ -229,7 +271,7 @@ class data_proxy {
   // This subtask's output (reset before the run).
   auto& output() {
     if constexpr (!instance_type::has_output) {
-      diagnostic::report<diagnostic::system_has_no_output<system_type>>();
+      diagnostic::report(diagnostic::system_has_no_output<system_type>);
       // Absorbs whatever the caller does next, so the report stays the only
       // error.
       static context_internal::assignment_sink absorb;
@@ -246,8 +288,8 @@ class data_proxy {
     using other = tag_type<Tag>;
     constexpr std::size_t other_id = Types::template system_id<other>();
     if constexpr (!Types::system_list::runs_before(other_id, I)) {
-      diagnostic::report<
-          diagnostic::output_read_without_dependency<system_type, other>>();
+      diagnostic::report(
+          diagnostic::output_read_without_dependency<system_type, other>);
     } else {
       core_.template instance<other_id>().for_outputs(std::forward<F>(f));
     }
@@ -267,59 +309,6 @@ class data_proxy {
     STRATA_DCHECK(core_.template has_component<T>(id),
                   "data.get: the entity lacks this component");
     return core_.components().template get<T>(id);
-  }
-
-  template <typename T>
-  static void report_not_writable() {
-    if constexpr (contains_v<T, typename signature_type::accessed_types>) {
-      diagnostic::report<
-          diagnostic::component_written_but_read_only<system_type, T>>();
-    } else {
-      diagnostic::report<
-          diagnostic::system_uses_undeclared_component<system_type, T>>();
-    }
-  }
-
-  // True if every parameter is a reference to a required component with a
-  // permitted constness; reports the first one that is not.
-  template <typename... P>
-  static constexpr bool check_parameters(type_list<P...>) {
-    using components = type_list<std::remove_cvref_t<P>...>;
-    constexpr std::size_t twice = first_duplicate_index_v<components>;
-    if constexpr (twice < sizeof...(P)) {
-      diagnostic::report<diagnostic::for_each_component_twice<
-          system_type, type_at_t<twice, components>>>();
-      return false;
-    } else {
-      return (check_parameter<P>() && ...);
-    }
-  }
-  template <typename P>
-  static constexpr bool check_parameter() {
-    using T = std::remove_cvref_t<P>;
-    if constexpr (!std::is_lvalue_reference_v<P>) {
-      diagnostic::report<
-          diagnostic::for_each_parameter_not_a_component_reference<system_type,
-                                                                   P>>();
-      return false;
-    } else if constexpr (!contains_v<T,
-                                     typename signature_type::required_types>) {
-      if constexpr (contains_v<T, typename signature_type::accessed_types>) {
-        diagnostic::report<
-            diagnostic::for_each_component_not_required<system_type, T>>();
-      } else {
-        diagnostic::report<
-            diagnostic::system_uses_undeclared_component<system_type, T>>();
-      }
-      return false;
-    } else if constexpr (!std::is_const_v<std::remove_reference_t<P>> &&
-                         !contains_v<T, typename signature_type::write_types>) {
-      diagnostic::report<
-          diagnostic::component_written_but_read_only<system_type, T>>();
-      return false;
-    } else {
-      return true;
-    }
   }
 
   template <bool TakesId, typename F, typename... P>

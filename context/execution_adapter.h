@@ -37,17 +37,21 @@ namespace strata {
 namespace diagnostic {
 
 template <typename System>
-struct no_execution_adapter_for_system {
+inline constexpr bool no_execution_adapter_for_system = [] {
   static_assert(always_false<System>,
                 "execute_systems(...): a system that will run matches no "
                 "execution adapter; add execution_adapter::t(st::x) or "
                 "execution_adapter::all() with a "
                 "callable for it (the system is named above)");
-};
+  return false;
+}();
 
 }  // namespace diagnostic
 
-namespace execution_adapter {
+// (The namespace is `sea`, its short name, and `execution_adapter` names it
+// too: compiler messages spell an adapter's type in every note about a
+// system's code, so its namespace is spelled short.)
+namespace sea {
 
 struct match_all {
   template <typename System>
@@ -105,10 +109,10 @@ constexpr selector<match_predicate<Predicate>> matching(Predicate) {
   return {};
 }
 
-}  // namespace execution_adapter
+}  // namespace sea
 
-// The short name of the ECST material.
-namespace sea = execution_adapter;
+// The long name (ECST's): execution_adapter::all().
+namespace execution_adapter = sea;
 
 template <typename T>
 inline constexpr bool is_execution_adapter_v = false;

@@ -38,20 +38,22 @@ namespace strata {
 namespace diagnostic {
 
 template <typename Resource>
-struct resource_declared_twice {
+inline constexpr bool resource_declared_twice = [] {
   static_assert(always_false<Resource>,
                 "strata::resources(...) lists the same resource type twice; "
                 "declare each resource once (the type is named above)");
-};
+  return false;
+}();
 
 template <typename Resource>
-struct resource_not_default_constructible {
+inline constexpr bool resource_not_default_constructible = [] {
   static_assert(always_false<Resource>,
                 "a resource type must be default-constructible (the context "
                 "value-initializes it; set its value through "
                 "ctx.resource<T>() before the first step); the type is named "
                 "above");
-};
+  return false;
+}();
 
 }  // namespace diagnostic
 
@@ -75,8 +77,8 @@ template <typename... Ts>
 constexpr resource_list<Ts...> resources(resource_t<Ts>...) {
   constexpr std::size_t duplicate = first_duplicate_index_v<type_list<Ts...>>;
   if constexpr (duplicate < sizeof...(Ts)) {
-    diagnostic::report<diagnostic::resource_declared_twice<
-        type_at_t<duplicate, type_list<Ts...>>>>();
+    diagnostic::report(diagnostic::resource_declared_twice<
+                       type_at_t<duplicate, type_list<Ts...>>>);
   }
   return {};
 }
@@ -105,7 +107,7 @@ class resource_storage<resource_list<Ts...>> {
   template <typename T>
   static constexpr bool check() {
     if constexpr (!std::is_default_constructible_v<T>) {
-      diagnostic::report<diagnostic::resource_not_default_constructible<T>>();
+      diagnostic::report(diagnostic::resource_not_default_constructible<T>);
     }
     return true;
   }

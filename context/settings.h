@@ -17,8 +17,13 @@
 // What shapes types (limit kind and size, signatures, scheduler, inner
 // parallelism) is carried in the settings' type; run-time numbers (threads,
 // the dynamic limit's initial capacity, strategy parameters) in its value.
-// `make_context(settings)` checks the signatures against each other (every
-// component a system uses is stored) and builds the context.
+// The lists are checked against each other as soon as the settings hold
+// both (every component a system names is stored, every resource it uses
+// declared), so such a misuse is reported on the settings' own line;
+// `make_context(settings)` checks the same for settings that never set one
+// of them, then that systems without system_arguments can be
+// default-constructed and that `.hash_map()` storage has its header, and
+// builds the context.
 #ifndef STRATA_CONTEXT_SETTINGS_H_
 #define STRATA_CONTEXT_SETTINGS_H_
 
@@ -34,40 +39,64 @@
 #include "scheduler/sequential.h"
 #include "settings/diagnostic.h"
 #include "settings/option_map.h"
+#include "settings/type_list.h"
 
 namespace strata {
 
 namespace diagnostic {
 
 template <typename Option>
-struct context_option_set_twice {
+inline constexpr bool context_option_set_twice = [] {
   static_assert(always_false<Option>,
                 "context settings: an option is set twice in the settings "
                 "chain (its key is named above); set each option once");
-};
+  return false;
+}();
 
 template <typename Given>
-struct not_component_signatures {
+inline constexpr bool not_component_signatures = [] {
   static_assert(always_false<Given>,
                 "settings().component_signatures(x): x must come from "
                 "strata::component_signatures(...)");
-};
+  return false;
+}();
 
 template <typename Given>
-struct not_resources {
+inline constexpr bool not_resources = [] {
   static_assert(always_false<Given>,
                 "settings().resources(x): x must come from "
                 "strata::resources(strata::resource<T>...)");
-};
+  return false;
+}();
 
 template <typename Given>
-struct not_system_signatures {
+inline constexpr bool not_system_signatures = [] {
   static_assert(always_false<Given>,
                 "settings().system_signatures(x): x must come from "
                 "strata::system_signatures(...)");
-};
+  return false;
+}();
 
 }  // namespace diagnostic
+
+namespace settings_internal {
+
+// A context settings key, checked: naming once<Key, SetKeys> (SetKeys: the
+// keys set so far) reports context_option_set_twice<Key> if Key is among
+// them. A variable of the key and the keys only, named in each setter: a
+// helper member function would add a note that spells the whole settings
+// type (settings/diagnostic.h).
+template <typename Key>
+struct key {};
+template <typename Key, typename SetKeys>
+inline constexpr key<Key> once = [] {
+  if constexpr (contains_v<Key, SetKeys>) {
+    diagnostic::report(diagnostic::context_option_set_twice<Key>);
+  }
+  return key<Key>{};
+}();
+
+}  // namespace settings_internal
 
 namespace context_keys {
 struct entity_limit {};
@@ -88,10 +117,12 @@ struct context_settings : fluent_settings<context_settings, Map> {
   template <std::size_t N>
   constexpr auto fixed_entity_limit() const {
     static_assert(N > 0, "fixed_entity_limit<N>(): N must be at least 1");
-    return set<context_keys::entity_limit>(fixed_limit<N>{});
+    return set(settings_internal::once<context_keys::entity_limit, keys>,
+               fixed_limit<N>{});
   }
   constexpr auto dynamic_entity_limit(std::size_t initial_capacity = 0) const {
-    return set<context_keys::entity_limit>(dynamic_limit{initial_capacity});
+    return set(settings_internal::once<context_keys::entity_limit, keys>,
+               dynamic_limit{initial_capacity});
   }
   // Lets a system run as several subtasks at once, each over a slice of
   // its entities (scheduler/inner_parallelism.h; a system without
@@ -101,60 +132,99 @@ struct context_settings : fluent_settings<context_settings, Map> {
   // buffer) must say .parallelism(strata::inner_parallelism::none()) or keep
   // per-subtask state (data.subtask_index()).
   constexpr auto allow_inner_parallelism() const {
-    return set<context_keys::inner_parallelism>(std::true_type{});
+    return set(settings_internal::once<context_keys::inner_parallelism, keys>,
+               std::true_type{});
   }
   constexpr auto disallow_inner_parallelism() const {
-    return set<context_keys::inner_parallelism>(std::false_type{});
+    return set(settings_internal::once<context_keys::inner_parallelism, keys>,
+               std::false_type{});
   }
+  // The lists are checked against each other as soon as the settings hold
+  // both (every component a system names is stored, every resource it uses
+  // declared), so a misuse is reported where the settings are defined.
   template <typename ComponentList>
   constexpr auto component_signatures(ComponentList list) const {
     if constexpr (!is_component_signature_list_v<ComponentList>) {
-      diagnostic::report<diagnostic::not_component_signatures<ComponentList>>();
+      diagnostic::report(diagnostic::not_component_signatures<ComponentList>);
+    } else if constexpr (is_set<context_keys::systems>) {
+      using missing =
+          dag_internal::unstored_component<ComponentList, system_list_type>;
+      if constexpr (missing::found) {
+        diagnostic::report(
+            diagnostic::system_component_not_stored<typename missing::system,
+                                                    typename missing::item>);
+      }
     }
-    return set<context_keys::components>(list);
+    return set(settings_internal::once<context_keys::components, keys>, list);
   }
   template <typename SystemList>
   constexpr auto system_signatures(SystemList list) const {
     if constexpr (!is_system_signature_list_v<SystemList>) {
-      diagnostic::report<diagnostic::not_system_signatures<SystemList>>();
+      diagnostic::report(diagnostic::not_system_signatures<SystemList>);
+    } else {
+      using unstored =
+          dag_internal::unstored_component<component_list_type, SystemList>;
+      using undeclared =
+          dag_internal::undeclared_resource<resource_list_type, SystemList>;
+      if constexpr (is_set<context_keys::components> && unstored::found) {
+        diagnostic::report(
+            diagnostic::system_component_not_stored<typename unstored::system,
+                                                    typename unstored::item>);
+      } else if constexpr (is_set<context_keys::resources> &&
+                           undeclared::found) {
+        diagnostic::report(
+            diagnostic::system_resource_not_declared<
+                typename undeclared::system, typename undeclared::item>);
+      }
     }
-    return set<context_keys::systems>(list);
+    return set(settings_internal::once<context_keys::systems, keys>, list);
   }
   template <typename ResourceList>
   constexpr auto resources(ResourceList list) const {
     if constexpr (!is_resource_list_v<ResourceList>) {
-      diagnostic::report<diagnostic::not_resources<ResourceList>>();
+      diagnostic::report(diagnostic::not_resources<ResourceList>);
+    } else if constexpr (is_set<context_keys::systems>) {
+      using missing =
+          dag_internal::undeclared_resource<ResourceList, system_list_type>;
+      if constexpr (missing::found) {
+        diagnostic::report(
+            diagnostic::system_resource_not_declared<typename missing::system,
+                                                     typename missing::item>);
+      }
     }
-    return set<context_keys::resources>(list);
+    return set(settings_internal::once<context_keys::resources, keys>, list);
   }
   // A debugging aid: every component access of data.for_each goes through
   // the entity's id, checking that it is alive and has the component, as
   // access to non-contiguous storage does; also forces that slower path.
   constexpr auto checked_access() const {
-    return set<context_keys::checked_access>(std::true_type{});
+    return set(settings_internal::once<context_keys::checked_access, keys>,
+               std::true_type{});
   }
   // When the threaded scheduler hands work to other threads
   // (scheduler/hand_off.h): hand_off::automatic (default, from measured
   // costs), hand_off::always, hand_off::never.
   constexpr auto hand_off(strata::hand_off mode) const {
-    return set<context_keys::hand_off>(mode);
+    return set(settings_internal::once<context_keys::hand_off, keys>, mode);
   }
   template <typename Scheduler>
   constexpr auto scheduler(Scheduler s) const {
-    return set<context_keys::scheduler>(s);
+    return set(settings_internal::once<context_keys::scheduler, keys>, s);
   }
   // Threads that run systems, the calling thread included (so n - 1 pool
   // workers). 0 means std::thread::hardware_concurrency().
   constexpr auto threads(std::size_t n) const {
-    return set<context_keys::threads>(n);
+    return set(settings_internal::once<context_keys::threads, keys>, n);
   }
   constexpr auto refresh_parallelism(bool enabled) const {
-    return set<context_keys::refresh_parallelism>(enabled);
+    return set(settings_internal::once<context_keys::refresh_parallelism, keys>,
+               enabled);
   }
   // Records which thread ran each system and subtask, and when (see
   // context/trace.h). Off by default, and then compiled out.
   constexpr auto trace() const {
-    return set<context_keys::trace>(std::true_type{});
+    return set(settings_internal::once<context_keys::trace, keys>,
+               std::true_type{});
   }
 
   // What the context reads.
@@ -176,11 +246,16 @@ struct context_settings : fluent_settings<context_settings, Map> {
       Map::template value_type<context_keys::trace>::value;
 
  private:
+  template <typename Key>
+  static constexpr bool is_set = Map::template is_set<Key>();
+
+  using keys = typename Map::set_keys;
+
+  // Sets Key unless it is set (then once<Key, keys>, named by the setter,
+  // reported it, and the settings stay as they were: the report is the only
+  // error).
   template <typename Key, typename Value>
-  constexpr auto set(Value value) const {
-    if constexpr (Map::template is_set<Key>()) {
-      diagnostic::report<diagnostic::context_option_set_twice<Key>>();
-    }
+  constexpr auto set(settings_internal::key<Key>, Value value) const {
     return this->template with_option_unchecked<Key>(value);
   }
 };

@@ -239,8 +239,9 @@ class step_proxy : public critical_proxy<Types> {
   // Runs every system: execute_systems()(adapters...).
   auto execute_systems() {
     return [this](auto&&... adapters) {
-      this->core_.template execute<Types::system_list::chain(all_systems())>(
-          adapters...);
+      this->core_.settle_departures();
+      system_runner<Types>::template execute<all_selected>(this->core_,
+                                                           adapters...);
     };
   }
   // Runs the given systems and every system that depends on them
@@ -248,12 +249,15 @@ class step_proxy : public critical_proxy<Types> {
   // caller chose where the chain starts.
   template <tag_value... Tags>
   auto execute_systems_from(Tags...) {
-    [[maybe_unused]] static constexpr auto starts =
+    static constexpr auto starts =
         Types::system_list::as_flags(std::array<std::size_t, sizeof...(Tags)>{
             Types::template system_id<tag_type<Tags>>()...});
+    [[maybe_unused]] static constexpr auto selected =
+        Types::system_list::chain(starts);
     return [this](auto&&... adapters) {
-      this->core_.template execute<Types::system_list::chain(starts)>(
-          adapters...);
+      this->core_.settle_departures();
+      system_runner<Types>::template execute<selected>(this->core_,
+                                                       adapters...);
     };
   }
 
@@ -263,6 +267,10 @@ class step_proxy : public critical_proxy<Types> {
     for (bool& b : all) b = true;
     return all;
   }
+  // The systems execute_systems() selects: named constants, so that the
+  // compiler's notes print their names, not their values.
+  static constexpr std::array<bool, Types::system_count> all_selected =
+      Types::system_list::chain(all_systems());
 };
 
 // The queries shared by proxies and the context: f over every entity with
@@ -273,8 +281,8 @@ template <typename Types, bool ReadOnly, typename Core, typename... Excluded,
 void query_each(Core& core, exclusion<Excluded...>, F& f) {
   using signature = context_internal::for_each_signature<F>;
   if constexpr (!signature::known) {
-    diagnostic::report<
-        diagnostic::for_each_needs_typed_parameters<std::decay_t<F>>>();
+    diagnostic::report(
+        diagnostic::for_each_needs_typed_parameters<std::decay_t<F>>);
   } else {
     [&]<typename... P>(type_list<P...>) {
       static_assert((std::is_lvalue_reference_v<P> && ...),
@@ -310,8 +318,8 @@ void critical_proxy<Types>::create_entities_with(std::size_t n, F& f,
                                                  bool or_null) {
   using signature = context_internal::for_each_signature<F>;
   if constexpr (!signature::known) {
-    diagnostic::report<
-        diagnostic::for_each_needs_typed_parameters<std::decay_t<F>>>();
+    diagnostic::report(
+        diagnostic::for_each_needs_typed_parameters<std::decay_t<F>>);
   } else {
     [&]<typename... P>(type_list<P...>) {
       static_assert(((std::is_lvalue_reference_v<P> &&

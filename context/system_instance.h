@@ -95,11 +95,19 @@ void reset_output(Output& output) {
   }
 }
 
-// The bitset with the bits of the given components.
+// The bitset with the bits of the given components. A component no
+// signature stores adds none: the settings reported it
+// (system_component_not_stored), and that report stays the only error.
 template <typename Bitset, typename ComponentList, typename... Components>
 constexpr Bitset bits_of(type_list<Components...>) {
   Bitset bits;
-  (bits.set(ComponentList::template id_of<Components>()), ...);
+  (
+      [&] {
+        if constexpr (ComponentList::template stores<Components>) {
+          bits.set(ComponentList::template id_of<Components>());
+        }
+      }(),
+      ...);
   return bits;
 }
 

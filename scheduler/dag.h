@@ -6,15 +6,19 @@
 //       ss::make(st::movement).read(ct::velocity).write(ct::position)
 //           .dependencies(st::acceleration));
 //
-// `system_signatures(...)` rejects, each with one static_assert that names the
-// culprits: a system listed twice; a dependency on a system not in the list;
-// a dependency cycle (naming the systems of one, in order); and a *data race*:
-// two systems that no chain of dependencies orders, where one writes a
-// component (or a resource) the other reads or writes; optional access counts
-// like required access. Every racing pair is reported in the same compile.
+// `system_signatures(...)` rejects, with a static_assert that names the
+// culprits (settings/diagnostic.h): a system listed twice; a dependency on a
+// system not in the list; dependency cycles (every independent one, each as
+// `cycle<systems...>` in dependency order); and *data races*: two systems
+// that no chain of dependencies orders, where one writes a component (or a
+// resource) the other reads or writes; optional access counts like required
+// access. Every racing pair is named, as `race<system, system, item>`, in
+// one report. The checks run when the call is compiled, so the first error
+// of a broken list comes before any context is instantiated.
 // `check_components_stored(components, systems)` adds: a system that names a
 // component no component signature stores; `check_resources_declared` a
-// resource the settings do not declare.
+// resource the settings do not declare (the context settings check both as
+// soon as they hold the lists).
 //
 // The resulting `system_signature_list` answers, in constant expressions:
 // system ids (`id(st::x)`, declaration order), direct dependencies and
@@ -37,6 +41,7 @@
 #include "base/internal/flat_tuple.h"
 #include "scheduler/chain.h"
 #include "scheduler/dependency_graph.h"
+#include "scheduler/internal/list_checks.h"
 #include "scheduler/internal/race_check.h"
 #include "scheduler/signature.h"
 #include "settings/diagnostic.h"
@@ -44,53 +49,6 @@
 #include "settings/type_list.h"
 
 namespace strata {
-
-namespace diagnostic {
-
-template <typename System>
-struct system_listed_twice {
-  static_assert(always_false<System>,
-                "system_signatures(...) lists the same system twice; give "
-                "each system one signature (the system is named above)");
-};
-
-template <typename System, typename Dependency>
-struct dependency_on_unknown_system {
-  static_assert(always_false<System, Dependency>,
-                "a system depends on a system that is not in "
-                "system_signatures(...); add its signature or remove the "
-                "dependency (both are named above)");
-};
-
-// The systems of one cycle, each depending on the next and the last on the
-// first.
-template <typename... Systems>
-struct dependency_cycle {
-  static_assert(always_false<Systems...>,
-                "the system dependencies form a cycle, so no order can run "
-                "them; the systems named above are the cycle, each depending "
-                "on the next and the last on the first: remove one of these "
-                "dependencies");
-};
-
-template <typename System, typename Resource>
-struct system_resource_not_declared {
-  static_assert(always_false<System, Resource>,
-                "a system signature uses a resource that the context "
-                "settings do not declare; add strata::resource<T> to "
-                "settings().resources(strata::resources(...)) (system and "
-                "resource are named above)");
-};
-
-template <typename System, typename Component>
-struct system_component_not_stored {
-  static_assert(always_false<System, Component>,
-                "a system signature uses a component that no component "
-                "signature stores; add it to component_signatures(...) "
-                "(system and component are named above)");
-};
-
-}  // namespace diagnostic
 
 template <typename... Signatures>
 struct system_signature_list {
@@ -129,9 +87,11 @@ struct system_signature_list {
     [[maybe_unused]] std::size_t i = 0;
     (
         [&]<typename... Deps>(type_list<Deps...>) {
-          // Unknown dependencies are reported by system_signatures(); skip
-          // them here so that report is the only error.
-          ((contains_v<Deps, system_types>
+          // Unknown dependencies are reported by system_signatures(), and a
+          // dependency on itself by the signature; skip them here so that
+          // report is the only error.
+          ((contains_v<Deps, system_types> &&
+                    index_of_v<Deps, system_types> != i
                 ? void(g.depends[i][index_of_v<Deps, system_types>] = true)
                 : void()),
            ...);
@@ -219,59 +179,11 @@ template <typename... S>
 inline constexpr bool is_system_signature_list_v<system_signature_list<S...>> =
     true;
 
-namespace dag_internal {
-
-// Names the systems of the shortest cycle through system `Start`.
-template <typename List, std::size_t Start>
-struct cycle_report {
-  static constexpr auto found = List::graph.cycle_through(Start);
-  template <std::size_t... K>
-  static constexpr void report(std::index_sequence<K...>) {
-    diagnostic::report<diagnostic::dependency_cycle<
-        typename List::template system_at<found.nodes[K]>...>>();
-  }
-};
-
-// (list index, item index) of the first item, across one type_list per
-// signature, that `keep(tag<T>)` rejects; {number of lists, 0} if none.
-template <typename Keep, typename... Lists>
-constexpr std::array<std::size_t, 2> first_rejected([[maybe_unused]] Keep keep,
-                                                    Lists...) {
-  std::array<std::size_t, 2> found{sizeof...(Lists), 0};
-  [[maybe_unused]] std::size_t list = 0;
-  (
-      [&]<typename... Ts>(type_list<Ts...>) {
-        const bool kept[] = {keep(tag<Ts>)..., true};
-        for (std::size_t k = 0; k < sizeof...(Ts); ++k) {
-          if (!kept[k] && found[0] == sizeof...(Lists)) found = {list, k};
-        }
-        ++list;
-      }(Lists{}),
-      ...);
-  return found;
-}
-
-template <typename List, typename... Signatures>
-constexpr void check_dependencies_known() {
-  using systems = typename List::system_types;
-  // (system index, dependency index within its list) of the first unknown.
-  constexpr auto unknown = first_rejected(
-      [](auto dependency) {
-        return contains_v<typename decltype(dependency)::type, systems>;
-      },
-      typename Signatures::dependency_types{}...);
-  if constexpr (unknown[0] < List::count) {
-    using culprit = typename List::template signature_at<unknown[0]>;
-    diagnostic::report<diagnostic::dependency_on_unknown_system<
-        typename culprit::system_type,
-        type_at_t<unknown[1], typename culprit::dependency_types>>>();
-  }
-}
-
-}  // namespace dag_internal
-
-// Builds the checked list. Checks run in order and stop at the first broken
-// rule, so one misuse gives one error.
+// Builds the checked list. The checks run when this function is
+// instantiated (it returns auto), in order, and stop at the first broken
+// rule: a system listed twice, an unknown dependency, cycles (all of them),
+// races (all of them). Each rule is named here, in this function, so the
+// compiler's notes spell the list once (settings/diagnostic.h).
 template <typename... Signatures>
 constexpr auto system_signatures(Signatures... signatures) {
   static_assert(
@@ -279,18 +191,22 @@ constexpr auto system_signatures(Signatures... signatures) {
       "system_signatures(...) takes system_signature::make(...) signatures");
   using list = system_signature_list<Signatures...>;
   using systems = typename list::system_types;
+  using unknown = dag_internal::unknown_dependency<list>;
   constexpr std::size_t duplicate = first_duplicate_index_v<systems>;
   if constexpr (duplicate < list::count) {
-    diagnostic::report<
-        diagnostic::system_listed_twice<type_at_t<duplicate, systems>>>();
+    diagnostic::report(
+        diagnostic::system_listed_twice<type_at_t<duplicate, systems>>);
+  } else if constexpr (unknown::found) {
+    diagnostic::report(
+        diagnostic::dependency_on_unknown_system<typename unknown::system,
+                                                 typename unknown::item>);
+  } else if constexpr (list::graph.first_node_on_cycle() < list::count) {
+    diagnostic::report(dag_internal::cycles_reported<
+                       typename dag_internal::cycle_types<list>::type>);
   } else {
-    dag_internal::check_dependencies_known<list, Signatures...>();
-    constexpr std::size_t on_cycle = list::graph.first_node_on_cycle();
-    if constexpr (on_cycle < list::count) {
-      using cycle = dag_internal::cycle_report<list, on_cycle>;
-      cycle::report(std::make_index_sequence<cycle::found.size>{});
-    } else {
-      dag_internal::check_races<list, Signatures...>();
+    using races = typename dag_internal::races_of<list, Signatures...>::type;
+    if constexpr (size_v < races >> 0) {
+      diagnostic::report(dag_internal::races_reported<races>);
     }
   }
   return list{
@@ -299,42 +215,37 @@ constexpr auto system_signatures(Signatures... signatures) {
 
 // Every component a system signature names (read, write, optional or
 // excluded) must be stored by a component signature. `Components` is a
-// component_signature_list (anything with a `stores<T>` member).
+// component_signature_list (anything with a `stores<T>` member). The
+// context settings check this as soon as they hold both lists.
 template <typename Components, typename... Signatures>
-constexpr void check_components_stored(
+constexpr auto check_components_stored(
     const Components&, const system_signature_list<Signatures...>&) {
-  using list = system_signature_list<Signatures...>;
-  constexpr auto missing = dag_internal::first_rejected(
-      [](auto component) {
-        return Components::template stores<typename decltype(component)::type>;
-      },
-      typename Signatures::mentioned_types{}...);
-  if constexpr (missing[0] < list::count) {
-    using culprit = typename list::template signature_at<missing[0]>;
-    diagnostic::report<diagnostic::system_component_not_stored<
-        typename culprit::system_type,
-        type_at_t<missing[1], typename culprit::mentioned_types>>>();
+  using missing =
+      dag_internal::unstored_component<Components,
+                                       system_signature_list<Signatures...>>;
+  if constexpr (missing::found) {
+    diagnostic::report(
+        diagnostic::system_component_not_stored<typename missing::system,
+                                                typename missing::item>);
   }
+  return !missing::found;
 }
 
 // Every resource a system signature reads or writes must be declared by the
 // context settings. `Resources` is a resource list (anything with a
 // `declares<T>` member, context/resources.h).
 template <typename Resources, typename... Signatures>
-constexpr void check_resources_declared(
+constexpr auto check_resources_declared(
     const Resources&, const system_signature_list<Signatures...>&) {
-  using list = system_signature_list<Signatures...>;
-  constexpr auto missing = dag_internal::first_rejected(
-      [](auto resource) {
-        return Resources::template declares<typename decltype(resource)::type>;
-      },
-      typename Signatures::accessed_resource_types{}...);
-  if constexpr (missing[0] < list::count) {
-    using culprit = typename list::template signature_at<missing[0]>;
-    diagnostic::report<diagnostic::system_resource_not_declared<
-        typename culprit::system_type,
-        type_at_t<missing[1], typename culprit::accessed_resource_types>>>();
+  using missing =
+      dag_internal::undeclared_resource<Resources,
+                                        system_signature_list<Signatures...>>;
+  if constexpr (missing::found) {
+    diagnostic::report(
+        diagnostic::system_resource_not_declared<typename missing::system,
+                                                 typename missing::item>);
   }
+  return !missing::found;
 }
 
 }  // namespace strata

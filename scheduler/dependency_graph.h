@@ -16,6 +16,9 @@
 //   * cycle_through(node): one shortest cycle through a node on a cycle, as
 //     the list of nodes in dependency order (each depends on the next, the
 //     last on the first), O(N^2); for a node on no cycle, size 0;
+//   * cycles(): one shortest cycle through the lowest node of each group of
+//     nodes that reach each other (strongly connected), lowest first, so
+//     every independent cycle is named once, O(N^3);
 //   * topological_order(): Kahn's algorithm taking the lowest ready index
 //     first, so the order is the declaration order wherever dependencies
 //     allow, O(N^2); on a cycle the remaining nodes follow in index order;
@@ -92,6 +95,25 @@ struct dependency_graph {
       }
     }
     return {};
+  }
+
+  // `count` cycles, one per strongly connected group of nodes.
+  struct cycle_list {
+    std::array<cycle, N> cycles{};
+    std::size_t count = 0;
+  };
+  constexpr cycle_list cycles() const {
+    const matrix before = transitive_closure();
+    cycle_list found;
+    for (std::size_t node = 0; node < N; ++node) {
+      if (!before[node][node]) continue;
+      bool lowest_of_group = true;
+      for (std::size_t other = 0; other < node; ++other) {
+        lowest_of_group &= !(before[node][other] && before[other][node]);
+      }
+      if (lowest_of_group) found.cycles[found.count++] = cycle_through(node);
+    }
+    return found;
   }
 
   constexpr std::size_t dependency_count(std::size_t node) const {

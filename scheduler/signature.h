@@ -24,17 +24,26 @@
 // optional access exactly like required access, resources like components.
 //
 // Each setter may be used once per signature (a second call is a compile
-// error naming it), a component may appear in only one of the five component
-// lists, and a list may not repeat a tag. The information lives in the
-// signature's type: `read_types`, `write_types`, `optional_read_types`,
-// `optional_write_types`, `excluded_types`, `read_resource_types`,
-// `write_resource_types`, `dependency_types` (type_lists), `output_type`
-// (`no_output` by default); derived: `required_types` (read + write),
-// `accessed_types` (everything the system may read), `written_types`
-// (everything it may write). The parallelism strategy is a value
-// (`parallelism_strategy()`), since strategies may carry run-time numbers.
-// Without `.parallelism(...)` a system uses `default_parallelism`: the
-// context's choice.
+// error naming it; the lists are then merged, so that error is the only
+// one), a component may appear in only one of the five component lists, and
+// a list may not repeat a tag.
+//
+// The information lives in the signature's type, which holds the system and,
+// in the order they were set, only the lists that were set, so compiler
+// messages spell a signature in about as many characters as its
+// declaration:
+//   ss::make(st::s1).write(ct::c1).read(ct::c2).dependencies(st::s0)
+//   is a ss::signature<s1, ss::write<c1>, ss::read<c2>, ss::dependencies<s0>>
+// (`strata::ss` is the namespace; `strata::system_signature` names it too).
+// The signature exposes the lists as `read_types`, `write_types`,
+// `optional_read_types`, `optional_write_types`, `excluded_types`,
+// `read_resource_types`, `write_resource_types`, `dependency_types`
+// (type_lists), `output_type` (`no_output` by default); derived:
+// `required_types` (read + write), `accessed_types` (everything the system
+// may read), `written_types` (everything it may write). The parallelism
+// strategy is a value (`parallelism_strategy()`), since strategies may carry
+// run-time numbers. Without `.parallelism(...)` a system uses
+// `default_parallelism`: the context's choice.
 //
 // Signatures are constexpr literal values; nothing here costs run time.
 #ifndef STRATA_SCHEDULER_SIGNATURE_H_
@@ -45,7 +54,6 @@
 #include <type_traits>
 
 #include "settings/diagnostic.h"
-#include "settings/option_map.h"
 #include "settings/tag.h"
 #include "settings/type_list.h"
 
@@ -63,102 +71,142 @@ struct default_parallelism {
 namespace diagnostic {
 
 template <typename System, typename Component>
-struct component_in_read_and_write {
+inline constexpr bool component_in_read_and_write = [] {
   static_assert(always_false<System, Component>,
                 "a system signature lists a component in both read() and "
                 "write(); write() already allows reading: remove it from "
                 "read() (system and component are named above)");
-};
+  return false;
+}();
 
 template <typename System, typename Setter>
-struct signature_setter_used_twice {
+inline constexpr bool signature_setter_used_twice = [] {
   static_assert(always_false<System, Setter>,
                 "a system signature calls the same setter twice (read, write, "
                 "read_optional, write_optional, exclude, read_resource, "
                 "write_resource, dependencies, parallelism or output, named "
                 "above); put every item in one call");
-};
+  return false;
+}();
 
 template <typename System, typename Repeated>
-struct tag_repeated_in_signature_list {
+inline constexpr bool tag_repeated_in_signature_list = [] {
   static_assert(always_false<System, Repeated>,
                 "a system signature repeats a tag inside read(), write() or "
                 "dependencies(); list each once (both are named above)");
-};
+  return false;
+}();
 
 template <typename System, typename Component>
-struct component_in_two_access_lists {
+inline constexpr bool component_in_two_access_lists = [] {
   static_assert(always_false<System, Component>,
                 "a system signature lists a component in two of read(), "
                 "write(), read_optional(), write_optional() and exclude(); "
                 "keep it in one (system and component are named above)");
-};
+  return false;
+}();
 
 template <typename System, typename Resource>
-struct resource_read_and_written {
+inline constexpr bool resource_read_and_written = [] {
   static_assert(always_false<System, Resource>,
                 "a system signature declares a resource with both "
                 "read_resource<T>() and write_resource<T>(); "
                 "write_resource already allows reading (system and resource "
                 "are named above)");
-};
+  return false;
+}();
 
 template <typename System>
-struct system_depends_on_itself {
+inline constexpr bool system_depends_on_itself = [] {
   static_assert(always_false<System>,
                 "a system lists itself in dependencies(); a system cannot run "
                 "after itself");
-};
+  return false;
+}();
 
 }  // namespace diagnostic
 
-namespace system_signature {
+namespace ss {
 
-namespace keys {
-struct system {};
+// The lists a signature's type holds, one per setter, named after it.
+template <typename... Components>
 struct read {};
+template <typename... Components>
 struct write {};
+template <typename... Components>
 struct read_optional {};
+template <typename... Components>
 struct write_optional {};
+template <typename... Components>
 struct exclude {};
-struct read_resources {};
-struct write_resources {};
+template <typename... Resources>
+struct read_resource {};
+template <typename... Resources>
+struct write_resource {};
+template <typename... Systems>
 struct dependencies {};
+template <typename... Strategy>  // one
 struct parallelism {};
+template <typename... Output>  // one
 struct output {};
-}  // namespace keys
 
-// The options of a system signature, with their defaults (make() sets the
-// system).
-struct defaults {
-  static constexpr auto value = make_option_defaults(
-      option_default<keys::system>(tag<void>),
-      option_default<keys::read>(type_list<>{}),
-      option_default<keys::write>(type_list<>{}),
-      option_default<keys::read_optional>(type_list<>{}),
-      option_default<keys::write_optional>(type_list<>{}),
-      option_default<keys::exclude>(type_list<>{}),
-      option_default<keys::read_resources>(type_list<>{}),
-      option_default<keys::write_resources>(type_list<>{}),
-      option_default<keys::dependencies>(type_list<>{}),
-      option_default<keys::parallelism>(default_parallelism{}),
-      option_default<keys::output>(tag<no_output>));
+namespace signature_internal {
+
+template <typename List>
+struct list_traits;
+template <template <typename...> class Kind, typename... Ts>
+struct list_traits<Kind<Ts...>> {
+  using items = type_list<Ts...>;
+  using setter = Kind<>;  // names the setter in a report
+};
+template <typename List>
+using items_t = typename list_traits<List>::items;
+
+// The items of every list of the same kind as Like (one list, or none; two
+// after a setter was called twice), as one type_list.
+template <typename Like, typename... Lists>
+using items_like_t = concat_t<
+    std::conditional_t<std::is_same_v<typename list_traits<Lists>::setter,
+                                      typename list_traits<Like>::setter>,
+                       items_t<Lists>, type_list<>>...>;
+
+// The single item of Items, or Default when it is empty.
+template <typename Items, typename Default>
+struct single_or {
+  using type = Default;
+};
+template <typename T, typename... More, typename Default>
+struct single_or<type_list<T, More...>, Default> {
+  using type = T;
 };
 
-template <typename Map>
-struct signature : fluent_settings<signature, Map> {
-  using system_type = typename Map::template value_type<keys::system>::type;
-  using read_types = typename Map::template value_type<keys::read>;
-  using write_types = typename Map::template value_type<keys::write>;
-  using optional_read_types =
-      typename Map::template value_type<keys::read_optional>;
-  using optional_write_types =
-      typename Map::template value_type<keys::write_optional>;
-  using excluded_types = typename Map::template value_type<keys::exclude>;
-  using read_resource_types =
-      typename Map::template value_type<keys::read_resources>;
-  using write_resource_types =
-      typename Map::template value_type<keys::write_resources>;
+// Index in List of its first item that is also in Other; size_v<List> if
+// none.
+template <typename List, typename Other>
+inline constexpr std::size_t first_shared =
+    []<typename... Ts>(type_list<Ts...>) {
+      constexpr bool shared[] = {contains_v<Ts, Other>..., false};
+      std::size_t i = 0;
+      while (i < sizeof...(Ts) && !shared[i]) ++i;
+      return i;
+    }(List{});
+
+}  // namespace signature_internal
+
+template <typename System, typename... Lists>
+struct signature {
+  template <typename Like>
+  using items = signature_internal::items_like_t<Like, Lists...>;
+
+  using system_type = System;
+  using read_types = items<ss::read<>>;
+  using write_types = items<ss::write<>>;
+  using optional_read_types = items<ss::read_optional<>>;
+  using optional_write_types = items<ss::write_optional<>>;
+  using excluded_types = items<ss::exclude<>>;
+  using read_resource_types = items<ss::read_resource<>>;
+  using write_resource_types = items<ss::write_resource<>>;
+  using dependency_types = items<ss::dependencies<>>;
   // What an entity must have to be the system's: read() and write().
   using required_types = concat_t<read_types, write_types>;
   // Every component the system may read, and may write.
@@ -169,68 +217,79 @@ struct signature : fluent_settings<signature, Map> {
   using mentioned_types = concat_t<accessed_types, excluded_types>;
   using accessed_resource_types =
       concat_t<read_resource_types, write_resource_types>;
-  using dependency_types =
-      typename Map::template value_type<keys::dependencies>;
-  using output_type = typename Map::template value_type<keys::output>::type;
-  using parallelism_type = typename Map::template value_type<keys::parallelism>;
+  using output_type =
+      typename signature_internal::single_or<items<ss::output<>>,
+                                             no_output>::type;
+  using parallelism_type =
+      typename signature_internal::single_or<items<ss::parallelism<>>,
+                                             default_parallelism>::type;
   static constexpr bool has_output = !std::is_same_v<output_type, no_output>;
 
+  // The strategy given to .parallelism(...), else default_parallelism.
+  parallelism_type strategy{};
+
   constexpr const parallelism_type& parallelism_strategy() const {
-    return this->template get<keys::parallelism>();
+    return strategy;
   }
 
   template <tag_value... Components>
   constexpr auto read(Components...) const {
-    return with_components<keys::read, type_list<tag_type<Components>...>>();
+    return with_components<
+        ss::read<tag_type<Components>...>, write_types,
+        concat_t<optional_read_types, optional_write_types, excluded_types>>();
   }
   template <tag_value... Components>
   constexpr auto write(Components...) const {
-    return with_components<keys::write, type_list<tag_type<Components>...>>();
+    return with_components<
+        ss::write<tag_type<Components>...>, read_types,
+        concat_t<optional_read_types, optional_write_types, excluded_types>>();
   }
   template <tag_value... Components>
   constexpr auto read_optional(Components...) const {
-    return with_components<keys::read_optional,
-                           type_list<tag_type<Components>...>>();
+    return with_components<
+        ss::read_optional<tag_type<Components>...>, type_list<>,
+        concat_t<required_types, optional_write_types, excluded_types>>();
   }
   template <tag_value... Components>
   constexpr auto write_optional(Components...) const {
-    return with_components<keys::write_optional,
-                           type_list<tag_type<Components>...>>();
+    return with_components<
+        ss::write_optional<tag_type<Components>...>, type_list<>,
+        concat_t<required_types, optional_read_types, excluded_types>>();
   }
   template <tag_value... Components>
   constexpr auto exclude(Components...) const {
-    return with_components<keys::exclude, type_list<tag_type<Components>...>>();
+    return with_components<ss::exclude<tag_type<Components>...>, type_list<>,
+                           accessed_types>();
   }
 
   template <typename... Resources>
   constexpr auto read_resource() const {
-    using list = type_list<Resources...>;
-    check_list<keys::read_resources, list>();
-    check_resources_disjoint<list, write_resource_types>();
-    return this->template with_option_unchecked<keys::read_resources>(list{});
+    return with_resources<ss::read_resource<Resources...>,
+                          write_resource_types>();
   }
   template <typename... Resources>
   constexpr auto write_resource() const {
-    using list = type_list<Resources...>;
-    check_list<keys::write_resources, list>();
-    check_resources_disjoint<list, read_resource_types>();
-    return this->template with_option_unchecked<keys::write_resources>(list{});
+    return with_resources<ss::write_resource<Resources...>,
+                          read_resource_types>();
   }
 
   template <tag_value... Systems>
   constexpr auto dependencies(Systems...) const {
-    using list = type_list<tag_type<Systems>...>;
-    check_list<keys::dependencies, list>();
-    if constexpr (contains_v<system_type, list>) {
-      diagnostic::report<diagnostic::system_depends_on_itself<system_type>>();
+    using list = ss::dependencies<tag_type<Systems>...>;
+    if constexpr (check_list<list>() &&
+                  (std::is_same_v<System, tag_type<Systems>> || ...)) {
+      diagnostic::report(diagnostic::system_depends_on_itself<System>);
     }
-    return this->template with_option_unchecked<keys::dependencies>(list{});
+    return signature<System, Lists..., list>{strategy};
   }
 
   template <typename Strategy>
-  constexpr auto parallelism(Strategy strategy) const {
-    check_once<keys::parallelism>();
-    return this->template with_option_unchecked<keys::parallelism>(strategy);
+  constexpr auto parallelism(Strategy chosen) const {
+    if constexpr (!check_list<ss::parallelism<Strategy>>()) {
+      return *this;
+    } else {
+      return signature<System, Lists..., ss::parallelism<Strategy>>{chosen};
+    }
   }
 
   template <typename Output>
@@ -238,96 +297,84 @@ struct signature : fluent_settings<signature, Map> {
     static_assert(
         !std::is_same_v<Output, no_output> && !std::is_reference_v<Output>,
         "output<T>(): T must be an object type");
-    check_once<keys::output>();
-    return this->template with_option_unchecked<keys::output>(tag<Output>);
+    if constexpr (!check_list<ss::output<Output>>()) {
+      return *this;
+    } else {
+      return signature<System, Lists..., ss::output<Output>>{strategy};
+    }
   }
 
  private:
-  template <typename Key>
-  static constexpr void check_once() {
-    if constexpr (Map::template is_set<Key>()) {
-      diagnostic::report<
-          diagnostic::signature_setter_used_twice<system_type, Key>>();
+  // Reports a second call of List's setter, or a tag List repeats; true if
+  // neither. A second list of components, resources or dependencies is kept
+  // (the items are read across both), so the report is the only error.
+  template <typename List>
+  static constexpr auto check_list() {
+    using traits = signature_internal::list_traits<List>;
+    using list = typename traits::items;
+    constexpr std::size_t repeated = first_duplicate_index_v<list>;
+    if constexpr (!std::is_same_v<items<List>, type_list<>>) {
+      diagnostic::report(
+          diagnostic::signature_setter_used_twice<System,
+                                                  typename traits::setter>);
+      return false;
+    } else if constexpr (repeated < size_v<list>) {
+      diagnostic::report(diagnostic::tag_repeated_in_signature_list<
+                         System, type_at_t<repeated, list>>);
+      return false;
+    } else {
+      return true;
     }
   }
-  template <typename Key, typename List>
-  static constexpr void check_list() {
-    check_once<Key>();
-    constexpr std::size_t duplicate = first_duplicate_index_v<List>;
-    if constexpr (duplicate < size_v<List>) {
-      diagnostic::report<diagnostic::tag_repeated_in_signature_list<
-          system_type, type_at_t<duplicate, List>>>();
-    }
-  }
-  // A component list: checked once set, free of repeats, and disjoint from
-  // the other four component lists.
-  template <typename Key, typename List>
+
+  // A component list: checked as above, then against the list it must not
+  // share with (read against write, with its own older message) and the
+  // other component lists.
+  template <typename List, typename ReadWrite, typename Others>
   constexpr auto with_components() const {
-    check_list<Key, List>();
-    if constexpr (std::is_same_v<Key, keys::read>) {
-      check_read_write_disjoint<List, write_types>();
-    } else if constexpr (std::is_same_v<Key, keys::write>) {
-      check_read_write_disjoint<List, read_types>();
+    using list = signature_internal::items_t<List>;
+    constexpr std::size_t in_read_write =
+        signature_internal::first_shared<list, ReadWrite>;
+    constexpr std::size_t in_other =
+        signature_internal::first_shared<list, Others>;
+    if constexpr (!check_list<List>()) {
+    } else if constexpr (in_read_write < size_v<list>) {
+      diagnostic::report(diagnostic::component_in_read_and_write<
+                         System, type_at_t<in_read_write, list>>);
+    } else if constexpr (in_other < size_v<list>) {
+      diagnostic::report(
+          diagnostic::component_in_two_access_lists<System,
+                                                    type_at_t<in_other, list>>);
     }
-    check_disjoint<diagnostic::component_in_two_access_lists, List,
-                   others_than<Key>>();
-    return this->template with_option_unchecked<Key>(List{});
+    return signature<System, Lists..., List>{strategy};
   }
-  // The component lists other than Key's (read and write are checked
-  // against each other with their own, older message).
-  template <typename Key>
-  using others_than = concat_t<
-      std::conditional_t<std::is_same_v<Key, keys::read> ||
-                             std::is_same_v<Key, keys::write>,
-                         type_list<>, concat_t<read_types, write_types>>,
-      std::conditional_t<std::is_same_v<Key, keys::read_optional>, type_list<>,
-                         optional_read_types>,
-      std::conditional_t<std::is_same_v<Key, keys::write_optional>, type_list<>,
-                         optional_write_types>,
-      std::conditional_t<std::is_same_v<Key, keys::exclude>, type_list<>,
-                         excluded_types>>;
 
   template <typename List, typename Other>
-  static constexpr void check_read_write_disjoint() {
-    check_disjoint<diagnostic::component_in_read_and_write, List, Other>();
-  }
-  template <typename List, typename Other>
-  static constexpr void check_resources_disjoint() {
-    check_disjoint<diagnostic::resource_read_and_written, List, Other>();
-  }
-  // Reports Rule<system, T> for the first T of List that is also in Other.
-  template <template <typename, typename> class Rule, typename List,
-            typename Other>
-  static constexpr void check_disjoint() {
-    constexpr std::size_t both = []<typename... Ts>(type_list<Ts...>) {
-      constexpr bool in_other[] = {contains_v<Ts, Other>..., false};
-      for (std::size_t i = 0; i < sizeof...(Ts); ++i) {
-        if (in_other[i]) return i;
-      }
-      return sizeof...(Ts);
-    }(List{});
-    if constexpr (both < size_v<List>) {
-      diagnostic::report<Rule<system_type, type_at_t<both, List>>>();
+  constexpr auto with_resources() const {
+    using list = signature_internal::items_t<List>;
+    constexpr std::size_t both = signature_internal::first_shared<list, Other>;
+    if constexpr (check_list<List>() && both < size_v<list>) {
+      diagnostic::report(
+          diagnostic::resource_read_and_written<System, type_at_t<both, list>>);
     }
+    return signature<System, Lists..., List>{strategy};
   }
 };
 
 template <tag_value System>
-constexpr auto make(System) {
-  constexpr auto options =
-      option_map<defaults>{}.set<keys::system>(tag<tag_type<System>>);
-  return signature<std::remove_const_t<decltype(options)>>{{options}};
+constexpr signature<tag_type<System>> make(System) {
+  return {};
 }
 
-}  // namespace system_signature
+}  // namespace ss
 
-// The short name of the ECST material.
-namespace ss = system_signature;
+// The long name of the namespace (ECST's): system_signature::make(...).
+namespace system_signature = ss;
 
 template <typename T>
 inline constexpr bool is_system_signature_v = false;
-template <typename Map>
-inline constexpr bool is_system_signature_v<system_signature::signature<Map>> =
+template <typename System, typename... Lists>
+inline constexpr bool is_system_signature_v<ss::signature<System, Lists...>> =
     true;
 
 }  // namespace strata

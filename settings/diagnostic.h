@@ -1,22 +1,45 @@
 // How Strata reports misuse at compile time.
 //
-// Each rule is a class template in `strata::diagnostic` whose name says what
-// is wrong and whose template arguments are the culprits (systems,
-// components, options). It is instantiated only when the rule is broken, and
-// its body is one static_assert with a plain-words message, so the compiler's
-// output reads:
+// Each rule is a variable template in `strata::diagnostic` whose name says
+// what is wrong and whose template arguments are the culprits (systems,
+// components, options). Its initializer is one static_assert with a
+// plain-words message, so it is checked only when a check names it, and the
+// compiler's output reads:
 //
-//   In instantiation of 'struct strata::diagnostic::data_race<movement,
-//       render, position>':
-//   ...: error: static assertion failed: two systems that no dependency orders
-//       both use a component and at least one writes it ...
+//   In instantiation of 'constexpr const bool
+//       strata::diagnostic::data_race<strata::diagnostic::race<movement,
+//       render, position> >':
+//   ...: required from here
+//   ...: error: static assertion failed: data race: two systems that no
+//       dependency orders both use a component ...
 //
-// Checks run early, at the API boundary (the signature or settings call), and
-// at most one rule fires per declaration, so misuse costs one screen of text.
+// A check reads `if constexpr (broken) diagnostic::report(rule<culprits>);`.
+// The rule is a variable, not a class, because naming a variable template
+// specialization is the shortest path from a check to a static_assert in
+// both compilers: no helper template stands between them (each would be one
+// more line of notes, three with Clang), and Clang does not, as it does for
+// a class whose static_assert failed, mark the check that named it invalid
+// and add a "not a constant expression" error.
+//
+// What keeps a report short (every misuse prints at most 30 lines and 6 KB,
+// the compile-fail tests' defaults, tools/compile_fail/compile_fail.bzl):
+//   * the compiler prints every template between the user's line and the
+//     rule, with its arguments. Checks therefore run in the function the user
+//     called (system_signatures(...), a settings setter, data.get), name the
+//     rule there, and compute culprits in helpers that never fail;
+//   * they run when that function is instantiated, never inside a constant
+//     evaluation: GCC would add an "in 'constexpr' expansion of" note that
+//     spells the whole call, with every argument expression;
+//   * the types a note spells are short: signatures hold only what was set,
+//     as `ss::signature<game::s1, ss::write<game::c1>, ss::read<game::c2>>`
+//     (scheduler/signature.h), and a context made with
+//     make_context<settings>() is spelled `named_settings<settings>`;
+//   * checks that find several culprits (every racing pair, every cycle)
+//     name them all in one rule, so the notes are printed once;
+//   * after a report, code goes on with something harmless
+//     (after_report<T>(), a merged list), so the report is the only error.
 #ifndef STRATA_SETTINGS_DIAGNOSTIC_H_
 #define STRATA_SETTINGS_DIAGNOSTIC_H_
-
-#include <cstddef>
 
 namespace strata::diagnostic {
 
@@ -24,30 +47,12 @@ namespace strata::diagnostic {
 template <typename...>
 inline constexpr bool always_false = false;
 
-// Calling `report<Rule>()` fires Rule's static_assert at the call site. A
-// check reads `if constexpr (broken) diagnostic::report<rule<...>>();`.
-// GCC: the default argument needs sizeof(Rule), which instantiates Rule
-// right away (GCC would instantiate a function body only at the end of the
-// file, after any error the misuse causes downstream). Clang instantiates a
-// constexpr function's body when it is used, but takes a failed default
-// argument for a substitution failure and adds "no matching function for
-// call to 'report'" and a non-constant-expression error; so there the body
-// names Rule, through a variable template, and the static_assert is the
-// only error.
-#if defined(__clang__)
-template <typename Rule>
-inline constexpr bool instantiate_rule = sizeof(Rule) > 0;
-template <typename Rule>
-constexpr void report() {
-  (void)instantiate_rule<Rule>;
-}
-#else
-template <typename Rule, std::size_t = sizeof(Rule)>
-constexpr void report() {}
-#endif
+// Fires the rule named in the argument: `report(rule<culprits...>)`.
+// Naming the rule instantiates it; the call itself does nothing.
+constexpr void report(bool) noexcept {}
 
-// Declared only: what a function returns after report<Rule>() fired, so
-// the report stays the only error (dereferencing null there added Clang's
+// Declared only: what a function returns after a report, so the report
+// stays the only error (dereferencing null there added Clang's
 // -Wnull-dereference warning, with its own instantiation notes).
 template <typename T>
 T& after_report() noexcept;

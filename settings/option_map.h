@@ -1,9 +1,9 @@
 // A compile-time map from option keys to values, behind a fluent interface.
 //
-// Every settings object in Strata (component signatures, system signatures,
-// context settings) is an `option_map` wrapped in a small schema class whose
-// setters return a *new type*. What was set, and to what type, is therefore
-// known to the compiler, and setting an option twice is a compile error.
+// Strata's context settings (and a user's own schema) are an `option_map`
+// wrapped in a small schema class whose setters return a *new type*. What was
+// set, and to what type, is therefore known to the compiler, and setting an
+// option twice is a compile error.
 //
 //   struct width_key {};   struct title_key {};
 //   struct window_defaults {   // names the schema's options and defaults
@@ -20,8 +20,11 @@
 // were set, in the order they were set:
 //   option_map<window_defaults, option<width_key, int>>
 // That keeps the types short, which is what a compiler prints in every
-// message and spells in every symbol: a system signature that sets one of
-// its eleven options carries one option in its type, not eleven.
+// message and spells in every symbol: settings that set two of their eleven
+// options carry two options in their type, not eleven. (Component and system
+// signatures, printed in most of Strata's messages, go further: their types
+// hold only the lists that were set, with no keys and no defaults; see
+// scheduler/signature.h.)
 //
 // A user schema derives from `fluent_settings<Schema, Map>` and calls
 // `with_option<Key>(value)` in its setters, or static_asserts its own message

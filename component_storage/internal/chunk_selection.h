@@ -31,23 +31,25 @@ class hash_map_chunk;
 namespace diagnostic {
 
 template <typename... Components>
-struct hash_map_chunk_not_included {
+inline constexpr bool hash_map_chunk_not_included = [] {
   static_assert(always_false<Components...>,
                 "a component signature uses .hash_map() storage (its "
                 "components are named above), but hash_map_chunk is not "
                 "defined: add #include \"component_storage/hash_map_chunk.h\" "
                 "(strata.h leaves it out, so that programs without hash-map "
                 "storage do not compile absl::flat_hash_map)");
-};
+  return false;
+}();
 
 template <typename Selector>
-struct storage_selector_without_chunk {
+inline constexpr bool storage_selector_without_chunk = [] {
   static_assert(always_false<Selector>,
                 "this storage selector (named above) is neither a built-in "
                 "one (strata::storage::contiguous_buffer, sparse, hash_map) "
                 "nor a type with a nested `template <typename Limit, "
                 "typename... Components> using chunk = ...;`");
-};
+  return false;
+}();
 
 }  // namespace diagnostic
 
@@ -99,11 +101,11 @@ struct chunk_of<Selector, Layout, Limit, type_list<Ts...>> {
     }
   }();
   using type = std::conditional_t<valid, candidate, invalid_chunk<Ts...>>;
+  static constexpr bool included = true;  // (hash_map_chunk's header)
 
   static consteval bool check() {
     if constexpr (!has_template) {
-      diagnostic::report<
-          diagnostic::storage_selector_without_chunk<Selector>>();
+      diagnostic::report(diagnostic::storage_selector_without_chunk<Selector>);
       return false;
     } else {
       return check_component_chunk<candidate, Ts...>();
@@ -116,11 +118,13 @@ struct chunk_of<storage::contiguous_buffer, Layout, Limit, type_list<Ts...>> {
       std::conditional_t<(is_stateless_component_v<Ts> && ...),
                          empty_chunk<Ts...>,
                          basic_contiguous_buffer_chunk<Layout, Limit, Ts...>>;
+  static constexpr bool included = true;
   static consteval bool check() { return true; }
 };
 template <typename Layout, typename Limit, typename... Ts>
 struct chunk_of<storage::sparse, Layout, Limit, type_list<Ts...>> {
   using type = sparse_chunk<Limit, Ts...>;
+  static constexpr bool included = true;
   static consteval bool check() { return true; }
 };
 template <typename Layout, typename Limit, typename... Ts>
@@ -132,7 +136,7 @@ struct chunk_of<storage::hash_map, Layout, Limit, type_list<Ts...>> {
                                   invalid_chunk<Ts...>>;
   static consteval bool check() {
     if constexpr (!included) {
-      diagnostic::report<diagnostic::hash_map_chunk_not_included<Ts...>>();
+      diagnostic::report(diagnostic::hash_map_chunk_not_included<Ts...>);
     }
     return included;
   }
@@ -158,7 +162,22 @@ struct chunk_list<Limit, type_list<Signatures...>> {
     (signature_chunk_of<Signatures, Limit>::check(), ...);
     return true;
   }
+  // The components of the first .hash_map() signature whose chunk is not
+  // defined, as a type_list (void if none): what make_context reports
+  // before it builds a context, naming the rule itself.
+  using missing_hash_map =
+      type_at_t<index_of_v<std::true_type,
+                           type_list<std::bool_constant<!signature_chunk_of<
+                               Signatures, Limit>::included>...>>,
+                type_list<typename Signatures::component_types..., void>>;
 };
+
+// Names hash_map_chunk_not_included with the components of a type_list.
+template <typename Components>
+inline constexpr bool hash_map_missing_reported = true;
+template <typename... Components>
+inline constexpr bool hash_map_missing_reported<type_list<Components...>> =
+    diagnostic::hash_map_chunk_not_included<Components...>;
 
 }  // namespace component_storage_internal
 

@@ -35,6 +35,8 @@ template <typename Types>
 class step_proxy;
 template <typename Types, std::size_t I>
 class data_proxy;
+template <typename Types>
+class system_runner;
 
 namespace context_internal {
 
@@ -122,7 +124,7 @@ struct context_types {
   template <typename System>
   static constexpr std::size_t system_id() {
     if constexpr (!system_list::template has_system<System>) {
-      diagnostic::report<diagnostic::system_not_in_context<System>>();
+      diagnostic::report(diagnostic::system_not_in_context<System>);
       return 0;
     } else {
       return system_list::template id_of<System>();

@@ -76,21 +76,17 @@ class context_core {
                         std::make_index_sequence<system_count>{});
   }
 
-  // The cycle: f(step_proxy&), then the refresh; an exception from f (or a
-  // system it ran) is rethrown after the refresh.
-  template <typename F>
-  void step(F&& f) {
+  // The cycle, run by context::step: begin_step(), f(step_proxy&), then
+  // end_step(), which runs the refresh and rethrows what f threw. (f is
+  // called by context::step itself: one template less between a user's
+  // misuse and its report, settings/diagnostic.h.)
+  void begin_step() {
     if constexpr (Types::trace_enabled) {
       main_thread_ = std::this_thread::get_id();
     }
     refused_creations_ = 0;
-    step_proxy<Types> proxy(*this);
-    std::exception_ptr failure;
-    try {
-      f(proxy);
-    } catch (...) {
-      failure = std::current_exception();
-    }
+  }
+  void end_step(std::exception_ptr failure) {
     if constexpr (Types::trace_enabled) {
       trace_span span;
       span.begin();
@@ -105,18 +101,16 @@ class context_core {
     if (failure) std::rethrow_exception(failure);
   }
 
-  // Runs the systems flagged in Selected (execute_systems()).
-  template <auto Selected, typename... Adapters>
-  void execute(Adapters&... adapters) {
-    // Departures are applied here, on this thread, so that looks at a
-    // subscription during the run only read (system_instance.h).
+  // Before execute_systems() runs systems: departures are applied here, on
+  // this thread, so that looks at a subscription during the run only read
+  // (system_instance.h).
+  void settle_departures() {
     if (departures_noted_) {
       for (subscription_type* subscription : subscriptions_) {
         subscription->settle_departures();
       }
       departures_noted_ = false;
     }
-    system_runner<Types>::template execute<Selected>(*this, adapters...);
   }
 
   // Critical operations (through the step and defer proxies).

@@ -13,6 +13,7 @@
 #include <tuple>
 #include <type_traits>
 
+#include "context/internal/diagnostics.h"
 #include "context/settings.h"
 #include "context/system_instance.h"
 #include "threading/executor.h"
@@ -95,10 +96,12 @@ auto make_instance(const Signature& signature,
         },
         std::get<found>(args).arguments);
   } else {
-    static_assert(std::is_default_constructible_v<system_type>,
-                  "a system type is not default-constructible: pass its "
-                  "constructor arguments to make_context with "
-                  "strata::system_arguments(st::x, args...)");
+    // make_context reports it (diagnostics.h); here for a context
+    // constructed directly (the same rule, reported once).
+    if constexpr (!std::is_default_constructible_v<system_type>) {
+      diagnostic::report(
+          diagnostic::system_not_default_constructible<system_type>);
+    }
     if constexpr (std::is_default_constructible_v<system_type>) {
       return std::make_unique<system_instance<Types, I>>(signature, entities);
     } else {  // reported above; no second error from the constructor

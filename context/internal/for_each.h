@@ -90,6 +90,56 @@ struct for_each_signature {
   }(all{}));
 };
 
+// What is wrong with a data.for_each callable's component parameters P...
+// for a system with signature Signature: the first problem, and the
+// parameter and component it concerns (void when there is none). Computed
+// without reporting, so data_proxy::for_each names the rule itself.
+enum class parameter_problem {
+  none,
+  repeated,         // a component named by two parameters
+  not_a_reference,  // not T& or const T&
+  undeclared,       // not in the signature at all
+  not_required,     // optional (read_optional / write_optional)
+  read_only,        // T& for a component the system only reads
+};
+template <typename Signature, typename Parameters>
+struct parameter_check;
+template <typename Signature, typename... P>
+struct parameter_check<Signature, type_list<P...>> {
+  template <typename Q>
+  static constexpr parameter_problem problem_of() {
+    using T = std::remove_cvref_t<Q>;
+    if constexpr (!std::is_lvalue_reference_v<Q>) {
+      return parameter_problem::not_a_reference;
+    } else if constexpr (!contains_v<T, typename Signature::accessed_types>) {
+      return parameter_problem::undeclared;
+    } else if constexpr (!contains_v<T, typename Signature::required_types>) {
+      return parameter_problem::not_required;
+    } else if constexpr (!std::is_const_v<std::remove_reference_t<Q>> &&
+                         !contains_v<T, typename Signature::write_types>) {
+      return parameter_problem::read_only;
+    } else {
+      return parameter_problem::none;
+    }
+  }
+  static constexpr std::size_t twice =
+      first_duplicate_index_v<type_list<std::remove_cvref_t<P>...>>;
+  static constexpr std::size_t first_bad = [] {
+    constexpr parameter_problem problems[] = {problem_of<P>()...,
+                                              parameter_problem::none};
+    std::size_t i = 0;
+    while (i < sizeof...(P) && problems[i] == parameter_problem::none) ++i;
+    return i;
+  }();
+  static constexpr std::size_t at = twice < sizeof...(P) ? twice : first_bad;
+  using parameter = type_at_t<at, type_list<P..., void>>;
+  using component = std::remove_cvref_t<parameter>;
+  static constexpr parameter_problem problem =
+      twice < sizeof...(P)       ? parameter_problem::repeated
+      : first_bad < sizeof...(P) ? problem_of<parameter>()
+                                 : parameter_problem::none;
+};
+
 // How a loop reaches component T: by index when its chunk allows and the
 // access is unchecked, else by id.
 template <typename T, typename Storage, bool Checked>

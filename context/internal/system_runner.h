@@ -63,11 +63,18 @@ class subtask_executor {
   // otherwise (GCC kept it out of line under the threaded scheduler).
   template <typename F>
   ABSL_ATTRIBUTE_ALWAYS_INLINE void for_subtasks(F&& f) {
-    auto call = [&](std::size_t subtask) {
-      data_proxy<Types, I> data(core_, instance_, instance_.state(subtask),
-                                subtask);
+    run_each_subtask([&](std::size_t subtask) {
+      data_proxy<Types, I> data = data_of(subtask);
       f(instance_.system(), data);
-    };
+    });
+  }
+
+  // What for_subtasks does, with the call to the user's callable written by
+  // the caller: system_runner::run_system calls a for_subtasks adapter's
+  // callable itself, so that the compiler's notes on a mistake in a system's
+  // code count one template less (settings/diagnostic.h).
+  template <typename Call>
+  ABSL_ATTRIBUTE_ALWAYS_INLINE void run_each_subtask(Call call) {
     measured_ = measure_;
     context_internal::run_subtasks(core_.pool(), instance_.states(),
                                    instance_.subtask_count(),
@@ -76,6 +83,10 @@ class subtask_executor {
                                     .cost = &instance_.cost(),
                                     .entities = instance_.entity_count()},
                                    context_internal::make_subtask_body(call));
+  }
+  data_proxy<Types, I> data_of(std::size_t subtask) {
+    return data_proxy<Types, I>(core_, instance_, instance_.state(subtask),
+                                subtask);
   }
 
   // Whether for_subtasks measured the run (a detailed_instance callable may
@@ -99,12 +110,16 @@ class system_runner {
  public:
   // Runs the systems flagged in Selected (a constexpr array of bool) with
   // the scheduler of the settings.
-  template <auto Selected, typename... Adapters>
-  static void execute(core_type& core, Adapters&... adapters) {
+  // (Selected is a reference to a named constant, and the core is spelled
+  // without the core_type alias: the compiler's notes on a mistake in a
+  // system's code print these signatures, at a length that does not grow
+  // with the number of systems.)
+  template <const auto& Selected, typename... Adapters>
+  static void execute(context_core<Types>& core, Adapters&... adapters) {
     if constexpr (!(is_execution_adapter_v<std::remove_cvref_t<Adapters>> &&
                     ...)) {
-      diagnostic::report<
-          diagnostic::not_an_execution_adapter<type_list<Adapters...>>>();
+      diagnostic::report(
+          diagnostic::not_an_execution_adapter<type_list<Adapters...>>);
     } else {
       constexpr bool every_system_has_an_adapter =
           check_adapters<Selected, std::remove_cvref_t<Adapters>...>(
@@ -156,7 +171,7 @@ class system_runner {
 
  private:
   // Reports the first selected system no adapter matches; true if none.
-  template <auto Selected, typename... Adapters, std::size_t... I>
+  template <const auto& Selected, typename... Adapters, std::size_t... I>
   static constexpr bool check_adapters(std::index_sequence<I...>) {
     return (
         check_adapter<Selected[I], typename system_list::template system_at<I>,
@@ -167,7 +182,7 @@ class system_runner {
   static constexpr bool check_adapter() {
     if constexpr (Selected && first_matching_adapter<System, Adapters...>() ==
                                   sizeof...(Adapters)) {
-      diagnostic::report<diagnostic::no_execution_adapter_for_system<System>>();
+      diagnostic::report(diagnostic::no_execution_adapter_for_system<System>);
       return false;
     } else {
       return true;
@@ -176,7 +191,7 @@ class system_runner {
 
   // One run function per selected system; `Remembered`: the variant for
   // calls that run by a remembered inline decision.
-  template <auto Selected, typename Refs, bool Remembered, std::size_t... I>
+  template <const auto& Selected, typename Refs, bool Remembered, std::size_t... I>
   static constexpr auto make_run_table(std::index_sequence<I...>) {
     using fn = void (*)(core_type&, Refs&);
     return std::array<fn, system_count>{
@@ -198,7 +213,7 @@ class system_runner {
   // decision could change (the work off the critical path reaching
   // kInlineStepNs, or the largest system kMinSubtaskNs), assuming costs
   // grow with entity counts.
-  template <auto Selected, typename Run, typename Predictions>
+  template <const auto& Selected, typename Run, typename Predictions>
   static void decide_and_run(core_type& core, Run& run,
                              const Predictions& predictions, const void* key) {
     const prediction_summary predicted = summarize_predictions<Selected>(
@@ -256,7 +271,7 @@ class system_runner {
   // is neither predicted, measured nor split, all known at compile time:
   // the same code as under the sequential scheduler.
   template <std::size_t I, typename Refs, bool Remembered>
-  static void run_system(core_type& core, Refs& adapters) {
+  static void run_system(context_core<Types>& core, Refs& adapters) {
     auto& instance = core.template instance<I>();
     if constexpr (Remembered) {
       instance.prepare_subtasks(core.thread_count(),
@@ -313,7 +328,10 @@ class system_runner {
                     execution_adapter::adapter_kind::detailed) {
         adapter.callable(instance, executor);
       } else {
-        executor.for_subtasks(adapter.callable);
+        executor.run_each_subtask([&](std::size_t subtask) {
+          auto data = executor.data_of(subtask);
+          adapter.callable(instance.system(), data);
+        });
       }
     } catch (...) {
       if constexpr (Types::trace_enabled) instance.run_span.end();
@@ -332,7 +350,7 @@ class system_runner {
     bool all_known = true;
     bool all_fresh = true;
   };
-  template <auto Selected, std::size_t... I>
+  template <const auto& Selected, std::size_t... I>
   static prediction_summary summarize_predictions(core_type& core,
                                                   std::index_sequence<I...>) {
     prediction_summary summary;
@@ -360,7 +378,7 @@ class system_runner {
   }
 
   // Appends the spans of the systems that just ran to the trace log.
-  template <auto Selected, std::size_t... I>
+  template <const auto& Selected, std::size_t... I>
   static void record_trace(core_type& core, std::index_sequence<I...>) {
     (
         [&] {

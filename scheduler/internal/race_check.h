@@ -2,8 +2,9 @@
 // list. Two systems race when no chain of dependencies orders them and one
 // writes an item (a component, or a resource) the other reads or writes;
 // race_finder lists every such pair with the first item they share, and
-// check_races reports them all in one compile, as data_race or
-// resource_race rules (named, with their culprits, in the compiler's notes).
+// races_of gives them all as types, which system_signatures(...) reports in
+// one data_race rule: every pair in one compile, with the notes above the
+// error printed once.
 // Cost: O(N^2 * items) constexpr steps for N systems.
 #ifndef STRATA_SCHEDULER_INTERNAL_RACE_CHECK_H_
 #define STRATA_SCHEDULER_INTERNAL_RACE_CHECK_H_
@@ -19,25 +20,22 @@ namespace strata {
 
 namespace diagnostic {
 
-template <typename SystemA, typename SystemB, typename Component>
-struct data_race {
-  static_assert(always_false<SystemA, SystemB, Component>,
-                "data race: two systems that no dependency orders both use a "
-                "component and at least one writes it, so they could run at "
-                "the same time; make one depend on the other (or stop one "
-                "writing it). The two systems and the component are named "
-                "above as data_race<system, system, component>");
-};
+// Two systems that may run at the same time, and the first item (a
+// component or a resource) they share that one of them writes.
+template <typename SystemA, typename SystemB, typename Item>
+struct race {};
 
-template <typename SystemA, typename SystemB, typename Resource>
-struct resource_race {
-  static_assert(always_false<SystemA, SystemB, Resource>,
-                "data race on a resource: two systems that no dependency "
-                "orders both use a resource and at least one writes it "
-                "(write_resource), so they could run at the same time; make "
-                "one depend on the other. The two systems and the resource "
-                "are named above as resource_race<system, system, resource>");
-};
+// Every racing pair of the list, as race<system, system, item>.
+template <typename... Races>
+inline constexpr bool data_race = [] {
+  static_assert(always_false<Races...>,
+                "data race: two systems that no dependency orders both use a "
+                "component or a resource and at least one writes it, so they "
+                "could run at the same time; make one depend on the other (or "
+                "stop one writing it). Every such pair is named above as "
+                "race<system, system, component or resource>");
+  return false;
+}();
 
 }  // namespace diagnostic
 
@@ -89,45 +87,44 @@ struct race_finder {
   }
 };
 
-// Rule<system, system, item> of every racing pair, as a type_list. Naming a
-// rule does not instantiate it; report_all does, for all of them at once, so
-// one compile lists every race, and the compiler's notes name only the rules
-// (not the signature list).
-template <typename List, template <typename, typename, typename> class Rule,
-          typename Universe, auto Found,
+// The racing pairs Found (race_finder's result) names, as
+// diagnostic::race<system, system, item> in a type_list.
+template <typename List, typename Universe, auto Found,
           typename Indices = std::make_index_sequence<Found.count>>
-struct race_rules;
-template <typename List, template <typename, typename, typename> class Rule,
-          typename Universe, auto Found, std::size_t... R>
-struct race_rules<List, Rule, Universe, Found, std::index_sequence<R...>> {
-  using type =
-      type_list<Rule<typename List::template system_at<Found.races[R].first>,
-                     typename List::template system_at<Found.races[R].second>,
-                     type_at_t<Found.races[R].component, Universe>>...>;
+struct race_types;
+template <typename List, typename Universe, auto Found, std::size_t... R>
+struct race_types<List, Universe, Found, std::index_sequence<R...>> {
+  using type = type_list<
+      diagnostic::race<typename List::template system_at<Found.races[R].first>,
+                       typename List::template system_at<Found.races[R].second>,
+                       type_at_t<Found.races[R].component, Universe>>...>;
 };
 
-template <typename... Rules>
-constexpr void report_all(type_list<Rules...>) {
-  (diagnostic::report<Rules>(), ...);
-}
-
+// Every racing pair of the list, on components, then on resources.
 template <typename List, typename... Signatures>
-constexpr void check_races() {
+struct races_of {
   using components = unique_t<concat_t<typename Signatures::accessed_types...>>;
-  constexpr auto component_races =
-      race_finder<List, components, typename Signatures::written_types...>::
-          find(type_list<typename Signatures::accessed_types...>{});
-  report_all(typename race_rules<List, diagnostic::data_race, components,
-                                 component_races>::type{});
   using resources =
       unique_t<concat_t<typename Signatures::accessed_resource_types...>>;
-  constexpr auto resource_races =
+  static constexpr auto component_races =
+      race_finder<List, components, typename Signatures::written_types...>::
+          find(type_list<typename Signatures::accessed_types...>{});
+  static constexpr auto resource_races =
       race_finder<List, resources,
                   typename Signatures::write_resource_types...>::
           find(type_list<typename Signatures::accessed_resource_types...>{});
-  report_all(typename race_rules<List, diagnostic::resource_race, resources,
-                                 resource_races>::type{});
-}
+  using type =
+      concat_t<typename race_types<List, components, component_races>::type,
+               typename race_types<List, resources, resource_races>::type>;
+};
+
+// Names every race in one rule (a type_list can not name a rule's culprits
+// directly), so that the notes above it are printed once.
+template <typename Races>
+inline constexpr bool races_reported = true;
+template <typename... Races>
+inline constexpr bool races_reported<type_list<Races...>> =
+    diagnostic::data_race<Races...>;
 
 }  // namespace dag_internal
 
