@@ -266,62 +266,26 @@ class system_runner {
                                        headroom));
   }
 
-  // Runs system I through its adapter. `Remembered`: the call runs by a
-  // remembered inline decision (internal/inline_decisions.h), so the run
-  // is neither predicted, measured nor split, all known at compile time:
-  // the same code as under the sequential scheduler.
+  // Runs system I through the adapter matching it (traced; a throw marks
+  // the run failed). `Remembered`: the call runs by a remembered inline
+  // decision (internal/inline_decisions.h), so the run is neither
+  // predicted, measured nor split, all known at compile time: the same code
+  // as under the sequential scheduler. (The adapter is called here, not in
+  // a helper: the compiler's notes on a mistake in a system's code count
+  // one template less, settings/diagnostic.h.)
   template <std::size_t I, typename Refs, bool Remembered>
   static void run_system(context_core<Types>& core, Refs& adapters) {
-    auto& instance = core.template instance<I>();
-    if constexpr (Remembered) {
-      instance.prepare_subtasks(core.thread_count(),
-                                Types::inner_parallelism_allowed);
-      subtask_executor<Types, I> executor(core, instance, /*parallel=*/false,
-                                          /*measure=*/false);
-      call_adapter<I>(adapters, instance, executor);
-      return;
-    }
-    // Hand-off decisions (scheduler/hand_off.h): measured only where they
-    // matter, i.e. under a threaded scheduler deciding automatically.
-    const hand_off_policy policy = core.hand_off_policy();
-    const bool deciding = core.measures_costs();
-    const std::int64_t predicted =
-        deciding ? instance.cost().predict(instance.entity_count())
-                 : run_cost::unknown;
-    const bool measure =
-        deciding && (core.samples_costs() || instance.cost().needs_measuring());
-    const std::int64_t strategy_hint =
-        policy.mode == hand_off::always
-            ? std::numeric_limits<std::int64_t>::max()
-        : policy.mode == hand_off::never ? run_cost::unknown
-                                         : predicted;
-    instance.prepare_subtasks(core.thread_count(),
-                              Types::inner_parallelism_allowed, strategy_hint);
-    const bool parallel =
-        Types::inner_parallelism_allowed &&
-        Types::scheduler_type::runs_subtasks_in_parallel &&
-        policy.worth_splitting(predicted, instance.subtask_count());
-    if (parallel) core.inline_decisions().note_split();
-    subtask_executor<Types, I> executor(core, instance, parallel, measure);
-    const std::int64_t start = measure ? trace_span::now_ns() : 0;
-    call_adapter<I>(adapters, instance, executor);
-    if (measure && !executor.measured()) {
-      instance.cost().record(trace_span::now_ns() - start,
-                             instance.entity_count());
-    }
-  }
-  // The adapter matching system I runs it (traced; a throw marks the run
-  // failed).
-  template <std::size_t I, typename Refs>
-  ABSL_ATTRIBUTE_ALWAYS_INLINE static void call_adapter(
-      Refs& adapters, system_instance<Types, I>& instance,
-      subtask_executor<Types, I>& executor) {
     using system_type = typename system_list::template system_at<I>;
     constexpr std::size_t which = []<typename... A>(
                                       std::type_identity<std::tuple<A...>>) {
       return first_matching_adapter<system_type, std::remove_cvref_t<A>...>();
     }(std::type_identity<Refs>{});
     auto& adapter = std::get<which>(adapters);
+    auto& instance = core.template instance<I>();
+    const run_plan plan = plan_run<Remembered>(core, instance);
+    subtask_executor<Types, I> executor(core, instance, plan.parallel,
+                                        plan.measure);
+    const std::int64_t start = plan.measure ? trace_span::now_ns() : 0;
     if constexpr (Types::trace_enabled) instance.run_span.begin();
     try {
       if constexpr (std::remove_cvref_t<decltype(adapter)>::kind ==
@@ -339,6 +303,50 @@ class system_runner {
       throw;
     }
     if constexpr (Types::trace_enabled) instance.run_span.end();
+    if (plan.measure && !executor.measured()) {
+      instance.cost().record(trace_span::now_ns() - start,
+                             instance.entity_count());
+    }
+  }
+
+  // How a system runs this time: split over the pool or not, measured or
+  // not. Prepares its subtasks.
+  struct run_plan {
+    bool parallel = false;
+    bool measure = false;
+  };
+  template <bool Remembered, std::size_t I>
+  ABSL_ATTRIBUTE_ALWAYS_INLINE static run_plan plan_run(
+      core_type& core, system_instance<Types, I>& instance) {
+    if constexpr (Remembered) {
+      instance.prepare_subtasks(core.thread_count(),
+                                Types::inner_parallelism_allowed);
+      return {};
+    } else {
+      // Hand-off decisions (scheduler/hand_off.h): measured only where they
+      // matter, i.e. under a threaded scheduler deciding automatically.
+      const hand_off_policy policy = core.hand_off_policy();
+      const bool deciding = core.measures_costs();
+      const std::int64_t predicted =
+          deciding ? instance.cost().predict(instance.entity_count())
+                   : run_cost::unknown;
+      const bool measure = deciding && (core.samples_costs() ||
+                                        instance.cost().needs_measuring());
+      const std::int64_t strategy_hint =
+          policy.mode == hand_off::always
+              ? std::numeric_limits<std::int64_t>::max()
+          : policy.mode == hand_off::never ? run_cost::unknown
+                                           : predicted;
+      instance.prepare_subtasks(core.thread_count(),
+                                Types::inner_parallelism_allowed,
+                                strategy_hint);
+      const bool parallel =
+          Types::inner_parallelism_allowed &&
+          Types::scheduler_type::runs_subtasks_in_parallel &&
+          policy.worth_splitting(predicted, instance.subtask_count());
+      if (parallel) core.inline_decisions().note_split();
+      return {.parallel = parallel, .measure = measure};
+    }
   }
 
   // What the selected systems' predictions add up to: the total, the
