@@ -107,7 +107,7 @@ def _max_lines(ctx, cc_toolchain):
 def _shell_quote(text):
     return "'" + text.replace("'", "'\\''") + "'"
 
-cc_compile_fail_test = rule(
+_cc_compile_fail_test = rule(
     implementation = _cc_compile_fail_test_impl,
     test = True,
     attrs = {
@@ -147,3 +147,14 @@ cc_compile_fail_test = rule(
     fragments = ["cpp"],
     incompatible_use_toolchain_transition = True,
 )
+
+def cc_compile_fail_test(name, tags = [], **kwargs):
+    """The rule above, tagged "compile_fail": the sanitizer configs leave
+    these tests out (a sanitizer changes no diagnostic, only the compile
+    cost), and CI runs them again with Clang (`--config=clang
+    --test_tag_filters=compile_fail`)."""
+    _cc_compile_fail_test(
+        name = name,
+        tags = tags + ["compile_fail"],
+        **kwargs
+    )
