@@ -1,6 +1,7 @@
 // Running the systems of one execute_systems() call: which adapter runs
-// which system, the per-system entry points handed to the scheduler, and the
-// subtask executor a detailed_instance callable receives.
+// which system and the per-system entry points handed to the scheduler (the
+// subtask executor a detailed_instance callable receives is in
+// internal/subtask_executor.h).
 //
 // system_runner<Types>::execute<Selected>(core, adapters...) checks the
 // adapters at compile time (every selected system matches one; the first
@@ -31,7 +32,7 @@
 #include "context/execution_adapter.h"
 #include "context/internal/context_types.h"
 #include "context/internal/diagnostics.h"
-#include "context/internal/subtask_loop.h"
+#include "context/internal/subtask_executor.h"
 #include "context/system_instance.h"
 #include "context/trace.h"
 #include "scheduler/hand_off.h"
@@ -42,64 +43,6 @@
 #include "threading/task_group.h"
 
 namespace strata {
-
-// Runs a system's subtasks (given to detailed_instance callables).
-template <typename Types, std::size_t I>
-class subtask_executor {
- public:
-  subtask_executor(context_core<Types>& core,
-                   system_instance<Types, I>& instance, bool parallel,
-                   bool measure)
-      : core_(core),
-        instance_(instance),
-        parallel_(parallel),
-        measure_(measure) {}
-
-  // f(system&, data_proxy&) once per subtask; concurrently when the context
-  // runs subtasks in parallel. Every subtask runs even if another throws;
-  // then the exception of the lowest subtask index is rethrown, whatever the
-  // thread count (context_internal::run_subtasks, shared by every system).
-  // Always inlined into the system's run: a call per system and step
-  // otherwise (GCC kept it out of line under the threaded scheduler).
-  template <typename F>
-  ABSL_ATTRIBUTE_ALWAYS_INLINE void for_subtasks(F&& f) {
-    run_each_subtask([&](std::size_t subtask) {
-      data_proxy<Types, I> data = data_of(subtask);
-      f(instance_.system(), data);
-    });
-  }
-
-  // What for_subtasks does, with the call to the user's callable written by
-  // the caller: system_runner::run_system calls a for_subtasks adapter's
-  // callable itself, so that the compiler's notes on a mistake in a system's
-  // code count one template less (settings/diagnostic.h).
-  template <typename Call>
-  ABSL_ATTRIBUTE_ALWAYS_INLINE void run_each_subtask(Call call) {
-    measured_ = measure_;
-    context_internal::run_subtasks(core_.pool(), instance_.states(),
-                                   instance_.subtask_count(),
-                                   {.parallel = parallel_,
-                                    .measure = measure_,
-                                    .cost = &instance_.cost(),
-                                    .entities = instance_.entity_count()},
-                                   context_internal::make_subtask_body(call));
-  }
-  data_proxy<Types, I> data_of(std::size_t subtask) {
-    return data_proxy<Types, I>(core_, instance_, instance_.state(subtask),
-                                subtask);
-  }
-
-  // Whether for_subtasks measured the run (a detailed_instance callable may
-  // not call it).
-  bool measured() const noexcept { return measured_; }
-
- private:
-  context_core<Types>& core_;
-  system_instance<Types, I>& instance_;
-  bool parallel_;
-  bool measure_;
-  bool measured_ = false;
-};
 
 template <typename Types>
 class system_runner {

@@ -1,0 +1,87 @@
+// The executor of one system's run: its subtasks, run in order or on the
+// pool, each with its data proxy. A detailed_instance callable receives it
+// (execution_adapter.h) and calls for_subtasks(f) at most once; a
+// for_subtasks adapter's callable is run through run_each_subtask by
+// system_runner.h.
+//
+// Thread-safety: one executor per run of one system, used by the thread
+// running that system; the subtasks it starts may run on other threads
+// (context_internal::run_subtasks), each with its own subtask state.
+// Exceptions: every subtask runs even if another throws; then the exception
+// of the lowest subtask index is rethrown, whatever the thread count.
+//
+// Internal: users name it only as the parameter of a detailed_instance
+// callable.
+#ifndef STRATA_CONTEXT_INTERNAL_SUBTASK_EXECUTOR_H_
+#define STRATA_CONTEXT_INTERNAL_SUBTASK_EXECUTOR_H_
+
+#include <cstddef>
+
+#include "absl/base/attributes.h"
+#include "context/data_proxy.h"
+#include "context/internal/subtask_loop.h"
+#include "context/system_instance.h"
+
+namespace strata {
+
+// Runs a system's subtasks (given to detailed_instance callables).
+template <typename Types, std::size_t I>
+class subtask_executor {
+ public:
+  subtask_executor(context_core<Types>& core,
+                   system_instance<Types, I>& instance, bool parallel,
+                   bool measure)
+      : core_(core),
+        instance_(instance),
+        parallel_(parallel),
+        measure_(measure) {}
+
+  // f(system&, data_proxy&) once per subtask; concurrently when the context
+  // runs subtasks in parallel. Every subtask runs even if another throws;
+  // then the exception of the lowest subtask index is rethrown, whatever the
+  // thread count (context_internal::run_subtasks, shared by every system).
+  // Always inlined into the system's run: a call per system and step
+  // otherwise (GCC kept it out of line under the threaded scheduler).
+  template <typename F>
+  ABSL_ATTRIBUTE_ALWAYS_INLINE void for_subtasks(F&& f) {
+    run_each_subtask([&](std::size_t subtask) {
+      data_proxy<Types, I> data = data_of(subtask);
+      f(instance_.system(), data);
+    });
+  }
+
+  // What for_subtasks does, with the call to the user's callable written by
+  // the caller: system_runner::run_system calls a for_subtasks adapter's
+  // callable itself, so that the compiler's notes on a mistake in a system's
+  // code count one template less (settings/diagnostic.h).
+  template <typename Call>
+  ABSL_ATTRIBUTE_ALWAYS_INLINE void run_each_subtask(Call call) {
+    measured_ = measure_;
+    context_internal::run_subtasks(core_.pool(), instance_.states(),
+                                   instance_.subtask_count(),
+                                   {.parallel = parallel_,
+                                    .measure = measure_,
+                                    .cost = &instance_.cost(),
+                                    .entities = instance_.entity_count()},
+                                   context_internal::make_subtask_body(call));
+  }
+  data_proxy<Types, I> data_of(std::size_t subtask) {
+    return data_proxy<Types, I>(core_, instance_, instance_.state(subtask),
+                                subtask);
+  }
+
+  // Whether for_subtasks measured the run (a detailed_instance callable may
+  // not call it).
+  bool measured() const noexcept { return measured_; }
+
+ private:
+  context_core<Types>& core_;
+  system_instance<Types, I>& instance_;
+  bool parallel_;
+  bool measure_;
+  bool measured_ = false;
+};
+
+}  // namespace strata
+
+#endif  // STRATA_CONTEXT_INTERNAL_SUBTASK_EXECUTOR_H_
