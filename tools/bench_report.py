@@ -472,10 +472,9 @@ def update_name(scenario, impl, n):
 
 def compile_costs(groups):
     """[{target, src, wall, user, rss_mib, bytes, ok}] of the update/entity
-    binaries among the groups, and of the generated user programs if the
-    compile group is among them."""
-    # The compile group measures every program of the table, the update
-    # and entity benchmarks' too, so that `--only compile` renews it all.
+    binaries among the groups, and, if the compile group is among them, of
+    those binaries and the generated user programs (every row of the
+    table, so that `--only compile` renews it all)."""
     targets = [TARGETS[g] for g in GROUPS
                if g in ("update", "entity") and
                (g in groups or "compile" in groups)]
@@ -501,10 +500,6 @@ def compile_cost(target, execroot, bin_dir):
     if not actions:
         return None
     args = actions[0]["arguments"]
-    # The workspace first on the quote include path: the execution root
-    # links only the packages of the last build, which may not have
-    # included every header this file uses (as tools/unit_cost.py does).
-    args = args[:1] + ["-iquote", ROOT] + args[1:]
     # Twice, keeping the faster run: this VM has slow and fast phases.
     runs = [time_compile(args, execroot) for _ in range(COMPILE_RUNS)]
     ok = all(r["ok"] for r in runs)
@@ -526,11 +521,14 @@ def compile_cost(target, execroot, bin_dir):
     }
 
 
-def time_compile(args, execroot):
+def time_compile(args, execroot, tree=ROOT):
     """One run of a compile command (bazel's arguments, run in `execroot`)
     under /usr/bin/time -v, its outputs redirected to a scratch directory.
-    Also used by tools/unit_cost.py."""
-    args = list(args)
+    `tree`'s headers go first on the quote include path: the execution root
+    links only the packages of the last build, which may not have included
+    every header this file uses (and tools/unit_cost.py --tree compiles
+    another checkout's headers this way)."""
+    args = args[:1] + ["-iquote", tree] + args[1:]
     scratch = tempfile.mkdtemp()
     for flag, name in (("-o", "out.o"), ("-MF", "out.d")):
         if flag in args:

@@ -63,9 +63,7 @@ def main():
     ok = True
     for target in options.targets:
         for source, args in own_compile_actions(target, flags):
-            # The tree's headers first on the quote include path.
-            cost = time_compile(args[:1] + ["-iquote", tree] + args[1:],
-                                execroot)
+            cost = time_compile(args, execroot, tree)
             ok &= cost["ok"]
             print(f"{options.config or 'fastbuild'}  {target}  {source}  "
                   f"cpu {cost['user']:.1f} s  wall {cost['wall']:.1f} s  "

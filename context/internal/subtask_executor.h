@@ -1,8 +1,8 @@
 // The executor of one system's run: its subtasks, run in order or on the
 // pool, each with its data proxy. A detailed_instance callable receives it
-// (execution_adapter.h) and calls for_subtasks(f) at most once; a
-// for_subtasks adapter's callable is run through run_each_subtask by
-// system_runner.h.
+// (execution_adapter.h) and runs the subtasks with for_subtasks(f), or not
+// at all; a for_subtasks adapter's callable is run through
+// run_each_subtask by system_runner.h.
 //
 // Thread-safety: one executor per run of one system, used by the thread
 // running that system; the subtasks it starts may run on other threads

@@ -134,7 +134,8 @@ class system_runner {
 
   // One run function per selected system; `Remembered`: the variant for
   // calls that run by a remembered inline decision.
-  template <const auto& Selected, typename Refs, bool Remembered, std::size_t... I>
+  template <const auto& Selected, typename Refs, bool Remembered,
+            std::size_t... I>
   static constexpr auto make_run_table(std::index_sequence<I...>) {
     using fn = void (*)(core_type&, Refs&);
     return std::array<fn, system_count>{
@@ -280,9 +281,8 @@ class system_runner {
               ? std::numeric_limits<std::int64_t>::max()
           : policy.mode == hand_off::never ? run_cost::unknown
                                            : predicted;
-      instance.prepare_subtasks(core.thread_count(),
-                                Types::inner_parallelism_allowed,
-                                strategy_hint);
+      instance.prepare_subtasks(
+          core.thread_count(), Types::inner_parallelism_allowed, strategy_hint);
       const bool parallel =
           Types::inner_parallelism_allowed &&
           Types::scheduler_type::runs_subtasks_in_parallel &&
