@@ -7,11 +7,12 @@
 //     added with run() while the group was running (so a task may spawn its
 //     successors into the group, as the atomic-counter scheduler does).
 //   * wait() helps: while the group is unfinished it runs queued tasks of the
-//     pool (any group's, or plain posted ones) on the calling thread, and
-//     sleeps on a condition variable only when the queue is empty. It is
+//     pool (any group's, or plain posted ones) on the calling thread; when
+//     the queues are empty it polls for a bounded time (thread_pool.h: at
+//     most kSpinTime, 20 us), then sleeps on a condition variable. It is
 //     woken when the group finishes or when new work is posted. So nested
 //     fork-join (a task that runs a group and waits) completes with any
-//     number of workers, including one and zero. No busy-waiting.
+//     number of workers, including one and zero. No unbounded busy-waiting.
 //   * Exceptions: the first exception thrown by a task of the group is kept
 //     (later ones are dropped) and rethrown by wait() after every task of the
 //     group has finished. The other tasks still run (no cancellation). The

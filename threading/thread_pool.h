@@ -14,7 +14,7 @@
 //     from the other workers, starting at a random victim. Owner and thieves
 //     alike take the OLDEST task of a queue, so the scheduler's
 //     highest-ranked posted system is the first taken, wherever it is taken.
-//   * A worker that finds nothing spins: it polls for work (32 pause
+//   * A worker that finds nothing spins: it polls for work (2 pause
 //     instructions between polls, and a sched_yield only when the pool has
 //     more threads than the machine has cores) for at most kSpinTime
 //     (thread_pool.cc: 20 us on the steady clock), then parks on a condition
@@ -23,6 +23,12 @@
 //     the cores (one at least). post() wakes one parked worker only when no
 //     worker is spinning. Measured in thread_pool_benchmark (HandOff/*,
 //     Idle/*).
+//   * A thread waiting for a task_group (help_until_zero) runs queued tasks;
+//     when none is left it polls the same way for at most kSpinTime, until
+//     the group finishes or a task is queued, then sleeps on the helpers'
+//     condition variable. The last subtask of a split system usually ends
+//     within microseconds of the caller's own, so the caller does not pay
+//     a wake-up on the step's critical path (JoinLatency/*).
 //
 // Contract
 //   * post(t) queues a move-only task; some thread runs it exactly once.
@@ -140,8 +146,8 @@ class thread_pool {
   // reached zero. Orders that publication against a helper's registration
   // with a read-modify-write (thread_pool.cc says why).
   void wake_helpers();
-  // Runs queued tasks until `pending` is zero; sleeps when every queue is
-  // empty.
+  // Runs queued tasks until `pending` is zero; when every queue is empty,
+  // polls for at most kSpinTime, then sleeps.
   void help_until_zero(const std::atomic<std::size_t>& pending);
 
   // An executor job: runs one queued task, if any is left.

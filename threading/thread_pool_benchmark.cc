@@ -557,6 +557,90 @@ BENCHMARK(BM_HandOff_SharedQueue_Parked)
     ->UseManualTime()
     ->Unit(benchmark::kMicrosecond);
 
+// ---- Join latency: a waiter woken by the last task of its group. -----------
+//
+// A pool of one worker runs one task of a group; the caller waits for the
+// group only once the task has started (so it cannot run it itself), and
+// the task busy-runs for `task_us` microseconds. Reported (manual time):
+// from the task's last instruction to the caller's return from the wait,
+// the latency a split system's caller pays after its last subtask ends.
+// The work-stealing pool's waiter polls for kSpinTime (20 us) before it
+// sleeps; the shared-queue baseline sleeps at once, so a short task ends
+// with a condition-variable wake-up. Past the spin (50 us), both sleep.
+
+void busy_for(std::int64_t ns) {
+  const std::int64_t until = now_ns() + ns;
+  while (now_ns() < until) {
+  }
+}
+
+struct join_probe {
+  std::atomic<bool> started{false};
+  std::atomic<std::int64_t> finished_ns{0};
+  std::int64_t task_ns = 0;
+  void run() {
+    started.store(true, std::memory_order_release);
+    busy_for(task_ns);
+    finished_ns.store(now_ns(), std::memory_order_release);
+  }
+  void wait_started() const {
+    while (!started.load(std::memory_order_acquire)) {
+    }
+  }
+};
+
+void join_latency(benchmark::State& state, thread_pool& pool) {
+  for (auto _ : state) {
+    join_probe probe;
+    probe.task_ns = state.range(0) * 1000;
+    task_group group(pool);
+    group.run([p = &probe] { p->run(); });
+    probe.wait_started();
+    group.wait();
+    const std::int64_t returned = now_ns();
+    state.SetIterationTime(
+        static_cast<double>(returned - probe.finished_ns.load()) * 1e-9);
+  }
+}
+
+void join_latency(benchmark::State& state, shared_queue_pool& pool) {
+  for (auto _ : state) {
+    join_probe probe;
+    probe.task_ns = state.range(0) * 1000;
+    struct shared {
+      shared_queue_pool* pool;
+      join_probe* probe;
+      std::atomic<std::size_t> pending{1};
+    } run{&pool, &probe};
+    pool.post([r = &run] {
+      r->probe->run();
+      if (r->pending.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+        r->pool->wake_helpers();
+      }
+    });
+    probe.wait_started();
+    pool.help_until_zero(run.pending);
+    const std::int64_t returned = now_ns();
+    state.SetIterationTime(
+        static_cast<double>(returned - probe.finished_ns.load()) * 1e-9);
+  }
+}
+
+void BM_JoinLatency_Pool(benchmark::State& state) {
+  thread_pool pool(1);
+  join_latency(state, pool);
+}
+void BM_JoinLatency_SharedQueue(benchmark::State& state) {
+  shared_queue_pool pool(1);
+  join_latency(state, pool);
+}
+void join_args(benchmark::internal::Benchmark* b) {
+  b->ArgName("task_us")->Arg(2)->Arg(10)->Arg(50)->UseManualTime()->Unit(
+      benchmark::kMicrosecond);
+}
+BENCHMARK(BM_JoinLatency_Pool)->Apply(join_args);
+BENCHMARK(BM_JoinLatency_SharedQueue)->Apply(join_args);
+
 // ---- Idle CPU: what a pool burns between bursts of work. --------------------
 //
 // After a burst (T - 1 workers and the caller run 1000 tiny tasks; for the
