@@ -148,13 +148,13 @@ constexpr std::int64_t kMillisecond = 1'000'000;
 
 TEST(AtomicCounterHandOffTest, AStepThatIsOneLongChainRunsOnTheCallingThread) {
   thread_pool pool(2);
-  // a, b, d, f: 1 ms each; c: 1 us; e: 15 us, worth a hand-off on its own.
-  // Off the critical path: 16 us, below kInlineStepNs.
+  // a, b, d, f: 1 ms each; c: 1 us; e: kHandOffNs, worth a hand-off on its
+  // own. Off the critical path: e + c, below kInlineStepNs.
+  constexpr std::int64_t e_ns = hand_off_policy::kHandOffNs;
   const auto predict = [](std::size_t id) -> std::int64_t {
-    return id == 2 ? 1'000 : id == 4 ? 15'000 : kMillisecond;
+    return id == 2 ? 1'000 : id == 4 ? e_ns : kMillisecond;
   };
-  static_assert(15'000 >= hand_off_policy::kHandOffNs &&
-                16'000 < hand_off_policy::kInlineStepNs);
+  static_assert(e_ns + 1'000 < hand_off_policy::kInlineStepNs);
   const std::thread::id caller = std::this_thread::get_id();
   std::atomic<int> elsewhere{0};
   std::atomic<int> runs{0};

@@ -8,8 +8,8 @@
 //   policy.worth_handing_off(predicted_ns)
 //
 // A hand-off (post a task, a sleeping or spinning worker picks it up) costs
-// about a microsecond when a worker spins and several when it must be woken
-// (thread_pool_benchmark: post-and-wait, fork-join). Work smaller than a few
+// well under a microsecond when a worker spins and tens when it must be woken
+// (thread_pool_benchmark: HandOff, JoinLatency). Work smaller than a few
 // hand-offs is faster done inline by the thread that has it. So:
 //   * a system whose predicted run is below kHandOffNs is never posted: the
 //     thread that makes it ready runs it;
@@ -53,17 +53,24 @@ enum class hand_off {
 };
 
 struct hand_off_policy {
+  // The three thresholds below were halved (from 10, 20 and 15 us) once
+  // a thread waiting for its subtasks spins before it sleeps and a
+  // spinning worker polls every two pauses (thread_pool.h: JoinLatency
+  // 9 us -> 0.3-0.6 us, HandOff 1.15 -> 0.3 us). Measured on the 2-core VM
+  // of BENCHMARKS.md, four interleaved runs of update_benchmark's
+  // strata_mt rows, medians at 16k entities, old -> halved: SystemsUpdate
+  // 46.6 -> 43.6 us, SystemsUpdateMixed 42.8 -> 34.9 us,
+  // ComplexSystemsUpdate 286 -> 270 us, ComplexSystemsUpdateMixed 217 ->
+  // 200 us; at 1 and 1k entities within the runs' noise (+-20 %).
+  //
   // Below this predicted run time a system is not posted to another thread.
-  static constexpr std::int64_t kHandOffNs = 10'000;
+  static constexpr std::int64_t kHandOffNs = 5'000;
   // Below this much predicted work off the critical path the whole step
-  // runs on the calling thread: a few OS wake-ups' worth. Measured on the
-  // 2-core VM of BENCHMARKS.md: SystemsUpdate at 16k entities (two
-  // independent systems, 21-31 us a step on one thread) took 1.2-1.9x
-  // longer when the second system went to the other thread.
-  static constexpr std::int64_t kInlineStepNs = 20'000;
+  // runs on the calling thread: a few wake-ups' worth.
+  static constexpr std::int64_t kInlineStepNs = 10'000;
   // inner_parallelism::automatic() gives each subtask at least this much
   // predicted work.
-  static constexpr std::int64_t kMinSubtaskNs = 15'000;
+  static constexpr std::int64_t kMinSubtaskNs = 8'000;
 
   hand_off mode = hand_off::automatic;
 
