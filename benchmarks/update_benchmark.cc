@@ -20,6 +20,7 @@
 //
 // Names: BM_<Scenario>/<implementation>/<entities>/real_time.
 #include <algorithm>
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <thread>
@@ -132,6 +133,61 @@ BENCHMARK(strata_mt_threads)
     ->Name("BM_ComplexSystemsUpdate/strata_mt_threads")
     ->ArgsProduct({{1 << 18}, {2, 8, 16}})
     ->UseRealTime();
+
+// Steps a game's frame apart: each update follows a 2 ms sleep (not
+// timed), so the workers have parked and the caches cooled, as between the
+// frames of a game; back-to-back updates (above) keep the workers spinning.
+// strata_1t beside strata_mt: threads must not make these slower either.
+// A fixed iteration count: Google Benchmark's minimum time counts only the
+// timed part, and would sleep thousands of times.
+constexpr auto kFrameGap = std::chrono::milliseconds(2);
+
+template <scenario S, bool Threaded>
+void strata_spaced(benchmark::State& state) {
+  const auto n = static_cast<std::size_t>(state.range(0));
+  constexpr auto systems = [] {
+    if constexpr (S == scenario::systems) {
+      return kUpdateSystems<>;
+    } else {
+      return kComplexSystems<>;
+    }
+  }();
+  constexpr auto settings = [&] {
+    if constexpr (Threaded) {
+      return settings_mt(systems);
+    } else {
+      return settings_1t(systems);
+    }
+  }();
+  using world_type = strata_world<std::remove_const_t<decltype(settings)>>;
+  auto& world = cached_world<world_type>(n, mix_of(S, false), 0, [&] {
+    return new world_type(settings, n, mix_of(S, false));
+  });
+  for (auto _ : state) {
+    state.PauseTiming();
+    std::this_thread::sleep_for(kFrameGap);
+    state.ResumeTiming();
+    world.update();
+    benchmark::ClobberMemory();
+  }
+  state.counters["threads"] = static_cast<double>(world.ctx.thread_count());
+  state.SetItemsProcessed(state.iterations() * state.range(0));
+}
+void spaced_counts(benchmark::internal::Benchmark* b) {
+  b->Arg(1 << 10)->Arg(1 << 14)->Arg(1 << 18)->Iterations(300)->UseRealTime();
+}
+BENCHMARK(strata_spaced<scenario::systems, false>)
+    ->Name("BM_SpacedSystemsUpdate/strata_1t")
+    ->Apply(spaced_counts);
+BENCHMARK(strata_spaced<scenario::systems, true>)
+    ->Name("BM_SpacedSystemsUpdate/strata_mt")
+    ->Apply(spaced_counts);
+BENCHMARK(strata_spaced<scenario::complex, false>)
+    ->Name("BM_SpacedComplexSystemsUpdate/strata_1t")
+    ->Apply(spaced_counts);
+BENCHMARK(strata_spaced<scenario::complex, true>)
+    ->Name("BM_SpacedComplexSystemsUpdate/strata_mt")
+    ->Apply(spaced_counts);
 
 #define STRATA_UPDATE_BENCHMARKS(NAME, S, Mixed)           \
   BENCHMARK(baseline<S, Mixed>)                            \

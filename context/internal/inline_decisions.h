@@ -18,6 +18,18 @@
 // Either way the decisions are forgotten and the systems' costs marked
 // stale, so the next call decides again from fresh measurements.
 //
+// Threads that do not pay. The predictions say what threads could gain
+// from the systems' measured costs; they cannot see a worker that sleeps
+// between steps and takes tens of microseconds to wake (a game's frames
+// are milliseconds apart), a machine whose other cores are busy, or a VM
+// whose second vCPU is descheduled. So a call decided onto threads is
+// also timed as a whole, and now and then (every kProbeOften-th decided
+// call, every kProbeRare-th while threads clearly pay) run inline, as a
+// probe, and timed too: an exponentially weighted mean of each. When the
+// inline mean is the lower, the call is remembered inline for
+// kRecheckCalls calls (then threads get one more try, judged on a fresh
+// sample), with the usual growth limits and budget.
+//
 // A call is keyed by its run table's address (one per execute_systems()
 // instantiation: its selected systems and adapter types). A few are kept:
 // a program usually makes one or two distinct calls per step.
@@ -28,10 +40,13 @@
 #ifndef STRATA_CONTEXT_INTERNAL_INLINE_DECISIONS_H_
 #define STRATA_CONTEXT_INTERNAL_INLINE_DECISIONS_H_
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+
+#include "scheduler/hand_off.h"
 
 namespace strata::context_internal {
 
@@ -41,25 +56,69 @@ class inline_decisions {
   // remembered decision, or by it and timed (a sampling step).
   enum class mode { decide, remembered, remembered_timed };
 
-  mode mode_for(const void* call, bool sampling) const noexcept {
+  mode mode_for(const void* call, bool sampling) noexcept {
     const std::size_t slot = find(call);
     if (slot == kNone) return mode::decide;
+    if (lives_[slot] != kForever && --lives_[slot] == 0) {
+      // A "threads do not pay" decision expired: threads get one more
+      // try, judged on a fresh sample.
+      calls_[slot] = nullptr;
+      if (timing* t = timing_of(call)) t->threaded_ns = 0;
+      return mode::decide;
+    }
     return sampling ? mode::remembered_timed : mode::remembered;
   }
   // The call ran inline, unsplit, and stays so until its systems' work
-  // reaches `budget_ns`.
-  void remember(const void* call, std::int64_t budget_ns) noexcept {
+  // reaches `budget_ns` (and, if `lifetime` is given, for that many calls).
+  void remember(const void* call, std::int64_t budget_ns,
+                std::uint32_t lifetime = kForever) noexcept {
     std::size_t slot = find(call);
     if (slot == kNone) slot = next_++ % kSlots;
     calls_[slot] = call;
     budgets_[slot] = budget_ns;
+    lives_[slot] = lifetime;
   }
   // Whether a timed run of `call` that took `ns` stayed within its budget.
   bool within_budget(const void* call, std::int64_t ns) const noexcept {
     const std::size_t slot = find(call);
     return slot != kNone && ns < budgets_[slot];
   }
-  void forget_all() noexcept { calls_ = {}; }
+  void forget_all() noexcept {
+    calls_ = {};
+    timed_calls_ = {};  // the world changed: old timings say nothing
+  }
+
+  // ---- Threads that do not pay. ----
+  static constexpr std::uint32_t kProbeOften = 32;
+  static constexpr std::uint32_t kProbeRare = 256;
+  static constexpr std::uint32_t kRecheckCalls = 1024;
+
+  // Counts a decided call of `call` onto threads; whether it should run
+  // inline instead, as a probe.
+  bool probe_due(const void* call) noexcept {
+    timing& t = timing_for(call);
+    ++t.decided;
+    if (t.threaded_ns == 0) return false;  // nothing to compare with yet
+    const bool threads_clearly_pay =
+        t.inline_ns != 0 && t.threaded_ns * 4 < t.inline_ns * 3;
+    return t.decided % (threads_clearly_pay ? kProbeRare : kProbeOften) == 0;
+  }
+  // A timed run of `call`, on threads or inline.
+  void record(const void* call, bool on_threads, std::int64_t ns) noexcept {
+    timing& t = timing_for(call);
+    std::int64_t& mean = on_threads ? t.threaded_ns : t.inline_ns;
+    if (!on_threads) ++t.inline_runs;
+    const std::int64_t sample = std::max<std::int64_t>(ns, 1);
+    mean = mean == 0 ? sample : mean + (sample - mean) / 4;
+  }
+  // Whether `call` measured clearly faster inline than on threads (by
+  // more than the runs' noise: a sixth, over two probes at least); the
+  // inline mean, or 0.
+  std::int64_t inline_wins(const void* call) const noexcept {
+    const timing* t = timing_of(call);
+    if (t == nullptr || t->inline_runs < 2 || t->threaded_ns == 0) return 0;
+    return t->inline_ns * 6 < t->threaded_ns * 5 ? t->inline_ns : 0;
+  }
 
   // A system of the current call ran its subtasks on several threads.
   void note_split() noexcept { split_.store(true, std::memory_order_relaxed); }
@@ -78,11 +137,86 @@ class inline_decisions {
     return kNone;
   }
 
+  static constexpr std::uint32_t kForever = 0;
+
+  struct timing {
+    std::int64_t threaded_ns = 0;  // means; 0: no sample yet
+    std::int64_t inline_ns = 0;
+    std::uint32_t decided = 0;
+    std::uint32_t inline_runs = 0;
+  };
+  timing* timing_of(const void* call) noexcept {
+    for (std::size_t slot = 0; slot < kSlots; ++slot) {
+      if (timed_calls_[slot] == call) return &timings_[slot];
+    }
+    return nullptr;
+  }
+  const timing* timing_of(const void* call) const noexcept {
+    return const_cast<inline_decisions*>(this)->timing_of(call);
+  }
+  timing& timing_for(const void* call) noexcept {
+    if (timing* t = timing_of(call)) return *t;
+    const std::size_t slot = next_timed_++ % kSlots;
+    timed_calls_[slot] = call;
+    timings_[slot] = {};
+    return timings_[slot];
+  }
+
   std::array<const void*, kSlots> calls_{};
   std::array<std::int64_t, kSlots> budgets_{};
+  std::array<std::uint32_t, kSlots> lives_{};
   std::size_t next_ = 0;
+  std::array<const void*, kSlots> timed_calls_{};
+  std::array<timing, kSlots> timings_{};
+  std::size_t next_timed_ = 0;
   std::atomic<bool> split_{false};
 };
+
+// ---- Used by system_runner, for a context core `core` (internal/core.h).
+
+// Whether a call about to be decided runs inline as a probe instead.
+template <typename Core>
+bool inline_probe_due(Core& core, const void* call) {
+  return core.measures_costs() &&
+         core.hand_off_policy().mode == hand_off::automatic &&
+         core.inline_decisions().probe_due(call);
+}
+
+// Threads measured slower than inline for `call`: it runs inline, the
+// sequential scheduler's way, for kRecheckCalls calls, unless a selected
+// system doubles its entities or a sampled run takes twice the inline mean
+// (then every call decides again).
+template <const auto& Selected, typename Core>
+void remember_threads_lose(Core& core, const void* call,
+                           std::int64_t inline_ns) {
+  for (std::size_t id = 0; id < Selected.size(); ++id) {
+    if (!Selected[id]) continue;
+    auto& subscription = core.subscription(id);
+    subscription.set_growth_limit(
+        std::max<std::size_t>(1, subscription.raw_members().size()) * 2);
+  }
+  core.inline_decisions().remember(call, 2 * inline_ns,
+                                   inline_decisions::kRecheckCalls);
+}
+
+// An inline run of `call` that took `ns` (a probe, or a sampled run of a
+// remembered call) feeds its inline mean. A probe that wins makes the call
+// inline; a remembered call over its budget makes every call decide again.
+template <const auto& Selected, typename Core>
+void after_timed_inline_run(Core& core, const void* call, bool probe,
+                            std::int64_t ns) {
+  inline_decisions& decisions = core.inline_decisions();
+  if (!probe && !decisions.within_budget(call, ns)) {
+    core.forget_inline_decisions();
+    return;
+  }
+  decisions.record(call, /*on_threads=*/false, ns);
+  if (probe) {
+    if (const std::int64_t inline_ns = decisions.inline_wins(call)) {
+      remember_threads_lose<Selected>(core, call, inline_ns);
+    }
+  }
+}
 
 }  // namespace strata::context_internal
 

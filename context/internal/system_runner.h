@@ -87,17 +87,21 @@ class system_runner {
           };
           using mode = context_internal::inline_decisions::mode;
           const mode how = core.inline_mode_for(&table);
-          if (how == mode::decide) [[unlikely]] {
+          // A probe: a call to decide runs inline instead, timed
+          // (inline_decisions.h: threads that do not pay).
+          const bool probe = how == mode::decide &&
+                             context_internal::inline_probe_due(core, &table);
+          if (how == mode::decide && !probe) [[unlikely]] {
             decide_and_run<Selected>(core, run, predictions, &table);
           } else {
             // One call site, so that the sequential loop inlines here.
-            const bool timed = how == mode::remembered_timed;
+            const bool timed = how != mode::remembered;
             const std::int64_t start = timed ? trace_span::now_ns() : 0;
             scheduler::sequential_t::execute<system_list, Selected>(
                 core.pool(), run_remembered);
-            if (timed && !core.inline_decisions().within_budget(
-                             &table, trace_span::now_ns() - start)) {
-              core.forget_inline_decisions();
+            if (timed) [[unlikely]] {
+              context_internal::after_timed_inline_run<Selected>(
+                  core, &table, probe, trace_span::now_ns() - start);
             }
           }
         } else {
@@ -156,7 +160,9 @@ class system_runner {
   // system's growth limit: the work, and the entity counts, at which the
   // decision could change (the work off the critical path reaching
   // kInlineStepNs, or the largest system kMinSubtaskNs), assuming costs
-  // grow with entity counts.
+  // grow with entity counts. A call it ran on threads is timed as a whole,
+  // against the inline probes (inline_decisions.h: threads that do not
+  // pay).
   template <const auto& Selected, typename Run, typename Predictions>
   static void decide_and_run(core_type& core, Run& run,
                              const Predictions& predictions, const void* key) {
@@ -172,6 +178,8 @@ class system_runner {
                                             hand_off_policy::kMinSubtaskNs);
     const bool too_small = core.measures_costs() && !core.samples_costs() &&
                            predicted.all_known && predicted.total < small;
+    auto& decisions = core.inline_decisions();
+    const std::int64_t start = trace_span::now_ns();
     const step_decision decision =
         Types::scheduler_type::template execute<system_list, Selected>(
             core.pool(), run,
@@ -180,11 +188,18 @@ class system_runner {
             },
             too_small ? strata::hand_off_policy(hand_off::never)
                       : core.hand_off_policy());
-    const bool split = core.inline_decisions().take_split();
-    if (!core.measures_costs() || decision.used_pool || split ||
-        !predicted.all_fresh) {
+    const std::int64_t elapsed = trace_span::now_ns() - start;
+    const bool split = decisions.take_split();
+    if (!core.measures_costs()) return;
+    if (decision.used_pool || split) {
+      // Timed against the probes' inline runs.
+      decisions.record(key, /*on_threads=*/true, elapsed);
+      if (const std::int64_t inline_ns = decisions.inline_wins(key)) {
+        context_internal::remember_threads_lose<Selected>(core, key, inline_ns);
+      }
       return;
     }
+    if (!predicted.all_fresh) return;
     // Without a ranking (too small), the whole total counts as off the
     // critical path: a lower limit, never a wrong one.
     const std::int64_t off_critical =
