@@ -923,6 +923,7 @@ def section_parallel(results, context):
     L.append(f"Rows flagged: {total}.\n")
     L += section_bandwidth(results, context)
     L += section_oversubscription(results)
+    L += section_spaced(results)
     return L
 
 
@@ -1017,6 +1018,37 @@ def section_oversubscription(results):
         md_table(["T", "threads (counter)", "wall per update",
                   "CPU (caller)", f"ratio to T = {OVERSUB_THREADS[0]}",
                   f"≤ {OVERSUB_GOAL:g}×"], rows),
+        "",
+    ]
+
+
+SPACED_SCENARIOS = ["BM_SpacedSystemsUpdate", "BM_SpacedComplexSystemsUpdate"]
+SPACED_COUNTS = [1 << 10, 1 << 14, 1 << 18]
+
+
+def section_spaced(results):
+    rows = []
+    for scenario in SPACED_SCENARIOS:
+        for n in SPACED_COUNTS:
+            one = results.get(update_name(scenario, "strata_1t", n))
+            many = results.get(update_name(scenario, "strata_mt", n))
+            if one is None and many is None:
+                continue
+            rows.append([scenario[9:], fmt_n(n), fmt_time(one),
+                         fmt_time(many), fmt_ratio(ratio(many, one))])
+    return [
+        "### Steps a frame apart\n",
+        "`BM_Spaced{Systems,ComplexSystems}Update/strata_1t|strata_mt/N`: "
+        "each of 300 updates follows an untimed 2 ms sleep, as between a "
+        "game's frames, so workers have parked (waking one takes tens of "
+        "microseconds on a VM) and caches have cooled. The threaded "
+        "scheduler times its threaded calls against inline probes and "
+        "drops threads that do not pay (`context/internal/"
+        "inline_decisions.h`). Wall time per update.\n",
+        md_table(["scenario", "entities", "strata_1t", "strata_mt",
+                  "strata_mt / strata_1t"], rows,
+                 ["---", "---:", "---:", "---:", "---:"])
+        if rows else "(no results)",
         "",
     ]
 
