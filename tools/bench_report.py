@@ -15,7 +15,8 @@ Groups (each one binary, built and run with --config=bench):
   update     //benchmarks:update_benchmark: the four update scenarios of
              ecs_benchmark, implementations baseline, baseline_mt, strata_1t,
              strata_1t_ids, strata_mt, plus strata_mt oversubscribed
-             (strata_mt_threads, 2/8/16 threads at 256k);
+             (strata_mt_threads, 2/8/16 threads at 256k) and steps a frame
+             apart (BM_Spaced*: strata_1t and strata_mt, 2 ms between);
   entity     //benchmarks:entity_benchmark: create/destroy/unpack/remove-add;
   scheduler  //scheduler:scheduler_benchmark, filter
              'Overhead/.*/16/|Overhead/plain_loop/16|Idle': per-step
@@ -529,6 +530,13 @@ def time_compile(args, execroot, tree=ROOT):
     every header this file uses (and tools/unit_cost.py --tree compiles
     another checkout's headers this way)."""
     args = args[:1] + ["-iquote", tree] + args[1:]
+    # The source itself, when its package is not linked there either (a
+    # generated one lives under bazel-out/, which always is).
+    if "-c" in args:
+        i = args.index("-c") + 1
+        if not os.path.exists(os.path.join(execroot, args[i])) and \
+                os.path.exists(os.path.join(tree, args[i])):
+            args[i] = os.path.join(tree, args[i])
     scratch = tempfile.mkdtemp()
     for flag, name in (("-o", "out.o"), ("-MF", "out.d")):
         if flag in args:
