@@ -21,7 +21,8 @@ Groups (each one binary, built and run with --config=bench):
   scheduler  //scheduler:scheduler_benchmark, filter
              'Overhead/.*/16/|Overhead/plain_loop/16|Idle': per-step
              scheduler overhead and idle CPU between steps;
-  threading  //threading:thread_pool_benchmark, filter 'Contention': the
+  threading  //threading:thread_pool_benchmark, filter
+             'Contention|HandOff|JoinLatency': the
              work-stealing pool against the shared moodycamel queue it
              replaced and a mutex queue at 2..64 threads.
 
@@ -97,7 +98,7 @@ COMPILE_RUNS = 2  # compiles per program; the faster one is reported
 SMALL_FILTER = "/(1|1024|16384|262144|1048576)/"
 QUICK_FILTER = "/(1|1024|16384)/"
 SCHEDULER_FILTER = "Overhead/.*/16/|Overhead/plain_loop/16|Idle"
-THREADING_FILTER = "Contention"
+THREADING_FILTER = "Contention|HandOff|JoinLatency"
 
 # One `bazel run` of a group: results file (without .json), filter,
 # repetitions.
@@ -1186,6 +1187,36 @@ def section_contention(results, cores):
     ]
 
 
+def section_latency(results):
+    def row(label, pool_name, shared_name):
+        return [label, fmt_time(results.get(pool_name)),
+                fmt_time(results.get(shared_name)),
+                fmt_ratio(ratio(results.get(pool_name),
+                                results.get(shared_name)))]
+    rows = [row(f"hand-off to a {state} worker",
+                f"BM_HandOff_Pool_{state.capitalize()}",
+                f"BM_HandOff_SharedQueue_{state.capitalize()}")
+            for state in ("spinning", "parked")]
+    rows += [row(f"join: last task ends {us} µs into the wait",
+                 f"BM_JoinLatency_Pool/task_us:{us}",
+                 f"BM_JoinLatency_SharedQueue/task_us:{us}")
+             for us in (2, 10, 50)]
+    return [
+        "### Hand-off and join latency\n",
+        "`//threading:thread_pool_benchmark --benchmark_filter="
+        "'HandOff|JoinLatency'` (manual time). Hand-off: from `post()` to "
+        "the task's first instruction, to a pool of one worker that is "
+        "still polling after its last task, or asleep after 5 ms idle. "
+        "Join: a group's one task runs on the worker for 2, 10 or 50 µs "
+        "after the caller started waiting; from its end to the caller's "
+        "return from the wait. Strata's waiter polls for up to 20 µs "
+        "before it sleeps; the shared-queue pool's sleeps at once.\n",
+        md_table(["", "Pool", "SharedQueue", "Pool / SharedQueue"], rows,
+                 ["---", "---:", "---:", "---:"]),
+        "",
+    ]
+
+
 def section_entity(results):
     L = ["## Entity scenarios (one thread)\n"]
     for scenario in ENTITY_SCENARIOS:
@@ -1246,6 +1277,7 @@ def write_report(path, plots_dir, results, meta, costs, args):
     L += section_parallel(results, results.context)
     L += section_scheduler(results)
     L += section_contention(results, info.get("cores"))
+    L += section_latency(results)
     L += section_entity(results)
     L += section_compile(costs)
     notes = read_text(os.path.join(ROOT, "benchmarks", "ANALYSIS.md"))
