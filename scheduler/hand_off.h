@@ -53,12 +53,12 @@ enum class hand_off {
 };
 
 struct hand_off_policy {
-  // The three thresholds below were halved (from 10, 20 and 15 us) once
-  // a thread waiting for its subtasks spins before it sleeps and a
-  // spinning worker polls every two pauses (thread_pool.h: JoinLatency
-  // 9 us -> 0.3-0.6 us, HandOff 1.15 -> 0.3 us). Measured on the 2-core VM
-  // of BENCHMARKS.md, four interleaved runs of update_benchmark's
-  // strata_mt rows, medians at 16k entities, old -> halved: SystemsUpdate
+  // The three thresholds below assume a thread waiting for its subtasks
+  // spins before it sleeps and a spinning worker polls every two pauses
+  // (thread_pool.h: JoinLatency 0.3-0.6 us, HandOff ~0.3 us). Against
+  // twice their values (10, 20 and 15 us), on the 2-core VM of
+  // BENCHMARKS.md, four interleaved runs of update_benchmark's strata_mt
+  // rows, medians at 16k entities, doubled -> these: SystemsUpdate
   // 46.6 -> 43.6 us, SystemsUpdateMixed 42.8 -> 34.9 us,
   // ComplexSystemsUpdate 286 -> 270 us, ComplexSystemsUpdateMixed 217 ->
   // 200 us; at 1 and 1k entities within the runs' noise (+-20 %).

@@ -12,7 +12,8 @@
 //     most kSpinTime, 20 us), then sleeps on a condition variable. It is
 //     woken when the group finishes or when new work is posted. So nested
 //     fork-join (a task that runs a group and waits) completes with any
-//     number of workers, including one and zero. No unbounded busy-waiting.
+//     number of workers, including one and zero. Each poll over empty
+//     queues is bounded by kSpinTime; no unbounded busy-waiting.
 //   * Exceptions: the first exception thrown by a task of the group is kept
 //     (later ones are dropped) and rethrown by wait() after every task of the
 //     group has finished. The other tasks still run (no cancellation). The

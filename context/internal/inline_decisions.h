@@ -23,12 +23,15 @@
 // between steps and takes tens of microseconds to wake (a game's frames
 // are milliseconds apart), a machine whose other cores are busy, or a VM
 // whose second vCPU is descheduled. So a call decided onto threads is
-// also timed as a whole, and now and then (every kProbeOften-th decided
-// call, every kProbeRare-th while threads clearly pay) run inline, as a
-// probe, and timed too: an exponentially weighted mean of each. When the
-// inline mean is the lower, the call is remembered inline for
-// kRecheckCalls calls (then threads get one more try, judged on a fresh
-// sample), with the usual growth limits and budget.
+// also timed as a whole, and now and then (every kProbeOften-th call about
+// to be decided, every kProbeRare-th while threads clearly pay; never on a
+// cost-sampling step, which must measure) run inline, as a probe, and
+// timed too: an exponentially weighted mean of each. When the inline mean
+// is below five sixths of the threaded one, over two runs of each at
+// least, the call is remembered inline for kRecheckCalls calls, with
+// growth limits of twice each system's entities and a budget of the
+// larger of twice the inline mean and the threaded mean. Then threads get
+// another try, judged on two fresh threaded runs.
 //
 // A call is keyed by its run table's address (one per execute_systems()
 // instantiation: its selected systems and adapter types). A few are kept:
@@ -46,8 +49,6 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "scheduler/hand_off.h"
-
 namespace strata::context_internal {
 
 class inline_decisions {
@@ -56,20 +57,22 @@ class inline_decisions {
   // remembered decision, or by it and timed (a sampling step).
   enum class mode { decide, remembered, remembered_timed };
 
+  // Call once per call: it counts down a remembered decision's lifetime.
   mode mode_for(const void* call, bool sampling) noexcept {
     const std::size_t slot = find(call);
     if (slot == kNone) return mode::decide;
     if (lives_[slot] != kForever && --lives_[slot] == 0) {
-      // A "threads do not pay" decision expired: threads get one more
-      // try, judged on a fresh sample.
+      // A "threads do not pay" decision expired: threads get another try,
+      // judged on fresh threaded runs.
       calls_[slot] = nullptr;
-      if (timing* t = timing_of(call)) t->threaded_ns = 0;
+      if (timing* t = timing_of(call)) t->threaded_ns = t->threaded_runs = 0;
       return mode::decide;
     }
     return sampling ? mode::remembered_timed : mode::remembered;
   }
   // The call ran inline, unsplit, and stays so until its systems' work
-  // reaches `budget_ns` (and, if `lifetime` is given, for that many calls).
+  // reaches `budget_ns` (and, for a lifetime other than kForever, for that
+  // many calls).
   void remember(const void* call, std::int64_t budget_ns,
                 std::uint32_t lifetime = kForever) noexcept {
     std::size_t slot = find(call);
@@ -93,8 +96,10 @@ class inline_decisions {
   static constexpr std::uint32_t kProbeRare = 256;
   static constexpr std::uint32_t kRecheckCalls = 1024;
 
-  // Counts a decided call of `call` onto threads; whether it should run
-  // inline instead, as a probe.
+  // Counts a call of `call` about to be decided; whether it should run
+  // inline instead, as a probe (only once it ran on threads). Takes one of
+  // the kSlots timing slots: with more distinct calls, the oldest's
+  // timings are dropped.
   bool probe_due(const void* call) noexcept {
     timing& t = timing_for(call);
     ++t.decided;
@@ -107,17 +112,29 @@ class inline_decisions {
   void record(const void* call, bool on_threads, std::int64_t ns) noexcept {
     timing& t = timing_for(call);
     std::int64_t& mean = on_threads ? t.threaded_ns : t.inline_ns;
-    if (!on_threads) ++t.inline_runs;
+    ++(on_threads ? t.threaded_runs : t.inline_runs);
     const std::int64_t sample = std::max<std::int64_t>(ns, 1);
     mean = mean == 0 ? sample : mean + (sample - mean) / 4;
   }
+  // Whether `call` is timed (has a timing slot).
+  bool timed(const void* call) const noexcept {
+    return timing_of(call) != nullptr;
+  }
   // Whether `call` measured clearly faster inline than on threads (by
-  // more than the runs' noise: a sixth, over two probes at least); the
-  // inline mean, or 0.
-  std::int64_t inline_wins(const void* call) const noexcept {
+  // more than the runs' noise: a sixth, over two runs of each at least).
+  bool inline_wins(const void* call) const noexcept {
     const timing* t = timing_of(call);
-    if (t == nullptr || t->inline_runs < 2 || t->threaded_ns == 0) return 0;
-    return t->inline_ns * 6 < t->threaded_ns * 5 ? t->inline_ns : 0;
+    return t != nullptr && t->inline_runs >= 2 && t->threaded_runs >= 2 &&
+           t->inline_ns * 6 < t->threaded_ns * 5;
+  }
+  // The means of `call` (0: none); after inline_wins(call), both nonzero.
+  std::int64_t inline_mean(const void* call) const noexcept {
+    const timing* t = timing_of(call);
+    return t == nullptr ? 0 : t->inline_ns;
+  }
+  std::int64_t threaded_mean(const void* call) const noexcept {
+    const timing* t = timing_of(call);
+    return t == nullptr ? 0 : t->threaded_ns;
   }
 
   // A system of the current call ran its subtasks on several threads.
@@ -144,15 +161,21 @@ class inline_decisions {
     std::int64_t inline_ns = 0;
     std::uint32_t decided = 0;
     std::uint32_t inline_runs = 0;
+    std::uint32_t threaded_runs = 0;
   };
-  timing* timing_of(const void* call) noexcept {
+  std::size_t timing_slot(const void* call) const noexcept {
     for (std::size_t slot = 0; slot < kSlots; ++slot) {
-      if (timed_calls_[slot] == call) return &timings_[slot];
+      if (timed_calls_[slot] == call) return slot;
     }
-    return nullptr;
+    return kNone;
+  }
+  timing* timing_of(const void* call) noexcept {
+    const std::size_t slot = timing_slot(call);
+    return slot == kNone ? nullptr : &timings_[slot];
   }
   const timing* timing_of(const void* call) const noexcept {
-    return const_cast<inline_decisions*>(this)->timing_of(call);
+    const std::size_t slot = timing_slot(call);
+    return slot == kNone ? nullptr : &timings_[slot];
   }
   timing& timing_for(const void* call) noexcept {
     if (timing* t = timing_of(call)) return *t;
@@ -174,34 +197,38 @@ class inline_decisions {
 
 // ---- Used by system_runner, for a context core `core` (internal/core.h).
 
-// Whether a call about to be decided runs inline as a probe instead.
+// Whether a call about to be decided runs inline as a probe instead. Not
+// on a cost-sampling step: a probe measures no system.
 template <typename Core>
 bool inline_probe_due(Core& core, const void* call) {
-  return core.measures_costs() &&
-         core.hand_off_policy().mode == hand_off::automatic &&
+  return core.measures_costs() && !core.samples_costs() &&
          core.inline_decisions().probe_due(call);
 }
 
 // Threads measured slower than inline for `call`: it runs inline, the
 // sequential scheduler's way, for kRecheckCalls calls, unless a selected
-// system doubles its entities or a sampled run takes twice the inline mean
-// (then every call decides again).
+// system doubles its entities or a sampled run takes longer than both
+// twice the inline mean and the threaded mean (then every call decides
+// again).
 template <const auto& Selected, typename Core>
-void remember_threads_lose(Core& core, const void* call,
-                           std::int64_t inline_ns) {
+void remember_threads_lose(Core& core, const void* call) {
+  const inline_decisions& decisions = core.inline_decisions();
+  const std::int64_t budget =
+      std::max(2 * decisions.inline_mean(call), decisions.threaded_mean(call));
   for (std::size_t id = 0; id < Selected.size(); ++id) {
     if (!Selected[id]) continue;
     auto& subscription = core.subscription(id);
     subscription.set_growth_limit(
         std::max<std::size_t>(1, subscription.raw_members().size()) * 2);
   }
-  core.inline_decisions().remember(call, 2 * inline_ns,
+  core.inline_decisions().remember(call, budget,
                                    inline_decisions::kRecheckCalls);
 }
 
 // An inline run of `call` that took `ns` (a probe, or a sampled run of a
-// remembered call) feeds its inline mean. A probe that wins makes the call
-// inline; a remembered call over its budget makes every call decide again.
+// remembered call) feeds its inline mean, if the call is timed. A probe
+// that wins makes the call inline; a remembered call over its budget makes
+// every call decide again.
 template <const auto& Selected, typename Core>
 void after_timed_inline_run(Core& core, const void* call, bool probe,
                             std::int64_t ns) {
@@ -210,11 +237,11 @@ void after_timed_inline_run(Core& core, const void* call, bool probe,
     core.forget_inline_decisions();
     return;
   }
-  decisions.record(call, /*on_threads=*/false, ns);
-  if (probe) {
-    if (const std::int64_t inline_ns = decisions.inline_wins(call)) {
-      remember_threads_lose<Selected>(core, call, inline_ns);
-    }
+  if (probe || decisions.timed(call)) {
+    decisions.record(call, /*on_threads=*/false, ns);
+  }
+  if (probe && decisions.inline_wins(call)) {
+    remember_threads_lose<Selected>(core, call);
   }
 }
 

@@ -179,7 +179,8 @@ class system_runner {
     const bool too_small = core.measures_costs() && !core.samples_costs() &&
                            predicted.all_known && predicted.total < small;
     auto& decisions = core.inline_decisions();
-    const std::int64_t start = trace_span::now_ns();
+    const bool timed = core.measures_costs();
+    const std::int64_t start = timed ? trace_span::now_ns() : 0;
     const step_decision decision =
         Types::scheduler_type::template execute<system_list, Selected>(
             core.pool(), run,
@@ -188,14 +189,14 @@ class system_runner {
             },
             too_small ? strata::hand_off_policy(hand_off::never)
                       : core.hand_off_policy());
-    const std::int64_t elapsed = trace_span::now_ns() - start;
+    const std::int64_t elapsed = timed ? trace_span::now_ns() - start : 0;
     const bool split = decisions.take_split();
-    if (!core.measures_costs()) return;
+    if (!timed) return;
     if (decision.used_pool || split) {
       // Timed against the probes' inline runs.
       decisions.record(key, /*on_threads=*/true, elapsed);
-      if (const std::int64_t inline_ns = decisions.inline_wins(key)) {
-        context_internal::remember_threads_lose<Selected>(core, key, inline_ns);
+      if (decisions.inline_wins(key)) {
+        context_internal::remember_threads_lose<Selected>(core, key);
       }
       return;
     }
