@@ -327,14 +327,16 @@ struct thread_pool::state {
     }
   }
 
-  // Polls for work until kSpinTime has passed (measured on the steady
-  // clock, so the bound holds whatever the machine's speed).
-  bool spin_for_task(worker_context& self, task& out) {
+  // Polls `found` every kPausesPerPoll pauses until it returns true, the
+  // pool stops, or kSpinTime has passed (measured on the steady clock, so
+  // the bound holds whatever the machine's speed). True if found.
+  template <typename Found>
+  bool spin_until(Found found) {
     const auto deadline = std::chrono::steady_clock::now() + kSpinTime;
     for (;;) {
       for (int i = 0; i < kPausesPerPoll; ++i) cpu_relax();
       if (yield_while_spinning) std::this_thread::yield();
-      if (find_task(&self, out, /*patient=*/false)) return true;
+      if (found()) return true;
       if (stopping.load(std::memory_order_relaxed) ||
           std::chrono::steady_clock::now() >= deadline) {
         return false;
@@ -342,22 +344,22 @@ struct thread_pool::state {
     }
   }
 
+  // A worker that ran dry polls for a task.
+  bool spin_for_task(worker_context& self, task& out) {
+    return spin_until([&] { return find_task(&self, out, /*patient=*/false); });
+  }
+
   // A helper's spin (help_until_zero): polls until the group is done or a
-  // task is queued, for at most kSpinTime. True if either happened. The
-  // last subtask of a split system usually finishes within microseconds of
-  // the caller's own; sleeping on the condition variable instead costs the
-  // finishing thread a futex wake and the caller a wake-up latency (tens of
-  // microseconds on a busy VM) on the step's critical path.
+  // task is queued. The last subtask of a split system usually finishes
+  // within microseconds of the caller's own; sleeping on the condition
+  // variable instead costs the finishing thread a futex wake and the
+  // caller a wake-up latency (tens of microseconds on a busy VM) on the
+  // step's critical path. (A task still running while the pool stops
+  // that waits on a group skips the spin and sleeps, as before it.)
   bool spin_until_done_or_task(const std::atomic<std::size_t>& pending) {
-    const auto deadline = std::chrono::steady_clock::now() + kSpinTime;
-    for (;;) {
-      for (int i = 0; i < kPausesPerPoll; ++i) cpu_relax();
-      if (yield_while_spinning) std::this_thread::yield();
-      if (pending.load(std::memory_order_acquire) == 0 || has_task_hint()) {
-        return true;
-      }
-      if (std::chrono::steady_clock::now() >= deadline) return false;
-    }
+    return spin_until([&] {
+      return pending.load(std::memory_order_acquire) == 0 || has_task_hint();
+    });
   }
 
   // Registers as parked, re-checks every queue under its lock and sleeps if
