@@ -79,9 +79,9 @@ void baseline_mt(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations() * state.range(0));
 }
 
+// The Strata world of a scenario with n entities, made once and cached.
 template <scenario S, bool Mixed, bool Threaded, access A = access::typed>
-void strata_update(benchmark::State& state) {
-  const auto n = static_cast<std::size_t>(state.range(0));
+auto& cached_strata_world(std::size_t n) {
   constexpr auto systems = [] {
     if constexpr (S == scenario::systems) {
       return kUpdateSystems<A>;
@@ -97,9 +97,15 @@ void strata_update(benchmark::State& state) {
     }
   }();
   using world_type = strata_world<std::remove_const_t<decltype(settings)>>;
-  auto& world = cached_world<world_type>(n, mix_of(S, Mixed), 0, [&] {
+  return cached_world<world_type>(n, mix_of(S, Mixed), 0, [&] {
     return new world_type(settings, n, mix_of(S, Mixed));
   });
+}
+
+template <scenario S, bool Mixed, bool Threaded, access A = access::typed>
+void strata_update(benchmark::State& state) {
+  auto& world = cached_strata_world<S, Mixed, Threaded, A>(
+      static_cast<std::size_t>(state.range(0)));
   for (auto _ : state) {
     world.update();
     benchmark::ClobberMemory();
@@ -147,25 +153,8 @@ constexpr int kSpacedWarmUp = 100;
 
 template <scenario S, bool Threaded>
 void strata_spaced(benchmark::State& state) {
-  const auto n = static_cast<std::size_t>(state.range(0));
-  constexpr auto systems = [] {
-    if constexpr (S == scenario::systems) {
-      return kUpdateSystems<>;
-    } else {
-      return kComplexSystems<>;
-    }
-  }();
-  constexpr auto settings = [&] {
-    if constexpr (Threaded) {
-      return settings_mt(systems);
-    } else {
-      return settings_1t(systems);
-    }
-  }();
-  using world_type = strata_world<std::remove_const_t<decltype(settings)>>;
-  auto& world = cached_world<world_type>(n, mix_of(S, false), 0, [&] {
-    return new world_type(settings, n, mix_of(S, false));
-  });
+  auto& world = cached_strata_world<S, /*Mixed=*/false, Threaded>(
+      static_cast<std::size_t>(state.range(0)));
   // Untimed, the same way: the threaded scheduler's probes (every 32nd
   // call) learn how threads fare here before the timed updates.
   for (int i = 0; i < kSpacedWarmUp; ++i) {
