@@ -47,6 +47,18 @@ constexpr auto pair_of_systems =
 constexpr auto components =
     strata::component_signatures(strata::cs::make(ct::position));
 
+// Settings of every test here: the atomic-counter scheduler on two threads,
+// deciding by itself.
+template <typename Systems>
+constexpr auto deciding_on_two_threads(Systems systems) {
+  return strata::settings()
+      .component_signatures(components)
+      .system_signatures(systems)
+      .scheduler(strata::scheduler::atomic_counter)
+      .threads(2)
+      .hand_off(strata::hand_off::automatic);
+}
+
 // How many system runs happened on a thread other than the caller's, in
 // each phase of a run: `light_steps` steps of empty systems, then
 // `heavy_steps` steps in which every run sleeps 5 ms.
@@ -55,14 +67,8 @@ struct off_caller_runs {
   int heavy = 0;
 };
 off_caller_runs runs_off_the_calling_thread(int light_steps, int heavy_steps) {
-  auto ctx =
-      strata::make_context(strata::settings()
-                               .allow_inner_parallelism()
-                               .component_signatures(components)
-                               .system_signatures(pair_of_systems)
-                               .scheduler(strata::scheduler::atomic_counter)
-                               .threads(2)
-                               .hand_off(strata::hand_off::automatic));
+  auto ctx = strata::make_context(
+      deciding_on_two_threads(pair_of_systems).allow_inner_parallelism());
   ctx.step([](auto& proxy) {
     for (int i = 0; i < 8; ++i) {
       proxy.add_component(ct::position, proxy.create_entity());
@@ -149,12 +155,7 @@ TEST(SchedulerHandOffTest, DecisionsFollowAWorldThatGrows) {
   // one system to the worker, although the next sampling step (which would
   // also catch it, by timing the call) is more than 7 steps away.
   auto ctx =
-      strata::make_context(strata::settings()
-                               .component_signatures(components)
-                               .system_signatures(pair_of_per_entity_systems)
-                               .scheduler(strata::scheduler::atomic_counter)
-                               .threads(2)
-                               .hand_off(strata::hand_off::automatic));
+      strata::make_context(deciding_on_two_threads(pair_of_per_entity_systems));
   using core_type = decltype(ctx)::core_type;
   const auto add_entities = [&](int count) {
     ctx.step([&](auto& proxy) {
@@ -188,19 +189,13 @@ TEST(SchedulerHandOffTest, DecisionsFollowAWorldThatGrows) {
   EXPECT_GE(elsewhere.load(), 1);
 }
 
-// Steps of pair_of_systems whose runs sleep `on_caller` on the calling
-// thread and `elsewhere` on any other: how many runs of the last
+// Steps of pair_of_systems whose runs sleep `sleep_on_caller` on the
+// calling thread and `sleep_elsewhere` on any other: how many runs of the last
 // `window` of `steps` steps happened off the calling thread.
 int off_caller_runs_at_the_end(int steps, int window,
                                std::chrono::microseconds sleep_on_caller,
                                std::chrono::microseconds sleep_elsewhere) {
-  auto ctx =
-      strata::make_context(strata::settings()
-                               .component_signatures(components)
-                               .system_signatures(pair_of_systems)
-                               .scheduler(strata::scheduler::atomic_counter)
-                               .threads(2)
-                               .hand_off(strata::hand_off::automatic));
+  auto ctx = strata::make_context(deciding_on_two_threads(pair_of_systems));
   ctx.step([](auto& proxy) {
     proxy.add_component(ct::position, proxy.create_entity());
   });
