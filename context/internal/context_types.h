@@ -40,12 +40,33 @@ class system_runner;
 
 namespace context_internal {
 
+// Owns one heap-allocated system instance. Not std::unique_ptr: each
+// unique_ptr<T> brings ~40 small functions (its tuple of pointer and
+// deleter, the impl and data layers, get/reset/release, the deleter) that
+// the compiler instantiates and then inlines away, once per system; this
+// one has the three the core uses.
+template <typename T>
+class instance_owner {
+ public:
+  instance_owner() = default;
+  instance_owner(const instance_owner&) = delete;
+  instance_owner& operator=(const instance_owner&) = delete;
+  ~instance_owner() { delete instance_; }
+
+  // Takes `instance` (from new, or null); at most once.
+  void adopt(T* instance) noexcept { instance_ = instance; }
+  T* get() const noexcept { return instance_; }
+
+ private:
+  T* instance_ = nullptr;
+};
+
 template <typename Types, typename Indices>
 struct instance_tuple;
 template <typename Types, std::size_t... I>
 struct instance_tuple<Types, std::index_sequence<I...>> {
   using type =
-      base_internal::flat_tuple<std::unique_ptr<system_instance<Types, I>>...>;
+      base_internal::flat_tuple<instance_owner<system_instance<Types, I>>...>;
 };
 
 // Room for one T that is constructed on demand and thrown away: what a

@@ -209,7 +209,7 @@ class context_core {
   const component_storage_type& components() const { return components_; }
   template <std::size_t I>
   system_instance<Types, I>& instance() {
-    return *base_internal::get<I>(instances_);
+    return *base_internal::get<I>(instances_).get();
   }
   // f(subscription) for every system's subscription
   // (context/internal/subscription.h), in id order on this thread, or in
@@ -322,14 +322,17 @@ class context_core {
   template <typename Systems, typename ArgsTuple, std::size_t... I>
   void construct_instances(const Systems& systems, ArgsTuple& args,
                            std::index_sequence<I...>) {
-    ((base_internal::get<I>(instances_) =
-          context_internal::make_instance<Types, I>(
-              systems.template signature<I>(), entities(), args)),
+    // Owned as soon as made: if a constructor throws, the instances made
+    // before it are deleted with the core's members.
+    (base_internal::get<I>(instances_)
+         .adopt(context_internal::make_instance<Types, I>(
+             systems.template signature<I>(), entities(), args)),
      ...);
     // (Null only after a reported compile error.)
-    ((subscriptions_[I] = base_internal::get<I>(instances_)
-                              ? &base_internal::get<I>(instances_)->membership()
-                              : nullptr),
+    ((subscriptions_[I] =
+          base_internal::get<I>(instances_).get()
+              ? &base_internal::get<I>(instances_).get()->membership()
+              : nullptr),
      ...);
   }
 

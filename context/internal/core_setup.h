@@ -70,8 +70,8 @@ executor* executor_in(const Args&... args) {
   return found;
 }
 
-// Constructs system I from the system_arguments given for it in `args`, if
-// any, else default-constructed.
+// Constructs system I on the heap from the system_arguments given for it in
+// `args`, if any, else default-constructed. The caller owns the result.
 template <typename Types, std::size_t I, typename Signature, typename ArgsTuple>
 auto make_instance(const Signature& signature,
                    const typename Types::entity_storage_type& entities,
@@ -91,8 +91,7 @@ auto make_instance(const Signature& signature,
   if constexpr (found < std::tuple_size_v<ArgsTuple>) {
     return std::apply(
         [&](auto&... a) {
-          return std::make_unique<system_instance<Types, I>>(signature,
-                                                             entities, a...);
+          return new system_instance<Types, I>(signature, entities, a...);
         },
         std::get<found>(args).arguments);
   } else {
@@ -103,9 +102,9 @@ auto make_instance(const Signature& signature,
           diagnostic::system_not_default_constructible<system_type>);
     }
     if constexpr (std::is_default_constructible_v<system_type>) {
-      return std::make_unique<system_instance<Types, I>>(signature, entities);
+      return new system_instance<Types, I>(signature, entities);
     } else {  // reported above; no second error from the constructor
-      return std::unique_ptr<system_instance<Types, I>>();
+      return static_cast<system_instance<Types, I>*>(nullptr);
     }
   }
 }
