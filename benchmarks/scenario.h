@@ -396,11 +396,10 @@ inline constexpr auto kComponents = strata::component_signatures(
     strata::component_signature::make(ct::damage),
     strata::component_signature::make(ct::sprite));
 
-// Threaded runs split a system into one subtask per thread from 4096
-// entities up (below that a split costs more than it saves).
-inline constexpr auto kSplit =
-    strata::inner_parallelism_composer::none_below_threshold(
-        4096, strata::inner_parallelism::split_evenly_per_core());
+// Threaded runs split a system as the context's default strategy does: by
+// its measured cost, up to one subtask per thread, large work in several
+// slices per thread (inner_parallelism::automatic()).
+inline constexpr auto kSplit = strata::inner_parallelism::automatic();
 
 // SystemsUpdate: movement and data (independent: they run concurrently).
 template <access A = access::typed>

@@ -150,9 +150,10 @@ TEST(ParallelismGuideTest, HandOffModesAndDisallowedInnerParallelism) {
   ctx.step([](auto& proxy) {
     proxy.execute_systems()(strata::execution_adapter::all().for_subtasks(
         [](auto& system, auto& data) { system.process(data); }));
-    // Under hand_off::always, inner_parallelism::automatic() splits one subtask
-    // per thread (under hand_off::never: one subtask).
-    EXPECT_EQ(proxy.instance(strata::tag<reader<3>>).subtask_count(), 4u);
+    // Under hand_off::always, inner_parallelism::automatic() splits as for
+    // unbounded work: 4 slices per thread, 16 on 4 threads (under
+    // hand_off::never: one subtask).
+    EXPECT_EQ(proxy.instance(strata::tag<reader<3>>).subtask_count(), 16u);
   });
   // --- end snippet ---
 }

@@ -8,8 +8,9 @@
 //
 // inner_parallelism::automatic() is the default (a signature without
 // .parallelism(...)): it splits by the system's measured cost, one subtask
-// while the cost is unknown (the first run), and at most one per thread. The
-// last lines show the same world with hand_off::always (automatic splits per
+// while the cost is unknown (the first run), up to one per thread, and large
+// work in up to 4 slices per thread. The last lines show the same world with
+// hand_off::always (automatic splits as for unbounded work: 4 slices per
 // thread) and with inner parallelism disallowed (one subtask each).
 //
 //   bazel run //examples:inner_parallelism

@@ -73,6 +73,31 @@ TEST(AutomaticStrategyTest, SplitsOnlyWhatFillsSubtasks) {
   EXPECT_EQ(subtask_count(automatic, 1'000'000, 8, 100 * per), 8u);  // threads
   EXPECT_EQ(subtask_count(automatic, 2, 8, 100 * per), 2u);          // entities
   EXPECT_EQ(automatic.describe(), "automatic");
+}
+
+TEST(AutomaticStrategyTest, LargeWorkSplitsIntoSeveralSlicesPerThread) {
+  constexpr auto automatic = ips::automatic();
+  constexpr std::int64_t per = hand_off_policy::kMinSubtaskNs;
+  constexpr std::size_t slice = ips::automatic_t::kMinSubtasksPerSlice;
+  constexpr std::size_t most = ips::automatic_t::kMaxSlicesPerThread;
+  // One slice per thread until each thread's share fills two slices.
+  EXPECT_EQ(subtask_count(automatic, 1'000'000, 2, 2 * slice * per - 1), 2u);
+  EXPECT_EQ(subtask_count(automatic, 1'000'000, 2, 2 * 2 * slice * per), 4u);
+  EXPECT_EQ(subtask_count(automatic, 1'000'000, 2, 3 * 2 * slice * per), 6u);
+  // At most kMaxSlicesPerThread per thread, however large the work.
+  EXPECT_EQ(subtask_count(automatic, 1'000'000, 2, 1'000 * slice * per),
+            2 * most);
+  EXPECT_EQ(subtask_count(automatic, 1'000'000, 8, 1'000 * slice * per),
+            8 * most);
+  // One thread: never split, whatever the work.
+  EXPECT_EQ(subtask_count(automatic, 1'000'000, 1, 1'000 * slice * per), 1u);
+  // Never more subtasks than entities.
+  EXPECT_EQ(subtask_count(automatic, 5, 2, 1'000 * slice * per), 5u);
+}
+
+TEST(AutomaticStrategyTest, ComposesWithAThreshold) {
+  constexpr auto automatic = ips::automatic();
+  constexpr std::int64_t per = hand_off_policy::kMinSubtaskNs;
   // Composed: the prediction reaches the strategy above the threshold.
   constexpr auto composed = ipc::none_below_threshold(100, automatic);
   EXPECT_EQ(subtask_count(composed, 1000, 8, 4 * per), 4u);

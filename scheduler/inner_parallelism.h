@@ -21,8 +21,11 @@
 //
 // Built-in strategies (`strata::ips`): automatic() (the default: as many
 // subtasks as the predicted work fills at hand_off_policy::kMinSubtaskNs
-// each, at most one per thread, one while the cost is unknown; so small
-// systems never pay for a split), none(), split_evenly(n),
+// each, up to one per thread, one while the cost is unknown, so small
+// systems never pay for a split; work that fills 16 or more per thread is
+// cut into 2 to 4 slices per thread of at least 8 subtasks' worth each,
+// so a thread free early takes slices a busy one has not started), none(),
+// split_evenly(n),
 // split_evenly_per_core(), split_every_n(n). Composers (`strata::ipc`):
 // fixed_threshold(t, above, below) uses `above` from t entities up and `below`
 // under it; none_below_threshold(t, s) is fixed_threshold(t, s, none()).
@@ -110,6 +113,15 @@ std::string describe_strategy(const S& strategy) {
 namespace inner_parallelism {
 
 struct automatic_t {
+  // A system whose work fills many subtasks splits into up to this many
+  // per thread, so that a thread that finishes early (its share of other
+  // systems done) takes slices still queued instead of waiting for a
+  // thread that is busy elsewhere; each slice keeps at least
+  // kMinSubtasksPerSlice subtasks' worth of work, so the hand-offs
+  // (~1 µs each) stay a few percent of it.
+  static constexpr std::size_t kMaxSlicesPerThread = 4;
+  static constexpr std::size_t kMinSubtasksPerSlice = 8;
+
   std::int64_t min_subtask_ns = hand_off_policy::kMinSubtaskNs;
   // Without a prediction: one subtask.
   constexpr std::size_t subtasks(std::size_t, std::size_t) const { return 1; }
@@ -117,7 +129,14 @@ struct automatic_t {
                                  std::int64_t predicted_ns) const {
     if (predicted_ns <= 0 || min_subtask_ns <= 0) return 1;
     const auto fills = static_cast<std::size_t>(predicted_ns / min_subtask_ns);
-    return std::clamp<std::size_t>(fills, 1, std::max<std::size_t>(threads, 1));
+    const std::size_t thread_count = std::max<std::size_t>(threads, 1);
+    if (fills <= thread_count || thread_count == 1) {
+      return std::clamp<std::size_t>(fills, 1, thread_count);
+    }
+    return thread_count *
+           std::clamp<std::size_t>(
+               fills / (thread_count * kMinSubtasksPerSlice), 1,
+               kMaxSlicesPerThread);
   }
   std::string describe() const { return "automatic"; }
 };
@@ -154,7 +173,8 @@ struct split_every_n_t {
   }
 };
 
-// As many subtasks as the predicted work fills, at most one per thread.
+// As many subtasks as the predicted work fills, up to one per thread; large
+// work in up to kMaxSlicesPerThread slices per thread (automatic_t).
 constexpr automatic_t automatic() { return {}; }
 
 constexpr none_t none() { return {}; }

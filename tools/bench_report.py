@@ -761,7 +761,15 @@ def strata_mt_bullet(facts, cores):
         f"{us(facts['inline_step_ns'])} runs entirely on the calling thread, "
         f"a system predicted below {us(facts['hand_off_ns'])} is not posted "
         "to a worker (nor are its subtasks). ")
-    if facts["split"]:
+    if facts["split"] and "automatic()" in facts["split"]:
+        text += (
+            "Inner parallelism: the systems declaring `.parallelism(kSplit)` "
+            "(all but render) use, as `benchmarks/scenario.h` says, "
+            f"`kSplit` = `{facts['split']}`, the context's default: subtasks "
+            "from each system's measured cost, up to one per thread, and "
+            "large work cut into 2 to 4 slices per thread, so that a thread "
+            "that is free early takes slices a busy one has not started. ")
+    elif facts["split"]:
         text += (
             "Inner parallelism: the systems declaring `.parallelism(kSplit)` "
             "(all but render) still use, as `benchmarks/scenario.h` says, "
@@ -773,8 +781,8 @@ def strata_mt_bullet(facts, cores):
             "Render declares no `.parallelism(...)`, so it gets the context "
             "default, now the cost-aware `inner_parallelism::automatic()` "
             "(one subtask per "
-            f"{us(facts['min_subtask_ns'])} of predicted work, at most one per "
-            "thread; it was `inner_parallelism::none()` before the adaptive "
+            f"{us(facts['min_subtask_ns'])} of predicted work, up to one per "
+            "thread, large work in several slices per thread; it was `inner_parallelism::none()` before the adaptive "
             "scheduler): at "
             "large sizes render **is** split over threads, although "
             "scenario.h's comment says it never is (its subtasks draw into "
