@@ -13,7 +13,9 @@
 #include <atomic>
 #include <chrono>
 #include <cstddef>
+#include <initializer_list>
 #include <thread>
+#include <utility>
 
 #include "context/context.h"
 #include "gtest/gtest.h"
@@ -189,31 +191,49 @@ TEST(SchedulerHandOffTest, DecisionsFollowAWorldThatGrows) {
   EXPECT_GE(elsewhere.load(), 1);
 }
 
-// Steps of pair_of_systems whose runs sleep `sleep_on_caller` on the
-// calling thread and `sleep_elsewhere` on any other: how many runs of the last
-// `window` of `steps` steps happened off the calling thread.
-int off_caller_runs_at_the_end(int steps, int window,
-                               std::chrono::microseconds sleep_on_caller,
-                               std::chrono::microseconds sleep_elsewhere) {
+// How long a run of pair_of_systems sleeps: `on_caller` on the calling
+// thread, `elsewhere` on any other.
+struct run_sleeps {
+  std::chrono::microseconds on_caller;
+  std::chrono::microseconds elsewhere;
+};
+
+// Steps of pair_of_systems, `phases` after one another (each: a number of
+// steps and the sleeps of its runs): how many runs of the last `window`
+// steps happened off the calling thread.
+int off_caller_runs_at_the_end(
+    std::initializer_list<std::pair<int, run_sleeps>> phases, int window) {
   auto ctx = strata::make_context(deciding_on_two_threads(pair_of_systems));
   ctx.step([](auto& proxy) {
     proxy.add_component(ct::position, proxy.create_entity());
   });
+  int steps = 0;
+  for (const auto& phase : phases) steps += phase.first;
   const std::thread::id caller = std::this_thread::get_id();
   std::atomic<int> elsewhere{0};
-  for (int step = 0; step < steps; ++step) {
-    const bool counted = step >= steps - window;
-    ctx.step([&](auto& proxy) {
-      proxy.execute_systems()(strata::sea::all().for_subtasks([&](auto& system,
-                                                                  auto& data) {
-        system.process(data);
-        const bool off = std::this_thread::get_id() != caller;
-        if (off && counted) elsewhere.fetch_add(1);
-        std::this_thread::sleep_for(off ? sleep_elsewhere : sleep_on_caller);
-      }));
-    });
+  int step = 0;
+  for (const auto& [phase_steps, sleeps] : phases) {
+    for (int i = 0; i < phase_steps; ++i, ++step) {
+      const bool counted = step >= steps - window;
+      ctx.step([&](auto& proxy) {
+        proxy.execute_systems()(strata::sea::all().for_subtasks(
+            [&](auto& system, auto& data) {
+              system.process(data);
+              const bool off = std::this_thread::get_id() != caller;
+              if (off && counted) elsewhere.fetch_add(1);
+              std::this_thread::sleep_for(off ? sleeps.elsewhere
+                                              : sleeps.on_caller);
+            }));
+      });
+    }
   }
   return elsewhere.load();
+}
+int off_caller_runs_at_the_end(int steps, int window,
+                               std::chrono::microseconds sleep_on_caller,
+                               std::chrono::microseconds sleep_elsewhere) {
+  return off_caller_runs_at_the_end(
+      {{steps, run_sleeps{sleep_on_caller, sleep_elsewhere}}}, window);
 }
 
 TEST(SchedulerHandOffTest, ThreadsThatDoNotPayAreDropped) {
@@ -228,6 +248,23 @@ TEST(SchedulerHandOffTest, ThreadsThatDoNotPayAreDropped) {
   EXPECT_LT(off_caller_runs_at_the_end(200, 100, std::chrono::milliseconds(1),
                                        std::chrono::milliseconds(10)),
             50);
+}
+
+TEST(SchedulerHandOffTest, ThreadsComeBackAfterATransientLoss) {
+  // 100 steps whose runs take 10 ms off the calling thread and 1 ms on it
+  // (threads lose: the call is remembered inline, with a budget of the
+  // threaded mean, ~10 ms), then runs of 3 ms wherever they run (threads
+  // pay; an inline step, 6 ms, stays within the budget, so only the
+  // decision's lifetime can end it). A decision lasts about
+  // inline_decisions::kRecheckNs of inline steps (here ~50 calls of 2 ms);
+  // the recheck's fresh runs bring the threads back. With a fixed 1024
+  // calls, no run of the last 60 steps would leave the calling thread.
+  using std::chrono::milliseconds;
+  EXPECT_GE(off_caller_runs_at_the_end(
+                {{100, run_sleeps{milliseconds(1), milliseconds(10)}},
+                 {160, run_sleeps{milliseconds(3), milliseconds(3)}}},
+                60),
+            20);
 }
 
 TEST(SchedulerHandOffTest, ThreadsThatPayAreKept) {

@@ -28,10 +28,15 @@
 // cost-sampling step, which must measure) run inline, as a probe, and
 // timed too: an exponentially weighted mean of each. When the inline mean
 // is below five sixths of the threaded one, over two runs of each at
-// least, the call is remembered inline for kRecheckCalls calls, with
-// growth limits of twice each system's entities and a budget of the
-// larger of twice the inline mean and the threaded mean. Then threads get
-// another try, judged on two fresh threaded runs.
+// least, the call is remembered inline, with growth limits of twice each
+// system's entities and a budget of the larger of twice the inline mean
+// and the threaded mean, for about kRecheckNs of inline steps (at least
+// kMinRecheckCalls calls, at most kRecheckCalls): a busy core or a
+// descheduled vCPU is often transient, and at 256k entities (steps of
+// milliseconds) a fixed 1024 calls kept a world that threads had sped up
+// 1.5x on one thread for seconds. Then threads get another try, judged
+// afresh: two threaded runs, then two inline probes at once, then the
+// comparison.
 //
 // A call is keyed by its run table's address (one per execute_systems()
 // instantiation: its selected systems and adapter types). A few are kept:
@@ -63,9 +68,9 @@ class inline_decisions {
     if (slot == kNone) return mode::decide;
     if (lives_[slot] != kForever && --lives_[slot] == 0) {
       // A "threads do not pay" decision expired: threads get another try,
-      // judged on fresh threaded runs.
+      // judged on fresh runs of both kinds (probe_due).
       calls_[slot] = nullptr;
-      if (timing* t = timing_of(call)) t->threaded_ns = t->threaded_runs = 0;
+      if (timing* t = timing_of(call)) *t = {.rechecking = true};
       return mode::decide;
     }
     return sampling ? mode::remembered_timed : mode::remembered;
@@ -94,7 +99,17 @@ class inline_decisions {
   // ---- Threads that do not pay. ----
   static constexpr std::uint32_t kProbeOften = 32;
   static constexpr std::uint32_t kProbeRare = 256;
+  static constexpr std::int64_t kRecheckNs = 100'000'000;  // 100 ms
+  static constexpr std::uint32_t kMinRecheckCalls = 8;
   static constexpr std::uint32_t kRecheckCalls = 1024;
+
+  // How many calls a "threads do not pay" decision lasts for a call whose
+  // inline runs take `inline_ns`: about kRecheckNs of them.
+  static constexpr std::uint32_t recheck_calls(std::int64_t inline_ns) {
+    return static_cast<std::uint32_t>(std::clamp<std::int64_t>(
+        kRecheckNs / std::max<std::int64_t>(inline_ns, 1), kMinRecheckCalls,
+        kRecheckCalls));
+  }
 
   // Counts a call of `call` about to be decided; whether it should run
   // inline instead, as a probe (only once it ran on threads). Takes one of
@@ -104,6 +119,11 @@ class inline_decisions {
     timing& t = timing_for(call);
     ++t.decided;
     if (t.threaded_ns == 0) return false;  // nothing to compare with yet
+    if (t.rechecking) {  // after a decision expired: two of each, at once
+      if (t.threaded_runs < 2) return false;
+      if (t.inline_runs < 2) return true;
+      t.rechecking = false;
+    }
     const bool threads_clearly_pay =
         t.inline_ns != 0 && t.threaded_ns * 4 < t.inline_ns * 3;
     return t.decided % (threads_clearly_pay ? kProbeRare : kProbeOften) == 0;
@@ -162,6 +182,7 @@ class inline_decisions {
     std::uint32_t decided = 0;
     std::uint32_t inline_runs = 0;
     std::uint32_t threaded_runs = 0;
+    bool rechecking = false;  // a "threads lose" decision just expired
   };
   std::size_t timing_slot(const void* call) const noexcept {
     for (std::size_t slot = 0; slot < kSlots; ++slot) {
@@ -206,10 +227,10 @@ bool inline_probe_due(Core& core, const void* call) {
 }
 
 // Threads measured slower than inline for `call`: it runs inline, the
-// sequential scheduler's way, for kRecheckCalls calls, unless a selected
-// system doubles its entities or a sampled run takes longer than both
-// twice the inline mean and the threaded mean (then every call decides
-// again).
+// sequential scheduler's way, for recheck_calls(inline mean) calls, unless
+// a selected system doubles its entities or a sampled run takes longer
+// than both twice the inline mean and the threaded mean (then every call
+// decides again).
 template <const auto& Selected, typename Core>
 void remember_threads_lose(Core& core, const void* call) {
   const inline_decisions& decisions = core.inline_decisions();
@@ -221,8 +242,9 @@ void remember_threads_lose(Core& core, const void* call) {
     subscription.set_growth_limit(
         std::max<std::size_t>(1, subscription.raw_members().size()) * 2);
   }
-  core.inline_decisions().remember(call, budget,
-                                   inline_decisions::kRecheckCalls);
+  core.inline_decisions().remember(
+      call, budget,
+      inline_decisions::recheck_calls(decisions.inline_mean(call)));
 }
 
 // An inline run of `call` that took `ns` (a probe, or a sampled run of a
