@@ -216,8 +216,8 @@ int off_caller_runs_at_the_end(
     for (int i = 0; i < phase_steps; ++i, ++step) {
       const bool counted = step >= steps - window;
       ctx.step([&](auto& proxy) {
-        proxy.execute_systems()(strata::sea::all().for_subtasks(
-            [&](auto& system, auto& data) {
+        proxy.execute_systems()(
+            strata::sea::all().for_subtasks([&](auto& system, auto& data) {
               system.process(data);
               const bool off = std::this_thread::get_id() != caller;
               if (off && counted) elsewhere.fetch_add(1);

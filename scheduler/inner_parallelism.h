@@ -133,10 +133,9 @@ struct automatic_t {
     if (fills <= thread_count || thread_count == 1) {
       return std::clamp<std::size_t>(fills, 1, thread_count);
     }
-    return thread_count *
-           std::clamp<std::size_t>(
-               fills / (thread_count * kMinSubtasksPerSlice), 1,
-               kMaxSlicesPerThread);
+    return thread_count * std::clamp<std::size_t>(
+                              fills / (thread_count * kMinSubtasksPerSlice), 1,
+                              kMaxSlicesPerThread);
   }
   std::string describe() const { return "automatic"; }
 };
