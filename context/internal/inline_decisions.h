@@ -234,17 +234,17 @@ bool inline_probe_due(Core& core, const void* call) {
 template <const auto& Selected, typename Core>
 void remember_threads_lose(Core& core, const void* call) {
   const inline_decisions& decisions = core.inline_decisions();
+  const std::int64_t inline_ns = decisions.inline_mean(call);
   const std::int64_t budget =
-      std::max(2 * decisions.inline_mean(call), decisions.threaded_mean(call));
+      std::max(2 * inline_ns, decisions.threaded_mean(call));
   for (std::size_t id = 0; id < Selected.size(); ++id) {
     if (!Selected[id]) continue;
     auto& subscription = core.subscription(id);
     subscription.set_growth_limit(
         std::max<std::size_t>(1, subscription.raw_members().size()) * 2);
   }
-  core.inline_decisions().remember(
-      call, budget,
-      inline_decisions::recheck_calls(decisions.inline_mean(call)));
+  core.inline_decisions().remember(call, budget,
+                                   inline_decisions::recheck_calls(inline_ns));
 }
 
 // An inline run of `call` that took `ns` (a probe, or a sampled run of a
