@@ -74,7 +74,7 @@
 //     naming the problem (use alive()/valid()/has_component() first);
 //   * a full fixed entity limit: in a step, create_entity() check-fails with
 //     the limit in the message and try_create_entity() returns
-//     ResourceExhaustedError; in a deferred function create_entity() returns
+//     std::nullopt; in a deferred function create_entity() returns
 //     null_entity instead and the refusal is counted (refused_creations()),
 //     never aborting the refresh (context/step_proxy.h). Existing entities
 //     are untouched either way;

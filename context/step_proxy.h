@@ -41,7 +41,7 @@
 //
 // A full fixed entity limit: in a step, create_entity() check-fails with the
 // limit in the message and try_create_entity() returns
-// ResourceExhaustedError. In a deferred function create_entity() never
+// std::nullopt. In a deferred function create_entity() never
 // aborts: it returns strata::null_entity and counts the refusal
 // (ctx.refused_creations() after the step); add_component on that null id
 // constructs into a scratch object the refresh discards, and the other
@@ -55,11 +55,11 @@
 
 #include <array>
 #include <cstddef>
+#include <optional>
 #include <type_traits>
 #include <utility>
 
 #include "absl/base/attributes.h"
-#include "absl/status/statusor.h"
 #include "context/internal/context_types.h"
 #include "context/internal/diagnostics.h"
 #include "context/internal/for_each.h"
@@ -87,7 +87,9 @@ class critical_proxy {
 
   // A new entity: alive at once, matched to systems at the refresh.
   entity_id create_entity() { return core_.create_entity(); }
-  absl::StatusOr<entity_id> try_create_entity() {
+  // A new entity, or std::nullopt when a fixed entity limit is full
+  // (nothing changed).
+  std::optional<entity_id> try_create_entity() {
     return core_.try_create_entity();
   }
   // n new entities; f([entity_id,] T&...) fills their components.

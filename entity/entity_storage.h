@@ -37,9 +37,12 @@
 // Exhaustion. A fixed storage holds at most N live entities; a dynamic one at
 // most Traits::max_entities distinct indices (e.g. 15 for
 // entity_traits<std::uint16_t, 4>). When full, `try_create()` returns
-// absl::ResourceExhaustedError naming the limit and `create()` STRATA_CHECK-
-// fails with the same message; neither modifies the storage, so every existing
-// entity stays alive and unchanged.
+// std::nullopt and `create()` STRATA_CHECK-fails with a message naming the
+// limit; neither modifies the storage, so every existing entity stays alive
+// and unchanged. (std::optional, not absl::StatusOr: the one failure needs no
+// payload, and absl/status/statusor.h, which brings absl::Cord, its mutex and
+// time headers, cost every file including the context ~0.7 s of compile
+// time; issue 18.)
 //
 // Metadata. With a non-void `Metadata` (normally entity_metadata<N, Extra>) the
 // storage keeps one default-constructed Metadata per index, in the same
@@ -66,12 +69,11 @@
 #define STRATA_ENTITY_ENTITY_STORAGE_H_
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <utility>
 
-#include "absl/status/status.h"
-#include "absl/status/statusor.h"
 #include "base/check.h"
 #include "base/limit.h"
 #include "entity/entity_handle.h"
@@ -140,16 +142,16 @@ class basic_entity_storage {
     records_.reserve(n);
   }
 
-  // A new live entity, or ResourceExhaustedError when the limit is reached
-  // (the storage is then unchanged).
-  absl::StatusOr<id_type> try_create() {
+  // A new live entity, or std::nullopt when the limit is reached (the
+  // storage is then unchanged).
+  std::optional<id_type> try_create() {
     const id_type id = create_or_null();
-    if (id.is_null()) return absl::ResourceExhaustedError(full_message());
+    if (id.is_null()) return std::nullopt;
     return id;
   }
 
-  // A new live entity; STRATA_CHECK-fails with the try_create() message when
-  // the limit is reached.
+  // A new live entity; STRATA_CHECK-fails with a message naming the limit
+  // when it is reached.
   id_type create() {
     const id_type id = create_or_null();
     STRATA_CHECK(!id.is_null(), full_message());
@@ -264,11 +266,11 @@ class basic_entity_storage {
   bool valid(handle_type handle) const noexcept {
     return alive(handle.unchecked_id());
   }
-  // The handle's entity, or FailedPreconditionError for a stale or null
-  // handle: never another entity's id.
-  absl::StatusOr<id_type> access(handle_type handle) const {
+  // The handle's entity, or std::nullopt for a stale or null handle: never
+  // another entity's id.
+  std::optional<id_type> access(handle_type handle) const {
     if (valid(handle)) return handle.unchecked_id();
-    return absl::FailedPreconditionError(stale_message(handle));
+    return std::nullopt;
   }
   // The handle's entity; STRATA_CHECK-fails on a stale or null handle.
   id_type id_of(handle_type handle) const {

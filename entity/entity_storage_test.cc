@@ -10,7 +10,6 @@
 #include <thread>
 #include <vector>
 
-#include "absl/status/status.h"
 #include "entity/entity_handle.h"
 #include "entity/entity_metadata.h"
 #include "gtest/gtest.h"
@@ -135,13 +134,11 @@ void RunModel(Storage& storage, unsigned seed, int ops, int* wrapped_aliases) {
       auto created = storage.try_create();
       if (full) {
         saw_full = true;
-        ASSERT_FALSE(created.ok()) << "op " << op;
-        ASSERT_EQ(created.status().code(),
-                  absl::StatusCode::kResourceExhausted);
+        ASSERT_FALSE(created.has_value()) << "op " << op;
         ASSERT_EQ(storage.size(), size_before);
         continue;
       }
-      ASSERT_TRUE(created.ok()) << created.status();
+      ASSERT_TRUE(created.has_value()) << "op " << op;
       const id_type id = *created;
       ASSERT_FALSE(id.is_null());
       ASSERT_FALSE(id.has_tombstone_version());
@@ -355,7 +352,7 @@ TEST(EntityStorageTest, ClearReclaimsEverything) {
     EXPECT_EQ(id.index(), static_cast<std::uint32_t>(i));  // in index order
     EXPECT_EQ(id.version(), 1u);
   }
-  EXPECT_FALSE(storage.try_create().ok());
+  EXPECT_FALSE(storage.try_create().has_value());
 }
 
 TEST(EntityStorageTest, IdAt) {
@@ -405,17 +402,13 @@ TEST(EntityStorageTest, DynamicIndexExhaustionFailsCleanly) {
   std::vector<basic_entity_id<tiny_traits>> ids;
   for (int i = 0; i < 15; ++i) ids.push_back(storage.create());
   const auto refused = storage.try_create();
-  ASSERT_FALSE(refused.ok());
-  EXPECT_EQ(refused.status().code(), absl::StatusCode::kResourceExhausted);
-  EXPECT_NE(refused.status().message().find("at most 15 entities"),
-            std::string::npos)
-      << refused.status();
+  ASSERT_FALSE(refused.has_value()) << to_string(*refused);
   EXPECT_EQ(storage.size(), 15u);
   for (const auto id : ids) EXPECT_TRUE(storage.alive(id));
   // Freeing an index makes room again, with a new version.
   ASSERT_TRUE(storage.reclaim(ids[7]));
   const auto again = storage.try_create();
-  ASSERT_TRUE(again.ok());
+  ASSERT_TRUE(again.has_value());
   EXPECT_EQ(again->index(), 7u);
   EXPECT_EQ(again->version(), 1u);
 }
@@ -438,16 +431,12 @@ TEST(EntityStorageTest, FixedLimitRefusesOneMoreAndKeepsEveryEntity) {
   std::vector<entity_id> ids;
   for (std::size_t i = 0; i < kCapacity; ++i) {
     auto id = storage->try_create();
-    ASSERT_TRUE(id.ok()) << id.status();
+    ASSERT_TRUE(id.has_value()) << i;
     ids.push_back(*id);
     storage->bits(*id).set(i % 3);
   }
   const auto refused = storage->try_create();
-  ASSERT_FALSE(refused.ok());
-  EXPECT_EQ(refused.status().code(), absl::StatusCode::kResourceExhausted);
-  EXPECT_EQ(refused.status().message(),
-            "entity storage is full: fixed entity limit of 64 reached; "
-            "existing entities are unchanged");
+  ASSERT_FALSE(refused.has_value()) << to_string(*refused);
   EXPECT_EQ(storage->size(), kCapacity);
   std::set<entity_id> distinct(ids.begin(), ids.end());
   EXPECT_EQ(distinct.size(), kCapacity);
@@ -464,7 +453,7 @@ TEST(EntityStorageDeathTest, FixedLimitCreateDiesWithMessage) {
   for (int i = 0; i < 4; ++i) storage.create();
   EXPECT_DEATH(storage.create(),
                "strata: check failed: .*entity storage is full: fixed entity "
-               "limit of 4 reached");
+               "limit of 4 reached; existing entities are unchanged");
 }
 
 // ---------------------------------------------------------------------------

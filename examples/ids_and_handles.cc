@@ -7,7 +7,7 @@
 // `target`) check them with data.try_get / data.alive.
 //
 // The second part fills a fixed_entity_limit<4>: in a step,
-// try_create_entity() returns ResourceExhausted (create_entity() would
+// try_create_entity() returns std::nullopt (create_entity() would
 // check-fail); in a deferred function create_entity() returns
 // strata::null_entity and ctx.refused_creations() counts it. Existing
 // entities are untouched either way.
@@ -121,8 +121,8 @@ int main() {
     auto fourth = proxy.try_create_entity();
     auto fifth = proxy.try_create_entity();
     std::printf("  try_create_entity(): %s, then: %s; %zu entities\n",
-                fourth.ok() ? to_string(*fourth).c_str() : "refused",
-                fifth.ok() ? to_string(*fifth).c_str() : "refused",
+                fourth.has_value() ? to_string(*fourth).c_str() : "refused",
+                fifth.has_value() ? to_string(*fifth).c_str() : "refused",
                 proxy.entity_count());
   });
   ctx.step(run(st::spawner));

@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <exception>
 #include <memory>
+#include <optional>
 #include <string_view>
 #include <thread>
 #include <tuple>
@@ -25,7 +26,6 @@
 #include <utility>
 
 #include "absl/base/attributes.h"
-#include "absl/status/statusor.h"
 #include "base/check.h"
 #include "base/internal/flat_tuple.h"
 #include "context/internal/context_types.h"
@@ -119,15 +119,15 @@ class context_core {
     refresh_.note_created(entities(), id);
     return id;
   }
-  absl::StatusOr<entity_id> try_create_entity() {
-    absl::StatusOr<entity_id> id = entities().try_create();
-    if (id.ok()) refresh_.note_created(entities(), *id);
+  std::optional<entity_id> try_create_entity() {
+    std::optional<entity_id> id = entities().try_create();
+    if (id.has_value()) refresh_.note_created(entities(), *id);
     return id;
   }
   // The defer proxy's create_entity(): null (and counted) at a full limit.
   entity_id create_entity_or_null() {
-    absl::StatusOr<entity_id> id = try_create_entity();
-    if (id.ok()) return *id;
+    std::optional<entity_id> id = try_create_entity();
+    if (id.has_value()) return *id;
     ++refused_creations_;
     return null_entity;
   }

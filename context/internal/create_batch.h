@@ -20,10 +20,10 @@
 
 #include <array>
 #include <cstddef>
+#include <optional>
 #include <type_traits>
 #include <utility>
 
-#include "absl/status/statusor.h"
 #include "entity/entity_id.h"
 
 namespace strata::context_internal {
@@ -76,8 +76,8 @@ void create_batch(Core& core, std::size_t n, bool or_null, Fill& fill) {
   for (std::size_t i = 0; i < n; ++i) {
     entity_id id;
     if (or_null) {
-      absl::StatusOr<entity_id> created = entities.try_create();
-      if (!created.ok()) {
+      std::optional<entity_id> created = entities.try_create();
+      if (!created.has_value()) {
         core.note_refused_creations(n - i);
         return;
       }
