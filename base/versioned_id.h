@@ -33,16 +33,17 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <iosfwd>
 #include <limits>
-#include <ostream>
 #include <string>
 
 namespace strata {
 
 template <std::unsigned_integral Int, int IndexBits>
 struct versioned_id_traits {
-  static_assert(IndexBits > 0 && IndexBits < std::numeric_limits<Int>::digits,
-                "versioned_id_traits: IndexBits must leave at least one version bit");
+  static_assert(
+      IndexBits > 0 && IndexBits < std::numeric_limits<Int>::digits,
+      "versioned_id_traits: IndexBits must leave at least one version bit");
   using value_type = Int;
   static constexpr int index_bits = IndexBits;
   static constexpr int version_bits =
@@ -72,7 +73,7 @@ class basic_versioned_id {
 
   // Builds an id from an index and a version; both are masked to their width.
   static constexpr basic_versioned_id combine(value_type index,
-                                           value_type version) noexcept {
+                                              value_type version) noexcept {
     return from_value(static_cast<value_type>(
         (index & Traits::index_mask) |
         static_cast<value_type>(version << Traits::index_bits)));
@@ -83,7 +84,9 @@ class basic_versioned_id {
     return id;
   }
   // All bits set: null index and tombstone version.
-  static constexpr basic_versioned_id null() noexcept { return basic_versioned_id(); }
+  static constexpr basic_versioned_id null() noexcept {
+    return basic_versioned_id();
+  }
   // The id of `index` carrying the tombstone version: never alive.
   static constexpr basic_versioned_id tombstone(value_type index) noexcept {
     return combine(index, Traits::tombstone_version);
@@ -111,8 +114,10 @@ class basic_versioned_id {
                    next >= Traits::tombstone_version ? value_type{0} : next);
   }
 
-  friend constexpr bool operator==(basic_versioned_id, basic_versioned_id) = default;
-  friend constexpr auto operator<=>(basic_versioned_id, basic_versioned_id) = default;
+  friend constexpr bool operator==(basic_versioned_id,
+                                   basic_versioned_id) = default;
+  friend constexpr auto operator<=>(basic_versioned_id,
+                                    basic_versioned_id) = default;
 
   // "index@version", or "null" for the null index.
   friend std::string to_string(basic_versioned_id id) {

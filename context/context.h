@@ -103,8 +103,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <exception>
+#include <iosfwd>
 #include <memory>
-#include <ostream>
 #include <type_traits>
 #include <utility>
 

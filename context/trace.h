@@ -37,18 +37,22 @@
 #define STRATA_CONTEXT_TRACE_H_
 
 #include <algorithm>
-#include <chrono>
-#include <cmath>
 #include <cstddef>
 #include <cstdint>
-#include <cstdio>
-#include <ostream>
+#include <iosfwd>
 #include <string>
 #include <string_view>
-#include <thread>
 #include <vector>
 
 namespace strata {
+
+// Which thread recorded a span: equal for the spans of one thread while it
+// runs, distinct between threads running at the same time (the address of
+// a thread-local object). Not std::thread::id, and the clock and the JSON
+// writer are out of line (trace.cc), so that this header, which every
+// context includes, needs neither <thread>, <chrono> nor <ostream>.
+using thread_token = std::uintptr_t;
+thread_token this_thread_token() noexcept;
 
 struct trace_event {
   enum class kind { system, subtask, refresh };
@@ -56,7 +60,7 @@ struct trace_event {
   std::string_view name;  // the system's name, or "refresh"
   std::size_t system_id = 0;
   std::size_t subtask = 0;
-  std::thread::id thread;
+  thread_token thread = 0;
   std::int64_t start_ns = 0;  // steady_clock
   std::int64_t end_ns = 0;
   std::uint64_t step = 0;
@@ -64,17 +68,14 @@ struct trace_event {
 
 // A span being measured, kept in subtask states when tracing is on.
 struct trace_span {
-  std::thread::id thread;
+  thread_token thread = 0;
   std::int64_t start_ns = 0;
   std::int64_t end_ns = 0;
 
-  static std::int64_t now_ns() {
-    return std::chrono::duration_cast<std::chrono::nanoseconds>(
-               std::chrono::steady_clock::now().time_since_epoch())
-        .count();
-  }
+  // steady_clock, in nanoseconds.
+  static std::int64_t now_ns() noexcept;
   void begin() {
-    thread = std::this_thread::get_id();
+    thread = this_thread_token();
     start_ns = now_ns();
   }
   void end() { end_ns = now_ns(); }
@@ -86,45 +87,10 @@ class trace_log {
   void clear() { events_.clear(); }
   void add(const trace_event& event) { events_.push_back(event); }
 
-  void write_chrome_json(std::ostream& out, std::thread::id main_thread) const {
-    std::vector<std::thread::id> threads{main_thread};
-    auto tid = [&](std::thread::id id) {
-      for (std::size_t i = 0; i < threads.size(); ++i) {
-        if (threads[i] == id) return i;
-      }
-      threads.push_back(id);
-      return threads.size() - 1;
-    };
-    const std::int64_t origin = events_.empty() ? 0 : events_.front().start_ns;
-    out << "{\"traceEvents\":[";
-    bool first = true;
-    for (const trace_event& e : events_) {
-      if (!first) out << ",";
-      first = false;
-      const char* category = e.what == trace_event::kind::system    ? "system"
-                             : e.what == trace_event::kind::subtask ? "subtask"
-                                                                    : "refresh";
-      out << "\n{\"name\":\"";
-      write_escaped(out, e.name);
-      if (e.what == trace_event::kind::subtask) out << " #" << e.subtask;
-      out << "\",\"cat\":\"" << category
-          << "\",\"ph\":\"X\",\"pid\":1,\"tid\":" << tid(e.thread)
-          << ",\"ts\":" << static_cast<double>(e.start_ns - origin) / 1000.0
-          << ",\"dur\":" << static_cast<double>(e.end_ns - e.start_ns) / 1000.0
-          << ",\"args\":{\"step\":" << e.step << ",\"system\":" << e.system_id
-          << ",\"subtask\":" << e.subtask << "}}";
-    }
-    out << "\n]}\n";
-  }
+  // The events as Chrome trace JSON; tid 0 is `main_thread`'s.
+  void write_chrome_json(std::ostream& out, thread_token main_thread) const;
 
  private:
-  static void write_escaped(std::ostream& out, std::string_view text) {
-    for (char c : text) {
-      if (c == '"' || c == '\\') out << '\\';
-      out << c;
-    }
-  }
-
   std::vector<trace_event> events_;
 };
 
@@ -135,8 +101,12 @@ T nearest_rank_percentile(std::vector<T> samples, double p) {
   if (samples.empty()) return T{};
   std::sort(samples.begin(), samples.end());
   const double n = static_cast<double>(samples.size());
-  const double rank = std::clamp(std::ceil(p * n / 100.0), 1.0, n);
-  return samples[static_cast<std::size_t>(rank) - 1];
+  // ceil(p * n / 100) clamped to [1, n]; the clamp first, so the cast below
+  // sees a value in [1, n] (no <cmath> for std::ceil in this header).
+  const double rank = std::clamp(p * n / 100.0, 1.0, n);
+  auto k = static_cast<std::size_t>(rank);
+  if (static_cast<double>(k) < rank) ++k;
+  return samples[k - 1];
 }
 
 // Durations in nanoseconds, every one kept.
@@ -230,51 +200,9 @@ inline trace_summary summarize(const trace_log& log) {
   return summary;
 }
 
-namespace trace_internal {
-
-template <typename... Args>
-void append_format(std::string& out, const char* format, Args... args) {
-  const int size = std::snprintf(nullptr, 0, format, args...);
-  if (size <= 0) return;
-  const std::size_t at = out.size();
-  out.resize(at + static_cast<std::size_t>(size) + 1);
-  std::snprintf(out.data() + at, static_cast<std::size_t>(size) + 1, format,
-                args...);
-  out.resize(at + static_cast<std::size_t>(size));
-}
-
-}  // namespace trace_internal
-
 // The table (see the top of this file).
-inline std::string format_trace_summary(const trace_summary& summary,
-                                        double share_base_ms = 0) {
-  using trace_internal::append_format;
-  auto share = [&](double ms) {
-    std::string text;
-    if (share_base_ms > 0) {
-      append_format(text, "%5.1f%%", 100.0 * ms / share_base_ms);
-    } else {
-      text = "    -";
-    }
-    return text;
-  };
-  const std::string rule(60, '-');
-  std::string out;
-  append_format(out, "%-22s %9s %9s %7s %9s\n", "system", "mean ms", "p95 ms",
-                "share", "subtasks");
-  out += rule + "\n";
-  for (const system_timing& s : summary.systems()) {
-    if (s.runs.count() == 0) continue;
-    append_format(out, "%-22s %9.3f %9.3f %7s %9.1f\n", s.name.c_str(),
-                  s.runs.mean_ms(), s.runs.percentile_ms(95),
-                  share(s.runs.mean_ms()).c_str(), s.mean_subtasks());
-  }
-  out += rule + "\n";
-  const duration_series& refresh = summary.refresh();
-  append_format(out, "%-22s %9.3f %9.3f %7s\n", "refresh", refresh.mean_ms(),
-                refresh.percentile_ms(95), share(refresh.mean_ms()).c_str());
-  return out;
-}
+std::string format_trace_summary(const trace_summary& summary,
+                                 double share_base_ms = 0);
 
 }  // namespace strata
 

@@ -28,7 +28,7 @@
 #ifndef STRATA_ENTITY_ENTITY_HANDLE_H_
 #define STRATA_ENTITY_ENTITY_HANDLE_H_
 
-#include <ostream>
+#include <iosfwd>
 #include <string>
 #include <utility>
 

@@ -20,7 +20,6 @@
 #include <memory>
 #include <optional>
 #include <string_view>
-#include <thread>
 #include <tuple>
 #include <type_traits>
 #include <utility>
@@ -82,7 +81,7 @@ class context_core {
   // misuse and its report, settings/diagnostic.h.)
   void begin_step() {
     if constexpr (Types::trace_enabled) {
-      main_thread_ = std::this_thread::get_id();
+      main_thread_ = this_thread_token();
     }
     refused_creations_ = 0;
   }
@@ -309,7 +308,7 @@ class context_core {
     return *subscriptions_[system];
   }
   trace_log& trace() { return trace_; }
-  std::thread::id main_thread() const { return main_thread_; }
+  thread_token main_thread() const { return main_thread_; }
   std::uint64_t step_count() const { return step_count_; }
 
  private:
@@ -366,7 +365,7 @@ class context_core {
   [[no_unique_address]] std::conditional_t<Types::trace_enabled, trace_log,
                                            no_trace_span>
       trace_;
-  std::thread::id main_thread_;
+  thread_token main_thread_ = 0;
 };
 
 }  // namespace strata

@@ -9,7 +9,6 @@
 #include <algorithm>
 #include <cstddef>
 #include <memory>
-#include <thread>
 #include <tuple>
 #include <type_traits>
 
@@ -17,6 +16,7 @@
 #include "context/settings.h"
 #include "context/system_instance.h"
 #include "threading/executor.h"
+#include "threading/thread_pool.h"
 
 namespace strata::context_internal {
 
@@ -50,7 +50,7 @@ std::size_t thread_count_of(const typename Types::settings_type& settings,
                             executor* external) {
   if (external != nullptr) return external->concurrency() + 1;
   std::size_t n = settings.template get<context_keys::threads>();
-  if (n == 0) n = std::max(1u, std::thread::hardware_concurrency());
+  if (n == 0) n = std::max<std::size_t>(1, thread_pool::default_worker_count());
   return n;
 }
 
