@@ -65,8 +65,11 @@ void drop_unchanged(World& world, pending_changes<EntityStorage>& changes,
   const std::size_t own_batches = changes.batches.size();
   std::size_t kept = 0;
   for (const auto& change : changes.to_match) {
-    if (!entities.alive(change.id)) continue;
+    // Killed in this step: phase 2 reclaimed it and reset its flags, and
+    // nothing was created since (the index is free), so `queued` off says
+    // dead without the id's liveness check.
     auto& meta = entities.metadata_at(change.id.index());
+    if (!meta.extra.queued) continue;
     if (!meta.extra.matched) {
       if (gather_created) {
         if (changes.batches.size() == own_batches ||
@@ -216,9 +219,9 @@ void apply_matches(World& world, pending_changes<EntityStorage>& changes,
         [](subscription_type& system) { system.finish_refresh(); },
         /*parallel=*/false);
   }
+  // Every entry left is a live entity's (pass 1 dropped the killed).
   for (const auto& change : changes.to_match) {
-    if (!entities.alive(change.id)) continue;
-    auto& flags = entities.metadata(change.id).extra;
+    auto& flags = entities.metadata_at(change.id.index()).extra;
     flags.queued = false;
     flags.matched = true;
   }
