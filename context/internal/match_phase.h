@@ -37,6 +37,7 @@
 #include <cstddef>
 
 #include "absl/base/attributes.h"
+#include "base/check.h"
 #include "context/internal/kill_phase.h"
 #include "context/internal/membership_events.h"
 #include "context/internal/pending_changes.h"
@@ -70,6 +71,8 @@ void drop_unchanged(World& world, pending_changes<EntityStorage>& changes,
     // dead without the id's liveness check.
     auto& meta = entities.metadata_at(change.id.index());
     if (!meta.extra.queued) continue;
+    STRATA_DCHECK(entities.alive(change.id),
+                  "refresh: a queued entry whose entity is dead");
     if (!meta.extra.matched) {
       if (gather_created) {
         if (changes.batches.size() == own_batches ||

@@ -11,12 +11,12 @@
 
 namespace strata::entity_internal {
 
-// try_create()/create() on a full storage.
+// create() on a full storage.
 std::string fixed_limit_full_message(std::size_t limit);
 std::string id_space_full_message(std::size_t max_entities,
                                   std::size_t index_bits);
 
-// access()/id_of() through a handle that is not valid.
+// id_of() through a handle that is not valid.
 std::string null_handle_message();
 // `now` is the id its index holds now, or empty if the index is free.
 std::string stale_handle_message(const std::string& handle_id,
