@@ -127,7 +127,7 @@ class refresh_queue {
   // Marks `id` dead; false if it is not alive or already marked.
   bool queue_kill(EntityStorage& entities, entity_id id) {
     if (!entities.alive(id)) return false;
-    auto& flags = entities.metadata(id).extra;
+    auto& flags = entities.metadata_at(id.index()).extra;
     if (flags.pending_kill) return false;
     flags.pending_kill = true;
     changes_.to_kill.push_back(id);

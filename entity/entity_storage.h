@@ -164,6 +164,14 @@ class basic_entity_storage {
   // null, tombstone or out of range).
   bool reclaim(id_type id) noexcept(nothrow_reclaim) {
     if (!alive(id)) return false;
+    reclaim_alive(id);
+    return true;
+  }
+  // reclaim() of an id the caller knows is alive (checked only in debug
+  // builds): for loops over ids already checked, such as the context's
+  // kill queue, where the check was a twentieth of a kill's cost.
+  void reclaim_alive(id_type id) noexcept(nothrow_reclaim) {
+    STRATA_DCHECK(alive(id), "entity storage: reclaim_alive of a dead id");
     const value_type index = id.index();
     set_slot(index,
              id_type::combine(Traits::null_index, id.next_version().version()));
@@ -175,7 +183,6 @@ class basic_entity_storage {
     free_tail_ = index;
     --size_;
     if constexpr (has_metadata) reset_metadata(records_[index].meta);
-    return true;
   }
 
   // Whether `id` names a live entity: O(1), one load and one compare.

@@ -273,6 +273,40 @@ TEST(EntityStorageTest, CreateReclaimAlive) {
   EXPECT_TRUE(storage.alive(c));
 }
 
+// reclaim_alive (the kill queue's unchecked reclaim) does what reclaim does
+// to a live id: same version bump, same FIFO reuse.
+TEST(EntityStorageTest, ReclaimAliveMatchesReclaim) {
+  dynamic_entity_storage<entity_traits32, entity_metadata<2>> checked;
+  dynamic_entity_storage<entity_traits32, entity_metadata<2>> unchecked;
+  std::vector<entity_id> ids;
+  for (int i = 0; i < 6; ++i) {
+    ids.push_back(checked.create());
+    ASSERT_EQ(unchecked.create(), ids.back());
+    unchecked.bits(ids.back()).set(1);
+  }
+  for (const int i : {3, 0, 5}) {
+    ASSERT_TRUE(checked.reclaim(ids[i]));
+    unchecked.reclaim_alive(ids[i]);
+    EXPECT_FALSE(unchecked.alive(ids[i]));
+  }
+  EXPECT_EQ(unchecked.size(), checked.size());
+  for (int i = 0; i < 4; ++i) {
+    const entity_id id = checked.create();
+    EXPECT_EQ(unchecked.create(), id);
+    EXPECT_TRUE(unchecked.bits(id).none());  // metadata reset on reclaim
+  }
+}
+
+#ifndef NDEBUG
+TEST(EntityStorageDeathTest, ReclaimAliveOfADeadIdDiesInDebugBuilds) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  dynamic_entity_storage<> storage;
+  const entity_id e = storage.create();
+  storage.reclaim(e);
+  EXPECT_DEATH(storage.reclaim_alive(e), "reclaim_alive of a dead id");
+}
+#endif
+
 TEST(EntityStorageTest, NullTombstoneOutOfRangeAndForgedIdsAreNotAlive) {
   dynamic_entity_storage<> storage;
   const entity_id a = storage.create();

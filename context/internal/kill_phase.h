@@ -134,13 +134,14 @@ void apply_kills(World& world, pending_changes<EntityStorage>& changes,
         },
         parallel);
     // One pass: each entity's components (its bits read once; reclaim
-    // resets them), then its id.
+    // resets them), then its id. Every kill is a distinct live id
+    // (queue_kill checks both), so the reclaim skips the liveness check.
     world.components().destroy_all_of(
         kills.begin(), kills.end(),
         [&](entity_id id) -> auto& {
           return entities.metadata_at(id.index()).components;
         },
-        [&](entity_id id) { entities.reclaim(id); });
+        [&](entity_id id) { entities.reclaim_alive(id); });
     kills.clear();
     return;
   }
@@ -153,7 +154,7 @@ void apply_kills(World& world, pending_changes<EntityStorage>& changes,
         },
         /*parallel=*/false);
     world.components().remove_all(id, entities.bits(id));
-    entities.reclaim(id);
+    entities.reclaim_alive(id);
     (*observer)(
         {refresh_event::kind::reclaim, id, refresh_event::no_system, {}});
   }
