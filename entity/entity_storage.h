@@ -41,8 +41,8 @@
 // limit; neither modifies the storage, so every existing entity stays alive
 // and unchanged. (std::optional, not absl::StatusOr: the one failure needs no
 // payload, and absl/status/statusor.h, which brings absl::Cord, its mutex and
-// time headers, cost every file including the context ~0.7 s of compile
-// time; issue 18.)
+// time headers, was most of the compile cost of every file including the
+// context; issue 18, BENCHMARKS.md.)
 //
 // Metadata. With a non-void `Metadata` (normally entity_metadata<N, Extra>) the
 // storage keeps one default-constructed Metadata per index, in the same
