@@ -28,8 +28,9 @@
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
-#include <vector>
 
+#include "absl/base/attributes.h"
+#include "context/internal/append_buffer.h"
 #include "entity/entity_id.h"
 #include "sparse_set/ordered_index_set.h"
 
@@ -109,7 +110,9 @@ class subscription {
 
   // remove_component took a required component from the entity at
   // `index`: it leaves at the next look unless it has it again by then.
-  void note_departure(std::uint32_t index) { departures_.push_back(index); }
+  ABSL_ATTRIBUTE_ALWAYS_INLINE void note_departure(std::uint32_t index) {
+    departures_.append() = index;
+  }
   std::size_t pending_departures() const noexcept { return departures_.size(); }
   // Applies the noted departures. The empty test inlines (every run and
   // entity_count() asks); the loop stays out of line.
@@ -149,7 +152,7 @@ class subscription {
   // Mutable: a look applies pending departures first; membership as
   // observed is unchanged by it.
   mutable ordered_index_set members_;
-  mutable std::vector<std::uint32_t> departures_;
+  mutable context_internal::append_buffer<std::uint32_t> departures_;
   mutable bool left_since_refresh_ = false;
   std::size_t growth_limit_ = static_cast<std::size_t>(-1);
 };
