@@ -45,9 +45,11 @@
 //     that can tell).
 //
 // Complexity and memory are those of the chunks; remove_all is O(number of
-// component types); count<T>() (entities with T) is O(1). Reference
-// invalidation: as documented by each chunk (e.g. a dynamic contiguous buffer
-// invalidates all its references when it grows, a fixed one never).
+// component types) up to 16 types, and past that, with a
+// strata::component_bitset, O(bitset words + components the entity has);
+// count<T>() (entities with T) is O(1). Reference invalidation: as
+// documented by each chunk (e.g. a dynamic contiguous buffer invalidates all
+// its references when it grows, a fixed one never).
 //
 // Thread-safety: as the chunks. In short: get() on distinct entities (or
 // distinct components) may run concurrently with writes through the returned
@@ -70,6 +72,7 @@
 #include "component_storage/contiguous_buffer_chunk.h"
 #include "component_storage/empty_chunk.h"
 #include "component_storage/internal/chunk_selection.h"
+#include "component_storage/internal/destroy_by_bits.h"
 #include "component_storage/signature.h"
 #include "component_storage/sparse_chunk.h"
 #include "entity/entity_id.h"
@@ -385,14 +388,7 @@ class component_storage {
   template <typename Bitset, typename OnDestroyed>
   void destroy_by_bits(entity_id id, const Bitset& bits,
                        OnDestroyed on_destroyed) {
-    for_each_type(component_types{}, [&](auto component) {
-      using T = typename decltype(component)::type;
-      constexpr size_type bit = id_of<T>();
-      if (bits.test(bit)) {
-        chunk_for<T>().template remove<T>(id);
-        on_destroyed(bit);
-      }
-    });
+    component_storage_internal::destroy_by_bits(*this, id, bits, on_destroyed);
   }
 
   apply_t<base_internal::flat_tuple, chunk_types> chunks_;

@@ -118,6 +118,7 @@ struct fake_instance {
   }
   std::size_t state_count() const { return states_.size(); }
   fake_state& state(std::size_t s) { return states_[s]; }
+  fake_state* states() { return states_.data(); }
   bool failed() const { return failed_; }
   void note_departure(std::uint32_t index) {
     subscription_.note_departure(index);

@@ -18,35 +18,53 @@ namespace strata::context_internal {
 // in system id, subtask, then deferral order, through the defer proxy.
 // Returns the first exception one threw; after it, and in the states of
 // systems that failed in the step, deferred functions are dropped.
+//
+// The per-system work is out of line and depends only on the subtask state
+// type (systems without outputs share one), so a context of many systems
+// compiles it once, not once per system.
+template <typename State, typename DeferProxy>
+[[gnu::noinline]] void run_deferred_of(State* states, std::size_t count,
+                                       bool failed, DeferProxy& proxy,
+                                       std::exception_ptr& failure) {
+  for (std::size_t s = 0; s < count; ++s) {
+    auto& deferred = states[s].deferred;
+    if (failure || failed) {
+      deferred.clear();
+    } else {
+      failure = deferred.run_all(proxy);
+    }
+  }
+}
 template <typename World, typename DeferProxy>
 std::exception_ptr run_deferred(World& world, DeferProxy& proxy) {
   std::exception_ptr failure;
   world.for_each_instance_in_order([&](auto& instance) {
-    for (std::size_t s = 0; s < instance.state_count(); ++s) {
-      auto& deferred = instance.state(s).deferred;
-      if (failure || instance.failed()) {
-        deferred.clear();
-      } else {
-        failure = deferred.run_all(proxy);
-      }
-    }
+    run_deferred_of(instance.states(), instance.state_count(),
+                    instance.failed(), proxy, failure);
   });
   return failure;
 }
 
 // Kills requested by subtasks of systems that did not fail join the
-// step's own.
+// step's own (per system out of line, as above).
+template <typename State, typename Entities, typename Queue>
+[[gnu::noinline]] void gather_kills_of(State* states, std::size_t count,
+                                       bool failed, Entities& entities,
+                                       Queue& queue) {
+  for (std::size_t s = 0; s < count; ++s) {
+    auto& state = states[s];
+    if (!failed) {
+      for (entity_id id : state.to_kill) queue.queue_kill(entities, id);
+    }
+    state.to_kill.clear();
+  }
+}
 template <typename World, typename Queue>
 void gather_subtask_kills(World& world, Queue& queue) {
   auto& entities = world.entities();
   world.for_each_instance_in_order([&](auto& instance) {
-    for (std::size_t s = 0; s < instance.state_count(); ++s) {
-      auto& state = instance.state(s);
-      if (!instance.failed()) {
-        for (entity_id id : state.to_kill) queue.queue_kill(entities, id);
-      }
-      state.to_kill.clear();
-    }
+    gather_kills_of(instance.states(), instance.state_count(),
+                    instance.failed(), entities, queue);
   });
 }
 
