@@ -65,29 +65,38 @@ void drop_unchanged(World& world, pending_changes<EntityStorage>& changes,
   // create_entities (settle_batches compacts those in place).
   const std::size_t own_batches = changes.batches.size();
   std::size_t kept = 0;
-  for (const auto& change : changes.to_match) {
-    // Killed in this step: phase 2 reclaimed it and reset its flags, and
-    // nothing was created since (the index is free), so `queued` off says
-    // dead without the id's liveness check.
-    auto& meta = entities.metadata_at(change.id.index());
-    if (!meta.extra.queued) continue;
-    STRATA_DCHECK(entities.alive(change.id),
-                  "refresh: a queued entry whose entity is dead");
-    if (!meta.extra.matched) {
-      if (gather_created) {
-        if (changes.batches.size() == own_batches ||
-            !(changes.batches.back().bits == meta.components)) {
-          changes.begin_batch(meta.components);
+  // Two loops, one per value of any_left, so that the common one (no
+  // departure applied) tests nothing per entry that it could know before.
+  const auto drop = [&]<bool AnyLeft>() {
+    for (const auto& change : changes.to_match) {
+      // Killed in this step: phase 2 reclaimed it and reset its flags, and
+      // nothing was created since (the index is free), so `queued` off
+      // says dead without the id's liveness check.
+      auto& meta = entities.metadata_at(change.id.index());
+      if (!meta.extra.queued) continue;
+      STRATA_DCHECK(entities.alive(change.id),
+                    "refresh: a queued entry whose entity is dead");
+      if (!meta.extra.matched) {
+        if (gather_created) {
+          if (changes.batches.size() == own_batches ||
+              !(changes.batches.back().bits == meta.components)) {
+            changes.begin_batch(meta.components);
+          }
+          changes.batch_ids.append() = change.id;
+          ++changes.batches.back().count;
+          continue;
         }
-        changes.batch_ids.append() = change.id;
-        ++changes.batches.back().count;
+      } else if (!AnyLeft && meta.components == change.before) {
+        meta.extra.queued = false;
         continue;
       }
-    } else if (!any_left && meta.components == change.before) {
-      meta.extra.queued = false;
-      continue;
+      changes.to_match[kept++] = change;
     }
-    changes.to_match[kept++] = change;
+  };
+  if (any_left) {
+    drop.template operator()<true>();
+  } else {
+    drop.template operator()<false>();
   }
   changes.to_match.shrink_to(kept);
 }
