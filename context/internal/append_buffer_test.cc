@@ -1,6 +1,7 @@
 #include "context/internal/append_buffer.h"
 
 #include <cstddef>
+#include <utility>
 #include <vector>
 
 #include "gtest/gtest.h"
@@ -46,6 +47,28 @@ TEST(AppendBufferTest, ShrinkToKeepsAPrefixAndClearEmpties) {
   EXPECT_EQ(buffer.begin(), buffer.end());
   buffer.append().id = 7;
   EXPECT_EQ(ids_of(buffer), (std::vector<int>{7}));
+}
+
+TEST(AppendBufferTest, AMovedFromBufferIsEmptyAndUsable) {
+  append_buffer<entry> buffer;
+  for (int i = 0; i < 100; ++i) buffer.append().id = i;  // grown once
+  append_buffer<entry> moved(std::move(buffer));
+  EXPECT_EQ(moved.size(), 100u);
+  EXPECT_EQ(moved[99].id, 99);
+  EXPECT_TRUE(buffer.empty());  // NOLINT(bugprone-use-after-move)
+  buffer.append().id = 5;       // grows its own storage again
+  EXPECT_EQ(ids_of(buffer), (std::vector<int>{5}));
+  EXPECT_EQ(moved.size(), 100u);
+
+  append_buffer<entry> assigned;
+  assigned.append().id = -1;
+  assigned = std::move(moved);
+  EXPECT_EQ(assigned.size(), 100u);
+  EXPECT_EQ(assigned[0].id, 0);
+  EXPECT_TRUE(moved.empty());  // NOLINT(bugprone-use-after-move)
+  moved.append().id = 7;
+  EXPECT_EQ(ids_of(moved), (std::vector<int>{7}));
+  EXPECT_EQ(ids_of(buffer), (std::vector<int>{5}));
 }
 
 }  // namespace
