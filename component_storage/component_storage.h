@@ -298,10 +298,11 @@ class component_storage {
   // for a killed entity before its index is reused.
   template <typename Bitset>
   void remove_all(entity_id id, Bitset& bits) {
-    destroy_by_bits(id, bits, [&](size_type bit) {
-      bits.reset(bit);
-      --counts_[bit];
-    });
+    component_storage_internal::destroy_by_bits(*this, id, bits,
+                                                [&](size_type bit) {
+                                                  bits.reset(bit);
+                                                  --counts_[bit];
+                                                });
   }
 
   // For entities about to be reclaimed: destroys the components that
@@ -316,7 +317,8 @@ class component_storage {
     std::array<size_type, component_count> removed{};
     for (; first != last; ++first) {
       const auto bits = bits_of(*first);  // a copy: one load
-      destroy_by_bits(*first, bits, [&](size_type bit) { ++removed[bit]; });
+      component_storage_internal::destroy_by_bits(
+          *this, *first, bits, [&](size_type bit) { ++removed[bit]; });
       after(*first);
     }
     for (size_type bit = 0; bit < component_count; ++bit) {
@@ -383,14 +385,6 @@ class component_storage {
   }
 
  private:
-  // Destroys id's component of every type whose bit `bits` has, then
-  // on_destroyed(bit): remove_all and destroy_all_of differ only there.
-  template <typename Bitset, typename OnDestroyed>
-  void destroy_by_bits(entity_id id, const Bitset& bits,
-                       OnDestroyed on_destroyed) {
-    component_storage_internal::destroy_by_bits(*this, id, bits, on_destroyed);
-  }
-
   apply_t<base_internal::flat_tuple, chunk_types> chunks_;
   std::array<size_type, (component_count > 0 ? component_count : 1)> counts_{};
 };

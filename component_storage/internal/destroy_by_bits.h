@@ -31,10 +31,11 @@ void destroy_one(Storage& storage, entity_id id) {
 }
 
 // For each component type T of `storage` whose bit `bits` has: destroys
-// id's T, then on_destroyed(bit), in bit order.
+// id's T, then on_destroyed(bit), in bit order. remove_all and
+// destroy_all_of differ only in on_destroyed.
 template <typename Storage, typename Bitset, typename OnDestroyed>
 void destroy_by_bits(Storage& storage, entity_id id, const Bitset& bits,
-                     OnDestroyed& on_destroyed) {
+                     OnDestroyed on_destroyed) {
   using component_types = typename Storage::component_types;
   if constexpr (Storage::component_count > kUnrolledDestroyTypes &&
                 requires { bits.word(0); }) {
@@ -58,7 +59,7 @@ void destroy_by_bits(Storage& storage, entity_id id, const Bitset& bits,
       using T = typename decltype(component)::type;
       constexpr std::size_t bit = Storage::template id_of<T>();
       if (bits.test(bit)) {
-        storage.template chunk_for<T>().template remove<T>(id);
+        destroy_one<T>(storage, id);
         on_destroyed(bit);
       }
     });
