@@ -224,16 +224,31 @@ struct component_signature_list {
     return {id_of<Components>()...};
   }
 
-  // Index of the signature that stores Component.
+  // Index of the signature that stores Component (signature_count if
+  // none). One lookup in the component list and one in a table built once
+  // per list: a test of every signature per component costs compile time
+  // that grows with the square of the component count.
   template <typename Component>
   static constexpr std::size_t signature_index_of() {
-    constexpr bool in[] = {
-        contains_v<Component, typename Signatures::component_types>..., false};
-    for (std::size_t i = 0; i < sizeof...(Signatures); ++i) {
-      if (in[i]) return i;
-    }
-    return sizeof...(Signatures);
+    return signature_of_id[index_of_v<Component, component_types>];
   }
+
+ private:
+  // signature_of_id[id]: the signature storing component `id` (components
+  // are numbered in signature order); [count] is signature_count.
+  static constexpr std::array<std::size_t, count + 1> signature_of_id = [] {
+    constexpr std::array<std::size_t, signature_count> sizes = {
+        size_v<typename Signatures::component_types>...};
+    std::array<std::size_t, count + 1> table{};
+    std::size_t id = 0;
+    for (std::size_t signature = 0; signature < signature_count; ++signature) {
+      for (std::size_t k = 0; k < sizes[signature]; ++k) {
+        table[id++] = signature;
+      }
+    }
+    table[count] = signature_count;
+    return table;
+  }();
 };
 
 template <typename T>
