@@ -141,6 +141,44 @@ TEST(contiguous_buffer_chunk, move_only_components_survive_growth) {
   EXPECT_EQ(soa.capacity(), 0u);  // NOLINT(bugprone-use-after-move)
 }
 
+// Two component types of one shape (size and alignment) share a column
+// type in storage (base/internal/object_bytes.h); in one chunk they are
+// still two columns, and chunks of either stay apart.
+struct heading {
+  float dx, dy;
+};
+struct scale {
+  float sx, sy;
+};
+static_assert(sizeof(heading) == sizeof(position) &&
+              sizeof(scale) == sizeof(position));
+TEST(contiguous_buffer_chunk, components_of_one_shape_stay_distinct) {
+  contiguous_buffer_chunk<dynamic_limit, position, heading> soa;
+  aos_contiguous_buffer_chunk<dynamic_limit, position, heading> aos;
+  contiguous_buffer_chunk<dynamic_limit, scale> alone;
+  for (std::uint32_t i = 0; i < 500; i += 2) {  // grows several times
+    soa.create<position>(id(i), float(i), 1.f);
+    soa.create<heading>(id(i), -float(i), 2.f);
+    aos.create<heading>(id(i + 1), float(i), 3.f);
+    aos.create<position>(id(i + 1), -float(i), 4.f);
+    alone.create<scale>(id(i), 5.f, float(i));
+  }
+  soa.remove<heading>(id(4));
+  for (std::uint32_t i = 0; i < 500; i += 2) {
+    EXPECT_EQ(soa.get<position>(id(i)).x, float(i));
+    EXPECT_EQ(soa.get<position>(id(i)).y, 1.f);
+    ASSERT_EQ(soa.contains<heading>(id(i)), i != 4);
+    if (i != 4) {
+      EXPECT_EQ(soa.get<heading>(id(i)).dx, -float(i));
+    }
+    EXPECT_EQ(aos.get<heading>(id(i + 1)).dy, 3.f);
+    EXPECT_EQ(aos.index_accessor<position>()[i + 1].x, -float(i));
+    EXPECT_EQ(alone.data<scale>()[i].sy, float(i));
+  }
+  EXPECT_FALSE(soa.contains<heading>(id(1)));
+  EXPECT_EQ(soa.data<heading>()[2].dy, 2.f);
+}
+
 TEST(contiguous_buffer_chunk, version_is_ignored) {
   contiguous_buffer_chunk<fixed_limit<4>, int> chunk;
   chunk.create<int>(id(1, 3), 5);

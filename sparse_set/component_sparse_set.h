@@ -3,10 +3,14 @@
 //   strata::component_sparse_set<Id, T...>
 //
 // A versioned_sparse_set<Id> (dense ids + paginated, versioned sparse array)
-// plus one std::vector<T> per component type, all kept in lockstep: the
+// plus one std::vector per component type, all kept in lockstep: the
 // components of the id at dense position p are at position p of every array
 // (seed 001). Erase is swap-and-pop on every array; sort permutes every array
 // in place through the sparse array (seed 002).
+// A trivially copyable T is kept in a vector of bytes of its shape
+// (base/internal/object_bytes.h), which every such type of that size and
+// alignment shares: the vector's code is compiled once per shape, not once
+// per component type. Nothing else changes (data() is still a span of T).
 //
 // Requirements on T: move-constructible and move-assignable without throwing
 // (checked at compile time), so that erase and sort can never leave the arrays
@@ -51,6 +55,7 @@
 
 #include "base/check.h"
 #include "base/internal/flat_tuple.h"
+#include "base/internal/object_bytes.h"
 #include "base/versioned_id.h"
 #include "sparse_set/versioned_sparse_set.h"
 
@@ -100,10 +105,9 @@ class component_sparse_set {
   requires(sizeof...(T) == 1 && std::constructible_from<nth<0>, Args...>) nth<0>
   &emplace(Id id, Args&&... args) {
     check_new(id);
-    auto& values = base_internal::get<0>(data_);
-    values.emplace_back(std::forward<Args>(args)...);
+    append<0>(std::forward<Args>(args)...);
     commit_or_rollback(id, 1);
-    return values.back();
+    return value<0>(size() - 1);
   }
 
   // Several components: constructs each T from the matching value.
@@ -129,9 +133,7 @@ class component_sparse_set {
       throw;
     }
     commit_or_rollback(id, sizeof...(T));
-    const size_type last = size() - 1;
-    return data_.apply(
-        [last](auto&... values) { return std::tuple<T&...>(values[last]...); });
+    return components_at(size() - 1);
   }
 
   // Swap-and-pop on the ids and every array; false (no-op) unless contains(id).
@@ -153,19 +155,19 @@ class component_sparse_set {
 
   // The single component of `id`; STRATA_CHECK failure unless contains(id).
   nth<0>& get(Id id) requires(sizeof...(T) == 1) {
-    return base_internal::get<0>(data_)[checked_position(id)];
+    return value<0>(checked_position(id));
   }
   const nth<0>& get(Id id) const requires(sizeof...(T) == 1) {
-    return base_internal::get<0>(data_)[checked_position(id)];
+    return value<0>(checked_position(id));
   }
   // Component I (by position in T...) of `id`.
   template <std::size_t I>
   nth<I>& get(Id id) {
-    return base_internal::get<I>(data_)[checked_position(id)];
+    return value<I>(checked_position(id));
   }
   template <std::size_t I>
   const nth<I>& get(Id id) const {
-    return base_internal::get<I>(data_)[checked_position(id)];
+    return value<I>(checked_position(id));
   }
   // Component of type U of `id`; U must appear exactly once in T...
   template <typename U>
@@ -189,16 +191,12 @@ class component_sparse_set {
   template <std::size_t I = 0>
   nth<I>* try_get(Id id) noexcept {
     const size_type position = ids_.find(id);
-    return position == id_set_type::npos
-               ? nullptr
-               : &base_internal::get<I>(data_)[position];
+    return position == id_set_type::npos ? nullptr : &value<I>(position);
   }
   template <std::size_t I = 0>
   const nth<I>* try_get(Id id) const noexcept {
     const size_type position = ids_.find(id);
-    return position == id_set_type::npos
-               ? nullptr
-               : &base_internal::get<I>(data_)[position];
+    return position == id_set_type::npos ? nullptr : &value<I>(position);
   }
 
   // Calls f(id, T&...) for every element, in dense order.
@@ -214,14 +212,10 @@ class component_sparse_set {
 
   // References to the components at a dense position (< size()).
   std::tuple<T&...> components_at(size_type position) noexcept {
-    return data_.apply([position](auto&... values) {
-      return std::tuple<T&...>(values[position]...);
-    });
+    return components_at_impl(*this, position, std::index_sequence_for<T...>{});
   }
   std::tuple<const T&...> components_at(size_type position) const noexcept {
-    return data_.apply([position](const auto&... values) {
-      return std::tuple<const T&...>(values[position]...);
-    });
+    return components_at_impl(*this, position, std::index_sequence_for<T...>{});
   }
 
   // Destroys every component; keeps capacity and pages.
@@ -249,10 +243,10 @@ class component_sparse_set {
   // Sorts by component I: `compare(const nth<I>&, const nth<I>&)`.
   template <std::size_t I = 0, typename Compare = std::less<nth<I>>>
   void sort_by_data(Compare compare = Compare{}) {
-    const auto& values = base_internal::get<I>(data_);
     ids_.sort_by_position(
-        [&values, &compare](size_type a, size_type b) {
-          return compare(std::as_const(values[a]), std::as_const(values[b]));
+        [this, &compare](size_type a, size_type b) {
+          return compare(std::as_const(value<I>(a)),
+                         std::as_const(value<I>(b)));
         },
         data_swapper());
   }
@@ -275,11 +269,14 @@ class component_sparse_set {
   std::span<const Id> ids() const noexcept { return ids_.ids(); }
   template <std::size_t I = 0>
   std::span<nth<I>> data() noexcept {
-    return base_internal::get<I>(data_);
+    auto& values = base_internal::get<I>(data_);
+    return {base_internal::objects_in<nth<I>>(values.data()), values.size()};
   }
   template <std::size_t I = 0>
   std::span<const nth<I>> data() const noexcept {
-    return base_internal::get<I>(data_);
+    const auto& values = base_internal::get<I>(data_);
+    return {base_internal::objects_in<const nth<I>>(values.data()),
+            values.size()};
   }
 
  private:
@@ -306,8 +303,7 @@ class component_sparse_set {
         [&] {
           std::apply(
               [this](auto&&... a) {
-                base_internal::get<I>(data_).emplace_back(
-                    std::forward<decltype(a)>(a)...);
+                append<I>(std::forward<decltype(a)>(a)...);
               },
               std::forward<Tuples>(args));
           ++constructed;
@@ -347,12 +343,47 @@ class component_sparse_set {
     const Id* const ids = self.ids_.data();
     const size_type n = self.ids_.size();
     for (size_type pos = 0; pos < n; ++pos) {
-      f(ids[pos], base_internal::get<I>(self.data_)[pos]...);
+      f(ids[pos], self.template value<I>(pos)...);
     }
   }
 
+  // Component I at a dense position.
+  template <std::size_t I>
+  nth<I>& value(size_type position) noexcept {
+    return base_internal::object_in<nth<I>>(
+        base_internal::get<I>(data_)[position]);
+  }
+  template <std::size_t I>
+  const nth<I>& value(size_type position) const noexcept {
+    return base_internal::object_in<nth<I>>(
+        base_internal::get<I>(data_)[position]);
+  }
+
+  // Constructs component I at the end of its array.
+  template <std::size_t I, typename... Args>
+  void append(Args&&... args) {
+    auto& values = base_internal::get<I>(data_);
+    if constexpr (std::is_trivially_copyable_v<nth<I>>) {
+      values.push_back(
+          base_internal::to_stored<nth<I>>(std::forward<Args>(args)...));
+    } else {
+      values.emplace_back(std::forward<Args>(args)...);
+    }
+  }
+
+  template <typename Self, std::size_t... I>
+  static auto components_at_impl(Self& self, size_type position,
+                                 std::index_sequence<I...>) noexcept {
+    return std::tuple<decltype(self.template value<I>(position))...>(
+        self.template value<I>(position)...);
+  }
+
   id_set_type ids_;
-  base_internal::flat_tuple<std::vector<T>...> data_;
+  // A trivially copyable component is stored as bytes of its shape
+  // (base/internal/object_bytes.h): the vector code is then compiled once
+  // per shape, not once per component type.
+  base_internal::flat_tuple<std::vector<base_internal::stored_as_t<T>>...>
+      data_;
 };
 
 }  // namespace strata

@@ -7,6 +7,7 @@
 #include <memory>
 #include <random>
 #include <set>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <tuple>
@@ -197,6 +198,44 @@ struct no_default {
   int value;
 };
 static_assert(!std::is_default_constructible_v<no_default>);
+
+// Trivially copyable components are stored as bytes of their shape
+// (base/internal/object_bytes.h): two types of one shape, one with padding,
+// next to a std::string, through emplace, erase, sorting and spans.
+struct padded {
+  char tag;
+  std::int32_t value;
+};
+struct same_shape {
+  std::int32_t a, b;
+};
+static_assert(sizeof(padded) == sizeof(same_shape));
+TEST(ComponentSparseSetTest, ComponentsStoredAsBytesKeepTheirValues) {
+  component_sparse_set<entity_id, padded, std::string, same_shape> set;
+  for (std::uint32_t i = 0; i < 300; ++i) {  // several reallocations
+    const std::int32_t v = static_cast<std::int32_t>((i * 7919) % 300);
+    set.emplace(entity_id::combine(i, 1), padded{'p', v}, std::to_string(v),
+                same_shape{v, -v});
+  }
+  for (std::uint32_t i = 0; i < 300; i += 3) {
+    ASSERT_TRUE(set.erase(entity_id::combine(i, 1)));
+  }
+  set.sort_by_data<0>(
+      [](const padded& x, const padded& y) { return x.value < y.value; });
+  ASSERT_EQ(set.size(), 200u);
+  const std::span<const padded> sorted = std::as_const(set).data<0>();
+  for (std::size_t p = 0; p < set.size(); ++p) {
+    if (p > 0) {
+      EXPECT_LT(sorted[p - 1].value, sorted[p].value);
+    }
+    const entity_id id = set.ids()[p];
+    EXPECT_EQ(sorted[p].tag, 'p');
+    EXPECT_EQ(set.get<1>(id), std::to_string(sorted[p].value));
+    EXPECT_EQ(set.get<same_shape>(id).a, sorted[p].value);
+    EXPECT_EQ(set.try_get<2>(id)->b, -sorted[p].value);
+    EXPECT_EQ(std::get<0>(set.get_all(id)).value, sorted[p].value);
+  }
+}
 
 TEST(ComponentSparseSetTest, MoveOnlyAndNonDefaultConstructible) {
   component_sparse_set<entity_id, std::unique_ptr<int>, no_default> set;
