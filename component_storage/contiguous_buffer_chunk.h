@@ -138,14 +138,12 @@ class basic_contiguous_buffer_chunk {
 
   template <typename T>
   requires(chunk_internal::is_one_of<T, Ts...>) T& get(entity_id id) noexcept {
-    return *std::launder(
-        static_cast<T*>(columns_.template address<column<T>>(id)));
+    return columns_.template object_as<T, column<T>>(id);
   }
   template <typename T>
   requires(chunk_internal::is_one_of<T, Ts...>) const T& get(
       entity_id id) const noexcept {
-    return *std::launder(
-        static_cast<const T*>(columns_.template address<column<T>>(id)));
+    return columns_.template object_as<const T, column<T>>(id);
   }
 
   // Destroys id's T. Precondition: id has a T.

@@ -140,11 +140,7 @@ class component_sparse_set {
   bool erase(Id id) noexcept {
     const size_type position = ids_.find(id);
     if (position == id_set_type::npos) return false;
-    const size_type last = size() - 1;
-    data_.apply([position, last](auto&... values) {
-      if (position != last) ((values[position] = std::move(values[last])), ...);
-      (values.pop_back(), ...);
-    });
+    move_last_into(position, std::index_sequence_for<T...>{});
     ids_.erase(id);
     return true;
   }
@@ -329,12 +325,25 @@ class component_sparse_set {
     }
   }
 
+  // Erase's swap-and-pop. The move is typed (not a copy of the stored
+  // bytes): a byte copy may alias anything, and the compiler would reload
+  // the id set's pages after it.
+  template <std::size_t... I>
+  void move_last_into(size_type position, std::index_sequence<I...>) noexcept {
+    const size_type last = size() - 1;
+    if (position != last) {
+      ((value<I>(position) = std::move(value<I>(last))), ...);
+    }
+    (base_internal::get<I>(data_).pop_back(), ...);
+  }
+
   auto data_swapper() noexcept {
     return [this](size_type a, size_type b) {
-      data_.apply([a, b](auto&... values) {
+      [&]<std::size_t... I>(std::index_sequence<I...>) {
         using std::swap;
-        (swap(values[a], values[b]), ...);
-      });
+        (swap(value<I>(a), value<I>(b)), ...);
+      }
+      (std::index_sequence_for<T...>{});
     };
   }
 

@@ -12,7 +12,7 @@
 // many component types paid in compile time (issue 18).
 //
 // The chunk constructs and reads the objects (prepare_slot, mark_live,
-// address, index_accessor_as, data_as); this class only moves bytes, or, for
+// object_as, index_accessor_as, data_as); this class only moves bytes, or, for
 // a column of a non-trivially-copyable type, moves and destroys the objects
 // with their own type. The contract (complexity, thread-safety,
 // invalidation) is the chunk's.
@@ -105,13 +105,14 @@ class contiguous_columns {
     live_[live_index<k_of<T>>(id.index())] = 1;
   }
 
-  // The address of id's column-T slot. Precondition: id has a T.
-  template <typename T>
-  void* address(entity_id id) const noexcept {
+  // id's object in column T, seen as a View (T, or the component type
+  // whose object the column's bytes hold). Precondition: id has a T.
+  template <typename View, typename T>
+  View& object_as(entity_id id) const noexcept {
     STRATA_DCHECK(contains<T>(id),
                   "contiguous_buffer_chunk: get of a component the entity "
                   "does not have");
-    return raw_address<k_of<T>>(storage_, id.index());
+    return index_accessor_as<View, T>()[id.index()];
   }
 
   // Destroys id's column-T object. Precondition: id has a T.
