@@ -380,6 +380,59 @@ TEST(ContextTest, FullFixedLimitRefusesAndKeepsEveryEntity) {
   EXPECT_DEATH(ctx.step([](auto& proxy) { proxy.create_entity(); }), "limit");
 }
 
+// A component that counts its live objects.
+struct counted {
+  static inline int live = 0;
+  explicit counted(std::string v) : value(std::move(v)) { ++live; }
+  counted(counted&& other) noexcept : value(std::move(other.value)) { ++live; }
+  counted& operator=(counted&&) noexcept = default;
+  ~counted() { --live; }
+  std::string value;
+};
+struct counted_spawner {  // defers three creations, each given a counted
+  template <typename Data>
+  void process(Data& data) {
+    data.defer([](auto& proxy) {
+      for (int i = 0; i < 3; ++i) {
+        const strata::entity_id e = proxy.create_entity();  // null if full
+        counted& c = proxy.add_component(strata::tag<counted>, e,
+                                         std::string(40, 'a' + i));
+        c.value += "!";  // usable, kept or discarded
+      }
+    });
+  }
+};
+
+TEST(ContextTest, ComponentsForRefusedCreationsAreDiscardedAtTheRefresh) {
+  counted::live = 0;
+  {
+    auto ctx = strata::make_context(
+        strata::settings()
+            .fixed_entity_limit<1>()
+            .component_signatures(strata::component_signatures(
+                strata::cs::make(strata::tag<counted>),
+                strata::cs::make(ct::position)))
+            .system_signatures(strata::system_signatures(
+                strata::ss::make(strata::tag<counted_spawner>)))
+            .threads(1));
+    const auto run = [](auto& proxy) {
+      proxy.execute_systems()(strata::execution_adapter::all().for_subtasks(
+          [](auto& system, auto& data) { system.process(data); }));
+    };
+    ctx.step(run);  // one created, two refused: their objects are gone
+    EXPECT_EQ(ctx.refused_creations(), 2u);
+    EXPECT_EQ(ctx.entity_count(), 1u);
+    EXPECT_EQ(counted::live, 1);
+    ctx.for_each([](const counted& c) {
+      EXPECT_EQ(c.value, std::string(40, 'a') + "!");
+    });
+    ctx.step(run);  // all three refused, the slot reused
+    EXPECT_EQ(ctx.refused_creations(), 3u);
+    EXPECT_EQ(counted::live, 1);
+  }
+  EXPECT_EQ(counted::live, 0);
+}
+
 struct thrower {
   template <typename Data>
   void process(Data& data) {

@@ -69,39 +69,63 @@ struct instance_tuple<Types, std::index_sequence<I...>> {
       base_internal::flat_tuple<instance_owner<system_instance<Types, I>>...>;
 };
 
-// Room for one T that is constructed on demand and thrown away: what a
-// deferred add_component builds for an entity a full limit refused.
-template <typename T>
-class scratch {
+// Room for one object per component type (slot = component id),
+// constructed on demand and thrown away at the refresh: what a deferred
+// add_component builds for an entity a full limit refused. Type-erased (a
+// buffer, allocated at the slot's first use and kept, and a destroy
+// function per slot), so only the types a program adds that way cost code,
+// not every component type of the context. A reference from emplace stays
+// valid until the next emplace into its slot or reset().
+template <std::size_t N>
+class scratch_slots {
  public:
-  scratch() = default;
-  scratch(const scratch&) = delete;
-  scratch& operator=(const scratch&) = delete;
-  ~scratch() { reset(); }
-
-  template <typename... Args>
-  T& emplace(Args&&... args) {
+  scratch_slots() = default;
+  scratch_slots(const scratch_slots&) = delete;
+  scratch_slots& operator=(const scratch_slots&) = delete;
+  ~scratch_slots() {
     reset();
+    for (slot& s : slots_) {
+      if (s.memory != nullptr) s.release(s.memory);
+    }
+  }
+
+  template <typename T, typename... Args>
+  T& emplace(std::size_t index, Args&&... args) {
+    slot& s = slots_[index];
+    destroy(s);
+    if (s.memory == nullptr) {
+      s.memory = ::operator new (sizeof(T), std::align_val_t{alignof(T)});
+      s.release = [](void* memory) noexcept {
+        ::operator delete (memory, std::align_val_t{alignof(T)});
+      };
+    }
     T* object = chunk_internal::construct_component<T>(
-        static_cast<void*>(bytes_), std::forward<Args>(args)...);
-    live_ = true;
+        s.memory, std::forward<Args>(args)...);
+    s.destroy = [](void* memory) noexcept {
+      std::launder(static_cast<T*>(memory))->~T();
+    };
+    used_ = true;
     return *object;
   }
+
   void reset() noexcept {
-    if (live_) std::launder(reinterpret_cast<T*>(bytes_))->~T();
-    live_ = false;
+    if (!used_) return;
+    for (slot& s : slots_) destroy(s);
+    used_ = false;
   }
 
  private:
-  alignas(T) std::byte bytes_[sizeof(T)];
-  bool live_ = false;
-};
+  struct slot {
+    void* memory = nullptr;
+    void (*destroy)(void*) noexcept = nullptr;  // set while an object lives
+    void (*release)(void*) noexcept = nullptr;
+  };
+  static void destroy(slot& s) noexcept {
+    if (s.destroy != nullptr) std::exchange(s.destroy, nullptr)(s.memory);
+  }
 
-template <typename Components>
-struct scratch_list;
-template <typename... Ts>
-struct scratch_list<type_list<Ts...>> {
-  using type = type_list<scratch<Ts>...>;
+  std::array<slot, N> slots_{};
+  bool used_ = false;
 };
 
 }  // namespace context_internal

@@ -162,8 +162,8 @@ class context_core {
   template <typename T, typename... Args>
   T& add_component_or_discard(entity_id id, Args&&... args) {
     if (id.is_null()) {
-      return base_internal::get<context_internal::scratch<T>>(scratch_).emplace(
-          std::forward<Args>(args)...);
+      return scratch_.template emplace<T>(component_list::template id_of<T>(),
+                                          std::forward<Args>(args)...);
     }
     return add_component<T>(id, std::forward<Args>(args)...);
   }
@@ -315,7 +315,7 @@ class context_core {
   void refresh() {
     defer_proxy<Types> proxy(*this);
     refresh_.run(*this, proxy, refresh_parallel_);
-    scratch_.apply([](auto&... scratch) { (scratch.reset(), ...); });
+    scratch_.reset();
   }
 
   template <typename Systems, typename ArgsTuple, std::size_t... I>
@@ -351,10 +351,7 @@ class context_core {
   typename Types::resource_storage_type resources_;
   refresh_observer observer_;
   // Where add_component puts a component for a refused creation's null id.
-  apply_t<base_internal::flat_tuple,
-          typename context_internal::scratch_list<
-              typename component_list::component_types>::type>
-      scratch_;
+  context_internal::scratch_slots<component_list::count> scratch_;
   std::size_t refused_creations_ = 0;
   // A remove_component since the last run: some instance may hold
   // departures to settle before systems run.
