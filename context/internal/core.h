@@ -298,8 +298,7 @@ class context_core {
   // Every call decides again, from fresh measurements of every system.
   void forget_inline_decisions() {
     inline_decisions_.forget_all();
-    for_each_instance_in_order(
-        [](auto& instance) { instance.cost().mark_stale(); });
+    for (run_cost* cost : costs_) cost->mark_stale();
   }
   context_internal::inline_decisions& inline_decisions() {
     return inline_decisions_;
@@ -307,6 +306,15 @@ class context_core {
   subscription_type& subscription(std::size_t system) {
     return *subscriptions_[system];
   }
+  // System `system`'s predicted run time at its current entity count
+  // (run_cost::unknown when the context does not measure costs). Through
+  // run-time tables, so the scheduler's cost lookups are one function per
+  // context, not one per system.
+  std::int64_t predicted_ns(std::size_t system) const {
+    if (!measures_costs()) return run_cost::unknown;
+    return costs_[system]->predict(subscriptions_[system]->members().size());
+  }
+  run_cost& cost_of(std::size_t system) { return *costs_[system]; }
   trace_log& trace() { return trace_; }
   thread_token main_thread() const { return main_thread_; }
   std::uint64_t step_count() const { return step_count_; }
@@ -333,6 +341,10 @@ class context_core {
               ? &base_internal::get<I>(instances_).get()->membership()
               : nullptr),
      ...);
+    ((costs_[I] = base_internal::get<I>(instances_).get()
+                      ? &base_internal::get<I>(instances_).get()->cost()
+                      : nullptr),
+     ...);
   }
 
   // On the heap: a fixed-limit storage keeps its arrays inline.
@@ -347,6 +359,8 @@ class context_core {
   typename Types::instances_type instances_;
   // Each instance's subscription, for the refresh's loops.
   std::array<subscription_type*, system_count> subscriptions_{};
+  // Each instance's measured cost, for the scheduler's predictions.
+  std::array<run_cost*, system_count> costs_{};
   typename Types::refresh_queue_type refresh_;
   typename Types::resource_storage_type resources_;
   refresh_observer observer_;

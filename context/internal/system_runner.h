@@ -73,8 +73,6 @@ class system_runner {
         static constexpr auto table =
             make_run_table<Selected, refs_type, false>(
                 std::make_index_sequence<system_count>{});
-        static constexpr auto predictions =
-            make_prediction_table(std::make_index_sequence<system_count>{});
         const auto run = [&core, &adapter_refs](std::size_t id) {
           table[id](core, adapter_refs);
         };
@@ -92,7 +90,7 @@ class system_runner {
           const bool probe = how == mode::decide &&
                              context_internal::inline_probe_due(core, &table);
           if (how == mode::decide && !probe) [[unlikely]] {
-            decide_and_run<Selected>(core, run, predictions, &table);
+            decide_and_run<Selected>(core, run, &table);
           } else {
             // One call site, so that the sequential loop inlines here.
             const bool timed = how != mode::remembered;
@@ -163,11 +161,9 @@ class system_runner {
   // grow with entity counts. A call it ran on threads is timed as a whole,
   // against the inline probes (inline_decisions.h: threads that do not
   // pay).
-  template <const auto& Selected, typename Run, typename Predictions>
-  static void decide_and_run(core_type& core, Run& run,
-                             const Predictions& predictions, const void* key) {
-    const prediction_summary predicted = summarize_predictions<Selected>(
-        core, std::make_index_sequence<system_count>{});
+  template <const auto& Selected, typename Run>
+  static void decide_and_run(core_type& core, Run& run, const void* key) {
+    const prediction_summary predicted = summarize_predictions(core, Selected);
     // A step too small for threads (every system measured, the total below
     // both the work a step needs before it uses the pool and the work a
     // system needs before it splits) runs as the sequential scheduler
@@ -184,9 +180,7 @@ class system_runner {
     const step_decision decision =
         Types::scheduler_type::template execute<system_list, Selected>(
             core.pool(), run,
-            [&core, &predictions](std::size_t id) {
-              return predictions[id](core);
-            },
+            [&core](std::size_t id) { return core.predicted_ns(id); },
             too_small ? strata::hand_off_policy(hand_off::never)
                       : core.hand_off_policy());
     const std::int64_t elapsed = timed ? trace_span::now_ns() - start : 0;
@@ -317,31 +311,18 @@ class system_runner {
     bool all_known = true;
     bool all_fresh = true;
   };
-  template <const auto& Selected, std::size_t... I>
-  static prediction_summary summarize_predictions(core_type& core,
-                                                  std::index_sequence<I...>) {
+  static prediction_summary summarize_predictions(
+      core_type& core, const std::array<bool, system_count>& selected) {
     prediction_summary summary;
-    const auto add = [&](const auto& instance) {
-      const run_cost& cost = instance.cost();
-      const std::int64_t predicted = cost.predict(instance.entity_count());
+    for (std::size_t id = 0; id < system_count; ++id) {
+      if (!selected[id]) continue;
+      const std::int64_t predicted = core.predicted_ns(id);
       summary.all_known &= predicted != run_cost::unknown;
-      summary.all_fresh &= !cost.needs_measuring();
+      summary.all_fresh &= !core.cost_of(id).needs_measuring();
       summary.total += predicted;
       summary.largest = std::max(summary.largest, predicted);
-    };
-    ((Selected[I] ? add(core.template instance<I>()) : void()), ...);
+    }
     return summary;
-  }
-
-  // Each system's predicted run time, for the scheduler's decisions.
-  template <std::size_t... I>
-  static constexpr auto make_prediction_table(std::index_sequence<I...>) {
-    using fn = std::int64_t (*)(core_type&);
-    return std::array<fn, system_count>{+[](core_type& core) {
-      if (!core.measures_costs()) return run_cost::unknown;
-      auto& instance = core.template instance<I>();
-      return instance.cost().predict(instance.entity_count());
-    }...};
   }
 
   // Appends the spans of the systems that just ran to the trace log.
