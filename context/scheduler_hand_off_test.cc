@@ -212,8 +212,10 @@ int off_caller_runs_at_the_end(
   const std::thread::id caller = std::this_thread::get_id();
   std::atomic<int> elsewhere{0};
   int step = 0;
-  for (const auto& [phase_steps, sleeps] : phases) {
-    for (int i = 0; i < phase_steps; ++i, ++step) {
+  for (const auto& phase : phases) {
+    // Not a structured binding: Clang 14 cannot capture one in a lambda.
+    const run_sleeps& sleeps = phase.second;
+    for (int i = 0; i < phase.first; ++i, ++step) {
       const bool counted = step >= steps - window;
       ctx.step([&](auto& proxy) {
         proxy.execute_systems()(

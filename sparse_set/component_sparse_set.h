@@ -299,7 +299,7 @@ class component_sparse_set {
         [&] {
           std::apply(
               [this](auto&&... a) {
-                append<I>(std::forward<decltype(a)>(a)...);
+                this->template append<I>(std::forward<decltype(a)>(a)...);
               },
               std::forward<Tuples>(args));
           ++constructed;
