@@ -38,6 +38,7 @@
 #include <vector>
 
 #include "context/deferred_queue.h"
+#include "context/internal/instance_runtime.h"
 #include "context/internal/subscription.h"
 #include "context/trace.h"
 #include "entity/entity_id.h"
@@ -86,15 +87,6 @@ inline constexpr bool is_context_argument_v =
 
 namespace context_internal {
 
-template <typename Output>
-void reset_output(Output& output) {
-  if constexpr (requires { output.clear(); }) {
-    output.clear();
-  } else {
-    output = Output{};
-  }
-}
-
 // The bitset with the bits of the given components. A component no
 // signature stores adds none: the settings reported it
 // (system_component_not_stored), and that report stays the only error.
@@ -109,31 +101,6 @@ constexpr Bitset bits_of(type_list<Components...>) {
       }(),
       ...);
   return bits;
-}
-
-// system_instance::prepare_subtasks: splits `entities` into subtasks and
-// sets each state's slice (and resets its output); returns the count. A
-// function of the strategy and state types, not of the system: systems with
-// the same ones (most) share its code.
-template <typename Strategy, typename States>
-std::size_t prepare_states(const Strategy& strategy, States& states,
-                           std::size_t entities, std::size_t threads,
-                           bool allow_split, std::int64_t predicted_ns) {
-  // (One entity or none: one subtask, whatever the strategy says.)
-  const std::size_t count =
-      allow_split && entities > 1
-          ? ::strata::subtask_count(strategy, entities, threads, predicted_ns)
-          : 1;
-  if (states.size() < count) states.resize(count);
-  for (std::size_t i = 0; i < count; ++i) {
-    auto [begin, end] = slice_bounds(i, count, entities);
-    states[i].begin = begin;
-    states[i].end = end;
-    if constexpr (!std::is_same_v<decltype(states[i].output), no_output>) {
-      reset_output(states[i].output);
-    }
-  }
-  return count;
 }
 
 // A signature without .parallelism(...) splits automatically.
@@ -224,7 +191,16 @@ struct alignas(64) subtask_state {
 };
 
 template <typename Types, std::size_t I>
-class system_instance {
+class system_instance
+    : public context_internal::instance_runtime<
+          typename Types::entity_storage_type,
+          context_internal::effective_strategy<
+              typename Types::system_list::template signature_at<
+                  I>::parallelism_type>,
+          subtask_state<typename Types::defer_proxy_type,
+                        typename Types::system_list::template signature_at<
+                            I>::output_type,
+                        Types::trace_enabled>> {
  public:
   using signature_type = typename Types::system_list::template signature_at<I>;
   using system_type = typename signature_type::system_type;
@@ -234,6 +210,13 @@ class system_instance {
                                    output_type, Types::trace_enabled>;
   using strategy_type = context_internal::effective_strategy<
       typename signature_type::parallelism_type>;
+  using entity_storage_type = typename Types::entity_storage_type;
+  // What running the system works on (internal/instance_runtime.h): shared
+  // by the systems with the same strategy and state types.
+  using runtime_type =
+      context_internal::instance_runtime<entity_storage_type, strategy_type,
+                                         state_type>;
+  using subscription_type = typename runtime_type::subscription_type;
   static constexpr std::size_t id = I;
   static constexpr bool has_output = signature_type::has_output;
 
@@ -252,32 +235,26 @@ class system_instance {
       context_internal::bits_of<bitset_type, typename Types::component_list>(
           typename signature_type::excluded_types{});
 
-  using entity_storage_type = typename Types::entity_storage_type;
-  using subscription_type = context_internal::subscription<entity_storage_type>;
-
   template <typename... Args>
   system_instance(const signature_type& signature,
                   const entity_storage_type& entities, Args&&... args)
-      : system_(std::forward<Args>(args)...),
-        strategy_(make_strategy(signature)),
-        subscription_(I, required_bits, excluded_bits,
-                      context_internal::hooks_of<system_type>(), entities) {}
+      : runtime_type(make_strategy(signature), I, required_bits, excluded_bits,
+                     context_internal::hooks_of<system_type>(), entities),
+        system_(std::forward<Args>(args)...) {}
 
   system_instance(const system_instance&) = delete;
   system_instance& operator=(const system_instance&) = delete;
 
   system_type& system() noexcept { return system_; }
   const system_type& system() const noexcept { return system_; }
+  runtime_type& runtime() noexcept { return *this; }
 
   // The subscribed entities, as ids (subscribed().indices(): as indices).
   // Departures noted since the last look are applied first.
   subscription_view<entity_storage_type> subscribed() const {
-    return {subscription_.members(), subscription_.entities()};
+    const subscription_type& subscription = this->membership();
+    return {subscription.members(), subscription.entities()};
   }
-  std::size_t entity_count() const { return subscription_.members().size(); }
-
-  // Subtasks of the latest run (or prepared for the current one).
-  std::size_t subtask_count() const noexcept { return active_subtasks_; }
 
   // f(system&, output&) for every subtask output of the latest run.
   template <typename F>
@@ -285,43 +262,9 @@ class system_instance {
     static_assert(has_output,
                   "for_outputs: this system's signature declares no output "
                   "(add .output<T>())");
-    for (std::size_t i = 0; i < active_subtasks_; ++i)
-      f(system_, states_[i].output);
+    for (std::size_t i = 0; i < this->subtask_count(); ++i)
+      f(system_, this->state(i).output);
   }
-
-  // For the context, its proxies and the refresh: the subscription
-  // (context/internal/subscription.h). A remove_component of a required
-  // component notes a departure there; the entity leaves at the next look
-  // at the subscription (subscribed(), entity_count(), a run), unless it
-  // has the component again by then. So a remove followed by an add of the
-  // same component costs no set operation in the step, and nothing at the
-  // refresh.
-  subscription_type& membership() noexcept { return subscription_; }
-  void note_departure(std::uint32_t index) {
-    subscription_.note_departure(index);
-  }
-  state_type& state(std::size_t subtask) noexcept { return states_[subtask]; }
-  state_type* states() noexcept { return states_.data(); }
-  std::size_t state_count() const noexcept { return states_.size(); }
-
-  // The measured cost of the system's runs (scheduler/hand_off.h).
-  run_cost& cost() noexcept { return cost_; }
-  const run_cost& cost() const noexcept { return cost_; }
-
-  // Splits the subscribed set for a run and resets the outputs.
-  // `predicted_ns` reaches cost-aware strategies
-  // (inner_parallelism::automatic()).
-  void prepare_subtasks(std::size_t threads, bool allow_split,
-                        std::int64_t predicted_ns = run_cost::unknown) {
-    active_subtasks_ = context_internal::prepare_states(
-        strategy_, states_, entity_count(), threads, allow_split, predicted_ns);
-    failed_ = false;
-  }
-
-  // Whether the latest run threw: the refresh then discards the kills and
-  // deferred functions of its subtasks (context/context.h, exceptions).
-  bool failed() const noexcept { return failed_; }
-  void mark_failed() noexcept { failed_ = true; }
 
  private:
   static strategy_type make_strategy(const signature_type& signature) {
@@ -339,20 +282,12 @@ class system_instance {
   }
 
   system_type system_;
-  strategy_type strategy_;
 
  public:
   // The whole run of the system (tracing only).
   [[no_unique_address]] std::conditional_t<Types::trace_enabled, trace_span,
                                            no_trace_span>
       run_span;
-
- private:
-  subscription_type subscription_;
-  std::vector<state_type> states_;
-  std::size_t active_subtasks_ = 0;
-  bool failed_ = false;
-  run_cost cost_;
 };
 
 }  // namespace strata

@@ -27,7 +27,6 @@
 #include <type_traits>
 #include <utility>
 
-#include "absl/base/attributes.h"
 #include "context/data_proxy.h"
 #include "context/execution_adapter.h"
 #include "context/internal/context_types.h"
@@ -224,9 +223,16 @@ class system_runner {
   // the run failed). `Remembered`: the call runs by a remembered inline
   // decision (internal/inline_decisions.h), so the run is neither
   // predicted, measured nor split, all known at compile time: the same code
-  // as under the sequential scheduler. (The adapter is called here, not in
-  // a helper: the compiler's notes on a mistake in a system's code count
-  // one template less, settings/diagnostic.h.)
+  // as under the sequential scheduler. Only the adapter call and the
+  // subtask body are compiled per system; planning the run and recording
+  // its cost work on the instance's runtime (internal/instance_runtime.h),
+  // out of line and compiled once for every system of the same strategy
+  // and state types (a run as one variant with a run-time flag saved
+  // another 0.7 s on the 64x32 program, but cost ~25 instructions per
+  // system and step on the remembered path). (The
+  // adapter is called here, not in a helper: the compiler's notes on a
+  // mistake in a system's code count one template less,
+  // settings/diagnostic.h.)
   template <std::size_t I, typename Refs, bool Remembered>
   static void run_system(context_core<Types>& core, Refs& adapters) {
     using system_type = typename system_list::template system_at<I>;
@@ -236,10 +242,14 @@ class system_runner {
     }(std::type_identity<Refs>{});
     auto& adapter = std::get<which>(adapters);
     auto& instance = core.template instance<I>();
-    const run_plan plan = plan_run<Remembered>(core, instance);
+    run_plan plan;
+    if constexpr (Remembered) {
+      prepare_remembered(core, instance.runtime());
+    } else {
+      plan = plan_run(core, instance.runtime());
+    }
     subtask_executor<Types, I> executor(core, instance, plan.parallel,
                                         plan.measure);
-    const std::int64_t start = plan.measure ? trace_span::now_ns() : 0;
     if constexpr (Types::trace_enabled) instance.run_span.begin();
     try {
       if constexpr (std::remove_cvref_t<decltype(adapter)>::kind ==
@@ -257,49 +267,58 @@ class system_runner {
       throw;
     }
     if constexpr (Types::trace_enabled) instance.run_span.end();
-    if (plan.measure && !executor.measured()) {
-      instance.cost().record(trace_span::now_ns() - start,
-                             instance.entity_count());
+    if (plan.measure && !executor.measured()) [[unlikely]] {
+      record_cost(instance.runtime(), plan.start_ns);
     }
   }
 
   // How a system runs this time: split over the pool or not, measured or
-  // not. Prepares its subtasks.
+  // not (and since when). Prepares its subtasks. Out of line: one call per
+  // system run, against a copy per system.
   struct run_plan {
     bool parallel = false;
     bool measure = false;
+    std::int64_t start_ns = 0;
   };
-  template <bool Remembered, std::size_t I>
-  ABSL_ATTRIBUTE_ALWAYS_INLINE static run_plan plan_run(
-      core_type& core, system_instance<Types, I>& instance) {
-    if constexpr (Remembered) {
-      instance.prepare_subtasks(core.thread_count(),
-                                Types::inner_parallelism_allowed);
-      return {};
-    } else {
-      // Hand-off decisions (scheduler/hand_off.h): measured only where they
-      // matter, i.e. under a threaded scheduler deciding automatically.
-      const hand_off_policy policy = core.hand_off_policy();
-      const bool deciding = core.measures_costs();
-      const std::int64_t predicted =
-          deciding ? instance.cost().predict(instance.entity_count())
-                   : run_cost::unknown;
-      const bool measure = deciding && (core.samples_costs() ||
-                                        instance.cost().needs_measuring());
-      const std::int64_t strategy_hint =
-          policy.mode == hand_off::always
-              ? std::numeric_limits<std::int64_t>::max()
-          : policy.mode == hand_off::never ? run_cost::unknown
-                                           : predicted;
-      instance.prepare_subtasks(
-          core.thread_count(), Types::inner_parallelism_allowed, strategy_hint);
-      const bool parallel =
-          Types::inner_parallelism_allowed &&
-          Types::scheduler_type::runs_subtasks_in_parallel &&
-          policy.worth_splitting(predicted, instance.subtask_count());
-      if (parallel) core.inline_decisions().note_split();
-      return {.parallel = parallel, .measure = measure};
-    }
+  template <typename Runtime>
+  [[gnu::noinline]] static void prepare_remembered(core_type& core,
+                                                   Runtime& runtime) {
+    runtime.prepare_subtasks(core.thread_count(),
+                             Types::inner_parallelism_allowed);
+  }
+  template <typename Runtime>
+  [[gnu::noinline]] static run_plan plan_run(core_type& core,
+                                             Runtime& runtime) {
+    // Hand-off decisions (scheduler/hand_off.h): measured only where they
+    // matter, i.e. under a threaded scheduler deciding automatically.
+    const hand_off_policy policy = core.hand_off_policy();
+    const bool deciding = core.measures_costs();
+    const std::int64_t predicted =
+        deciding ? runtime.cost().predict(runtime.entity_count())
+                 : run_cost::unknown;
+    const bool measure =
+        deciding && (core.samples_costs() || runtime.cost().needs_measuring());
+    const std::int64_t strategy_hint =
+        policy.mode == hand_off::always
+            ? std::numeric_limits<std::int64_t>::max()
+        : policy.mode == hand_off::never ? run_cost::unknown
+                                         : predicted;
+    runtime.prepare_subtasks(core.thread_count(),
+                             Types::inner_parallelism_allowed, strategy_hint);
+    const bool parallel =
+        Types::inner_parallelism_allowed &&
+        Types::scheduler_type::runs_subtasks_in_parallel &&
+        policy.worth_splitting(predicted, runtime.subtask_count());
+    if (parallel) core.inline_decisions().note_split();
+    return {.parallel = parallel,
+            .measure = measure,
+            .start_ns = measure ? trace_span::now_ns() : 0};
+  }
+  template <typename Runtime>
+  [[gnu::noinline]] static void record_cost(Runtime& runtime,
+                                            std::int64_t start_ns) {
+    runtime.cost().record(trace_span::now_ns() - start_ns,
+                          runtime.entity_count());
   }
 
   // What the selected systems' predictions add up to: the total, the
