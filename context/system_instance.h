@@ -190,32 +190,32 @@ struct alignas(64) subtask_state {
       span;
 };
 
+namespace context_internal {
+// The runtime base of system I's instance (internal/instance_runtime.h).
 template <typename Types, std::size_t I>
-class system_instance
-    : public context_internal::instance_runtime<
-          typename Types::entity_storage_type,
-          context_internal::effective_strategy<
-              typename Types::system_list::template signature_at<
-                  I>::parallelism_type>,
-          subtask_state<typename Types::defer_proxy_type,
-                        typename Types::system_list::template signature_at<
-                            I>::output_type,
-                        Types::trace_enabled>> {
+using runtime_of = instance_runtime<
+    typename Types::entity_storage_type,
+    effective_strategy<typename Types::system_list::template signature_at<
+        I>::parallelism_type>,
+    subtask_state<
+        typename Types::defer_proxy_type,
+        typename Types::system_list::template signature_at<I>::output_type,
+        Types::trace_enabled>>;
+}  // namespace context_internal
+
+template <typename Types, std::size_t I>
+class system_instance : public context_internal::runtime_of<Types, I> {
  public:
   using signature_type = typename Types::system_list::template signature_at<I>;
   using system_type = typename signature_type::system_type;
   using output_type = typename signature_type::output_type;
   using bitset_type = typename Types::bitset_type;
-  using state_type = subtask_state<typename Types::defer_proxy_type,
-                                   output_type, Types::trace_enabled>;
-  using strategy_type = context_internal::effective_strategy<
-      typename signature_type::parallelism_type>;
   using entity_storage_type = typename Types::entity_storage_type;
   // What running the system works on (internal/instance_runtime.h): shared
   // by the systems with the same strategy and state types.
-  using runtime_type =
-      context_internal::instance_runtime<entity_storage_type, strategy_type,
-                                         state_type>;
+  using runtime_type = context_internal::runtime_of<Types, I>;
+  using state_type = typename runtime_type::state_type;
+  using strategy_type = typename runtime_type::strategy_type;
   using subscription_type = typename runtime_type::subscription_type;
   static constexpr std::size_t id = I;
   static constexpr bool has_output = signature_type::has_output;

@@ -10,8 +10,8 @@
 // and state types only, and almost every system has the same ones (the
 // automatic strategy, no output): the code that plans a run, prepares its
 // subtasks and records its cost (system_runner.h) is compiled once per
-// context for all of them, instead of once per system, which was a tenth of
-// the compile time of a 32-system program.
+// context for all of them, instead of twice per system (7 % of the compile
+// time of a 64-component, 32-system program).
 //
 // Thread-safety: during a run each subtask touches only its own state; the
 // rest is mutated only by the context, outside system execution.
@@ -70,6 +70,7 @@ class instance_runtime {
   using subscription_type = subscription<EntityStorage>;
   using bitset_type = typename subscription_type::bitset_type;
   using state_type = State;
+  using strategy_type = Strategy;
 
   instance_runtime(Strategy strategy, std::size_t system_id,
                    const bitset_type& required, const bitset_type& excluded,

@@ -227,12 +227,11 @@ class system_runner {
   // subtask body are compiled per system; planning the run and recording
   // its cost work on the instance's runtime (internal/instance_runtime.h),
   // out of line and compiled once for every system of the same strategy
-  // and state types (a run as one variant with a run-time flag saved
-  // another 0.7 s on the 64x32 program, but cost ~25 instructions per
-  // system and step on the remembered path). (The
-  // adapter is called here, not in a helper: the compiler's notes on a
-  // mistake in a system's code count one template less,
-  // settings/diagnostic.h.)
+  // and state types. (One variant with `Remembered` as a run-time flag
+  // saved another ~0.6 s on the 64x32 program but cost ~25 instructions
+  // per system and step on the remembered path.) The adapter is called
+  // here, not in a helper: the compiler's notes on a mistake in a system's
+  // code count one template less (settings/diagnostic.h).
   template <std::size_t I, typename Refs, bool Remembered>
   static void run_system(context_core<Types>& core, Refs& adapters) {
     using system_type = typename system_list::template system_at<I>;
