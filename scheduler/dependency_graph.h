@@ -10,9 +10,9 @@
 // `depends[i][j]` says node i depends directly on node j (j must finish
 // before i starts). On that matrix:
 //   * transitive_closure(): before[a][b], a must finish before b starts
-//     (Floyd-Warshall reachability), O(N^3);
+//     (Warshall's reachability over rows of 64-bit words), O(N^3 / 64);
 //   * first_node_on_cycle(): the lowest node that reaches itself, or N when
-//     the graph is acyclic, O(N^3);
+//     the graph is acyclic, O(N^3 / 64);
 //   * cycle_through(node): one shortest cycle through a node on a cycle, as
 //     the list of nodes in dependency order (each depends on the next, the
 //     last on the first), O(N^2); for a node on no cycle, size 0;
@@ -26,20 +26,23 @@
 //
 // Everything is constexpr and meant for constant expressions: system
 // signature lists (scheduler/dag.h) evaluate it once per list. The matrix is
-// N^2 bools, so the compile-time cost grows with N^3 in the closure; 32
-// systems cost a fraction of a second.
+// N^2 bools; the closure works on words, as a bool per step cost the
+// compiler's constant evaluator ~0.15 s for 32 systems (issue 18).
 #ifndef STRATA_SCHEDULER_DEPENDENCY_GRAPH_H_
 #define STRATA_SCHEDULER_DEPENDENCY_GRAPH_H_
 
 #include <algorithm>
 #include <array>
 #include <cstddef>
+#include <cstdint>
 
 namespace strata {
 
 template <std::size_t N>
 struct dependency_graph {
   using matrix = std::array<std::array<bool, N>, N>;
+  using word = std::uint64_t;
+  static constexpr std::size_t kWords = N / 64 + 1;
   matrix depends{};
 
   // The nodes of a cycle, each depending on the next and the last on the
@@ -50,16 +53,26 @@ struct dependency_graph {
   };
 
   constexpr matrix transitive_closure() const {
-    matrix before{};
+    // Warshall's algorithm over rows of 64-bit words: row i of `reach` is
+    // the set of nodes that run after i; when k is in it, everything after
+    // k is too, an OR of N/64 + 1 words instead of N bools.
+    std::array<std::array<word, kWords>, N> reach{};
     for (std::size_t i = 0; i < N; ++i) {
-      for (std::size_t j = 0; j < N; ++j) before[j][i] = depends[i][j];
+      for (std::size_t j = 0; j < N; ++j) {
+        if (depends[j][i]) reach[i][j / 64] |= word{1} << (j % 64);
+      }
     }
     for (std::size_t k = 0; k < N; ++k) {
+      const word k_bit = word{1} << (k % 64);
       for (std::size_t i = 0; i < N; ++i) {
-        if (!before[i][k]) continue;
-        for (std::size_t j = 0; j < N; ++j) {
-          if (before[k][j]) before[i][j] = true;
-        }
+        if ((reach[i][k / 64] & k_bit) == 0) continue;
+        for (std::size_t w = 0; w < kWords; ++w) reach[i][w] |= reach[k][w];
+      }
+    }
+    matrix before{};
+    for (std::size_t i = 0; i < N; ++i) {
+      for (std::size_t j = 0; j < N; ++j) {
+        before[i][j] = ((reach[i][j / 64] >> (j % 64)) & 1) != 0;
       }
     }
     return before;

@@ -64,13 +64,14 @@ TEST(DependencyGraphTest, SelfDependencyIsACycleOfOne) {
 }
 
 // Reachability by depth-first search, the reference for the model test.
-bool reaches(const dependency_graph<8>& g, std::size_t from, std::size_t to) {
-  std::vector<bool> seen(8);
+template <std::size_t N>
+bool reaches(const dependency_graph<N>& g, std::size_t from, std::size_t to) {
+  std::vector<bool> seen(N);
   std::vector<std::size_t> stack = {from};
   while (!stack.empty()) {
     const std::size_t node = stack.back();
     stack.pop_back();
-    for (std::size_t next = 0; next < 8; ++next) {
+    for (std::size_t next = 0; next < N; ++next) {
       if (!g.depends[node][next] || seen[next]) continue;
       if (next == to) return true;
       seen[next] = true;
@@ -80,24 +81,27 @@ bool reaches(const dependency_graph<8>& g, std::size_t from, std::size_t to) {
   return false;
 }
 
-// Random graphs against the depth-first reference: the closure, the first
-// node on a cycle, and every reported cycle is a real cycle through its node.
-TEST(DependencyGraphTest, RandomGraphsMatchTheReference) {
-  std::mt19937 rng(20261124);
-  for (int round = 0; round < 500; ++round) {
-    dependency_graph<8> g;
-    const int edges = static_cast<int>(rng() % 14);
-    for (int e = 0; e < edges; ++e) g.depends[rng() % 8][rng() % 8] = true;
+// Random graphs of N nodes against the depth-first reference: the closure,
+// the first node on a cycle, and every reported cycle is a real cycle
+// through its node.
+template <std::size_t N>
+void ExpectRandomGraphsMatchTheReference(int rounds, int max_edges,
+                                         unsigned seed) {
+  std::mt19937 rng(seed);
+  for (int round = 0; round < rounds; ++round) {
+    dependency_graph<N> g;
+    const int edges = static_cast<int>(rng() % max_edges);
+    for (int e = 0; e < edges; ++e) g.depends[rng() % N][rng() % N] = true;
     const auto before = g.transitive_closure();
-    std::size_t first_on_cycle = 8;
-    for (std::size_t a = 0; a < 8; ++a) {
-      for (std::size_t b = 0; b < 8; ++b) {
+    std::size_t first_on_cycle = N;
+    for (std::size_t a = 0; a < N; ++a) {
+      for (std::size_t b = 0; b < N; ++b) {
         ASSERT_EQ(before[a][b], reaches(g, b, a)) << round;
       }
-      if (first_on_cycle == 8 && reaches(g, a, a)) first_on_cycle = a;
+      if (first_on_cycle == N && reaches(g, a, a)) first_on_cycle = a;
     }
     ASSERT_EQ(g.first_node_on_cycle(), first_on_cycle) << round;
-    for (std::size_t node = 0; node < 8; ++node) {
+    for (std::size_t node = 0; node < N; ++node) {
       const auto cycle = g.cycle_through(node);
       ASSERT_EQ(cycle.size > 0, reaches(g, node, node)) << round;
       if (cycle.size == 0) continue;
@@ -109,6 +113,29 @@ TEST(DependencyGraphTest, RandomGraphsMatchTheReference) {
       }
     }
   }
+}
+
+TEST(DependencyGraphTest, RandomGraphsMatchTheReference) {
+  ExpectRandomGraphsMatchTheReference<8>(500, 14, 20261124);
+}
+
+// The closure works on rows of 64-bit words: graphs wider than one word,
+// with edges across the word boundary.
+TEST(DependencyGraphTest, RandomGraphsWiderThanAWordMatchTheReference) {
+  ExpectRandomGraphsMatchTheReference<70>(60, 90, 20261127);
+}
+
+// A chain across the word boundary: every node runs before every later one.
+TEST(DependencyGraphTest, ChainAcrossTheWordBoundaryIsClosed) {
+  dependency_graph<130> g;
+  for (std::size_t i = 1; i < 130; ++i) g.depends[i][i - 1] = true;
+  const auto before = g.transitive_closure();
+  EXPECT_TRUE(before[0][129]);
+  EXPECT_TRUE(before[63][64]);
+  EXPECT_TRUE(before[64][128]);
+  EXPECT_FALSE(before[129][0]);
+  EXPECT_FALSE(before[64][64]);
+  EXPECT_EQ(g.first_node_on_cycle(), 130u);
 }
 
 }  // namespace
