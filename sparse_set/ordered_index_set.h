@@ -259,46 +259,43 @@ class ordered_index_set {
                        OnIndex&& on_index) const {
     if (end_rank > size_) end_rank = size_;
     if (begin_rank >= end_rank) return;
-    // Words [start.word, stop.word], masked at both ends; no per-member
-    // count is needed inside the loops. The walk stops just past the last
-    // member it visits, not at the next member (or the bitmap's end, after
-    // the last rank): a small set in a large bitmap, a world of one entity
-    // after a despawn of thousands, costs the words it spans, not capacity.
-    const position start = position_of_rank(begin_rank);
-    const position stop = just_after(position_of_rank(end_rank - 1));
+    // Words [first word, stop word], masked at both ends; no per-member
+    // count is needed inside the loops.
+    const index_span span = span_of_ranks(begin_rank, end_rank);
+    const size_type stop_word = span.stop / word_bits;
     const word_type last_mask =
-        stop.word < words_.size() ? (word_type{1} << stop.bit) - 1 : 0;
-    size_type w = start.word;
-    word_type bits = words_[w] & (~word_type{0} << start.bit);
-    while (w < stop.word) {
+        stop_word < words_.size()
+            ? (word_type{1} << (span.stop % word_bits)) - 1
+            : 0;
+    size_type w = span.first / word_bits;
+    word_type bits = words_[w] & (~word_type{0} << (span.first % word_bits));
+    for (;;) {
+      // The last word keeps only its bits before the stop (none past the
+      // bitmap's end): never full, it ends the walk below. One loop for
+      // every word inlines f twice, not three times (compile time).
+      if (w == stop_word) bits &= last_mask;
       if (bits == ~word_type{0}) {
         const size_type first = w * word_bits;
         do {
           // A whole full block at once, when the walk is at its start.
-          if (w % block_words == 0 && w + block_words <= stop.word &&
+          if (w % block_words == 0 && w + block_words <= stop_word &&
               block_counts_[w / block_words] == block_indices) {
             w += block_words;
           } else {
             ++w;
           }
           bits = w < words_.size() ? words_[w] : 0;
-        } while (w < stop.word && bits == ~word_type{0});
+        } while (w < stop_word && bits == ~word_type{0});
         on_run(first, w * word_bits - first);
-        if (w >= stop.word) break;
+        continue;
       }
       const size_type base = w * word_bits;
       for (; bits != 0; bits &= bits - 1) {
         on_index(base + static_cast<size_type>(std::countr_zero(bits)));
       }
+      if (w == stop_word) return;
       ++w;
       bits = w < words_.size() ? words_[w] : 0;
-    }
-    if (w == stop.word && w < words_.size()) {
-      bits &= last_mask;
-      const size_type base = w * word_bits;
-      for (; bits != 0; bits &= bits - 1) {
-        on_index(base + static_cast<size_type>(std::countr_zero(bits)));
-      }
     }
   }
 
@@ -372,11 +369,20 @@ class ordered_index_set {
   }
 
  private:
-  // The position one past `member`: the next bit, or bit 0 of the next
-  // word.
-  static position just_after(position member) noexcept {
-    return member.bit + 1 == word_bits ? position{member.word + 1, 0}
-                                       : position{member.word, member.bit + 1};
+  // Where for_each_member's walk starts (the index of the member of rank
+  // begin_rank) and stops (just past that of rank end_rank - 1, not at the
+  // next member: a world of one entity in a large bitmap costs the words it
+  // spans, not capacity). Out of line, returned in two registers: compiled
+  // once, not in every system's loop (issue 18); it runs once per loop.
+  struct index_span {
+    size_type first, stop;
+  };
+  [[gnu::noinline]] index_span span_of_ranks(
+      size_type begin_rank, size_type end_rank) const noexcept {
+    const position first = position_of_rank(begin_rank);
+    const position last = position_of_rank(end_rank - 1);
+    return {first.word * word_bits + first.bit,
+            last.word * word_bits + last.bit + 1};
   }
 
   // The position (0..63) of the `n`-th set bit of `word` (which has more
