@@ -70,6 +70,9 @@ class subtask_executor {
                                 subtask);
   }
 
+  // The system this executor runs.
+  auto& system() noexcept { return instance_.system(); }
+
   // Whether for_subtasks measured the run (a detailed_instance callable may
   // not call it).
   bool measured() const noexcept { return measured_; }

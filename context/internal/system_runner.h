@@ -255,10 +255,7 @@ class system_runner {
                     execution_adapter::adapter_kind::detailed) {
         adapter.callable(instance, executor);
       } else {
-        executor.run_each_subtask([&](std::size_t subtask) {
-          auto data = executor.data_of(subtask);
-          adapter.callable(instance.system(), data);
-        });
+        executor.run_each_subtask(subtask_call(executor, adapter));
       }
     } catch (...) {
       if constexpr (Types::trace_enabled) instance.run_span.end();
@@ -269,6 +266,19 @@ class system_runner {
     if (plan.measure && !executor.measured()) [[unlikely]] {
       record_cost(instance.runtime(), plan.start_ns);
     }
+  }
+
+  // One subtask of a for_subtasks adapter: the adapter's callable on the
+  // system and the subtask's data proxy. Made here, outside run_system, so
+  // that both variants of a system's run (remembered or not) share this one
+  // type, and its subtask body (internal/subtask_loop.h) is compiled once.
+  template <std::size_t I, typename Adapter>
+  static auto subtask_call(subtask_executor<Types, I>& executor,
+                           Adapter& adapter) {
+    return [&executor, &adapter](std::size_t subtask) {
+      auto data = executor.data_of(subtask);
+      adapter.callable(executor.system(), data);
+    };
   }
 
   // How a system runs this time: split over the pool or not, measured or
