@@ -272,7 +272,8 @@ class ordered_index_set {
     for (;;) {
       // The last word keeps only its bits before the stop (none past the
       // bitmap's end): never full, it ends the walk below. One loop for
-      // every word inlines f twice, not three times (compile time).
+      // every word inlines on_run and on_index once each, not on_index
+      // twice (compile time).
       if (w == stop_word) bits &= last_mask;
       if (bits == ~word_type{0}) {
         const size_type first = w * word_bits;
@@ -375,7 +376,8 @@ class ordered_index_set {
   // spans, not capacity). Out of line, returned in two registers: compiled
   // once, not in every system's loop (issue 18); it runs once per loop.
   struct index_span {
-    size_type first, stop;
+    size_type first;
+    size_type stop;
   };
   [[gnu::noinline]] index_span span_of_ranks(
       size_type begin_rank, size_type end_rank) const noexcept {

@@ -115,6 +115,39 @@ TEST(OrderedIndexSetTest, ForEachMemberEndsAtTheLastMember) {
   EXPECT_EQ(singles, (std::vector<std::size_t>{5, 6}));
 }
 
+// A walk whose last member is the bitmap's last bit: it stops at the end
+// of the bitmap (nothing past it is read), through a whole block or word
+// by word.
+TEST(OrderedIndexSetTest, ForEachMemberEndsAtTheBitmapsEnd) {
+  ordered_index_set set;
+  for (std::size_t i = 0; i < 4096; ++i) set.insert(i);
+  ASSERT_EQ(set.capacity(), 4096u);  // exactly one block
+  runs run_calls;
+  std::vector<std::size_t> singles;
+  const auto visit = [&](std::size_t begin, std::size_t end) {
+    run_calls.clear();
+    singles.clear();
+    set.for_each_member(
+        begin, end,
+        [&](std::size_t first, std::size_t count) {
+          run_calls.emplace_back(first, count);
+        },
+        [&](std::size_t i) { singles.push_back(i); });
+  };
+  visit(0, set.size());
+  EXPECT_EQ(run_calls, (runs{{0, 4096}}));
+  EXPECT_TRUE(singles.empty());
+  visit(100, set.size());  // starts inside word 1
+  EXPECT_EQ(run_calls, (runs{{128, 4096 - 128}}));
+  ASSERT_EQ(singles.size(), 28u);
+  EXPECT_EQ(singles.front(), 100u);
+  EXPECT_EQ(singles.back(), 127u);
+  for (std::size_t i = 0; i < 4095; ++i) set.erase(i);
+  visit(0, set.size());  // only bit 63 of the last word
+  EXPECT_TRUE(run_calls.empty());
+  EXPECT_EQ(singles, (std::vector<std::size_t>{4095}));
+}
+
 // Random inserts and erases against std::set; after each batch, every
 // query and every slicing into up to 7 rank ranges agrees with the model.
 TEST(OrderedIndexSetTest, ModelTest) {

@@ -51,9 +51,10 @@ class subtask_executor {
   }
 
   // What for_subtasks does, with the call to the user's callable written by
-  // the caller: system_runner::run_system calls a for_subtasks adapter's
-  // callable itself, so that the compiler's notes on a mistake in a system's
-  // code count one template less (settings/diagnostic.h).
+  // the caller: system_runner calls a for_subtasks adapter's callable in
+  // its own subtask call (system_runner::subtask_call), one type for both
+  // variants of a system's run, and with one note less on a mistake in a
+  // system's code than for_subtasks would add (settings/diagnostic.h).
   template <typename Call>
   ABSL_ATTRIBUTE_ALWAYS_INLINE void run_each_subtask(Call call) {
     measured_ = measure_;

@@ -229,9 +229,10 @@ class system_runner {
   // out of line and compiled once for every system of the same strategy
   // and state types. (One variant with `Remembered` as a run-time flag
   // saved another ~0.6 s on the 64x32 program but cost ~25 instructions
-  // per system and step on the remembered path.) The adapter is called
-  // here, not in a helper: the compiler's notes on a mistake in a system's
-  // code count one template less (settings/diagnostic.h).
+  // per system and step on the remembered path.) A for_subtasks adapter is
+  // called through subtask_call, one type for both variants: one subtask
+  // body per system, for one more GCC note on a mistake in a system's code
+  // (Clang prints none for it; settings/diagnostic.h).
   template <std::size_t I, typename Refs, bool Remembered>
   static void run_system(context_core<Types>& core, Refs& adapters) {
     using system_type = typename system_list::template system_at<I>;
@@ -271,7 +272,10 @@ class system_runner {
   // One subtask of a for_subtasks adapter: the adapter's callable on the
   // system and the subtask's data proxy. Made here, outside run_system, so
   // that both variants of a system's run (remembered or not) share this one
-  // type, and its subtask body (internal/subtask_loop.h) is compiled once.
+  // type, and its subtask body (internal/subtask_loop.h) is compiled once
+  // (4.5 KB of the 64x32 program's text). The callable is called here,
+  // not in a further helper, to keep the notes on a mistake in a system's
+  // code few.
   template <std::size_t I, typename Adapter>
   static auto subtask_call(subtask_executor<Types, I>& executor,
                            Adapter& adapter) {
