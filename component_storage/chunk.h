@@ -50,7 +50,6 @@
 
 #include <concepts>
 #include <cstddef>
-#include <new>
 #include <tuple>
 #include <type_traits>
 #include <utility>
@@ -144,29 +143,6 @@ consteval bool check_component_chunk() {
 }
 
 namespace chunk_internal {
-
-// Constructs a T at `where` from `args`: with parentheses when T has such a
-// constructor, else with braces, so aggregates like `position{x, y}` work on
-// compilers without parenthesized aggregate initialization (Clang 14).
-template <typename T, typename... Args>
-T* construct_component(void* where, Args&&... args) {
-  if constexpr (std::is_constructible_v<T, Args...>) {
-    return ::new (where) T(std::forward<Args>(args)...);
-  } else {
-    return ::new (where) T{std::forward<Args>(args)...};
-  }
-}
-
-// A T built from `args` by value, for containers that construct by
-// themselves and accept only constructor arguments.
-template <typename T, typename... Args>
-T make_component(Args&&... args) {
-  if constexpr (std::is_constructible_v<T, Args...>) {
-    return T(std::forward<Args>(args)...);
-  } else {
-    return T{std::forward<Args>(args)...};
-  }
-}
 
 template <typename T, typename... Ts>
 inline constexpr bool is_one_of = (std::is_same_v<T, Ts> || ...);

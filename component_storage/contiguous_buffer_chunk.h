@@ -50,6 +50,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "base/internal/make_object.h"
 #include "base/internal/object_bytes.h"
 #include "base/limit.h"
 #include "component_storage/chunk.h"
@@ -130,8 +131,8 @@ class basic_contiguous_buffer_chunk {
   requires(chunk_internal::is_one_of<T, Ts...>) T& create(entity_id id,
                                                           Args&&... args) {
     void* const where = columns_.template prepare_slot<column<T>>(id);
-    T* const object = chunk_internal::construct_component<T>(
-        where, std::forward<Args>(args)...);
+    T* const object =
+        base_internal::construct_object<T>(where, std::forward<Args>(args)...);
     columns_.template mark_live<column<T>>(id);
     return *object;
   }

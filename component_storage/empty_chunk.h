@@ -27,6 +27,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "base/internal/make_object.h"
 #include "component_storage/chunk.h"
 #include "entity/entity_id.h"
 
@@ -49,8 +50,8 @@ class empty_chunk {
                                                           Args&&... args) {
     // Ends the previous (trivially destructible) object's lifetime and starts
     // a new one in the same bytes, so constructors still run per create.
-    return *chunk_internal::construct_component<T>(&slot<T>,
-                                                   std::forward<Args>(args)...);
+    return *base_internal::construct_object<T>(&slot<T>,
+                                               std::forward<Args>(args)...);
   }
 
   template <typename T>

@@ -36,6 +36,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "base/check.h"
 #include "base/internal/flat_tuple.h"
+#include "base/internal/make_object.h"
 #include "base/limit.h"
 #include "component_storage/chunk.h"
 #include "entity/entity_id.h"
@@ -84,7 +85,7 @@ class hash_map_chunk {
     } else {
       auto [it, inserted] = map.try_emplace(
           id.index(),
-          chunk_internal::make_component<T>(std::forward<Args>(args)...));
+          base_internal::make_object<T>(std::forward<Args>(args)...));
       STRATA_DCHECK(inserted,
                     "hash_map_chunk: create of a component the entity "
                     "already has");

@@ -32,6 +32,7 @@
 
 #include "base/check.h"
 #include "base/internal/flat_tuple.h"
+#include "base/internal/make_object.h"
 #include "base/limit.h"
 #include "component_storage/chunk.h"
 #include "entity/entity_id.h"
@@ -73,7 +74,7 @@ class sparse_chunk {
       return set_for<T>().emplace(id, std::forward<Args>(args)...);
     } else {
       return set_for<T>().emplace(
-          id, chunk_internal::make_component<T>(std::forward<Args>(args)...));
+          id, base_internal::make_object<T>(std::forward<Args>(args)...));
     }
   }
 

@@ -28,6 +28,8 @@
 #include <type_traits>
 #include <utility>
 
+#include "base/internal/make_object.h"
+
 namespace strata::base_internal {
 
 template <std::size_t Size, std::size_t Align, std::size_t Key = 0>
@@ -69,18 +71,13 @@ T* objects_in(Stored* stored) noexcept {
   }
 }
 
-// The bytes of a trivially copyable T constructed from `args`: with
-// parentheses when T has such a constructor, else with braces, so that
-// aggregates (`point{x, y}`) work on compilers without parenthesized
-// aggregate initialization (Clang 14).
+// The bytes of a trivially copyable T constructed from `args` (with
+// parentheses or braces, as make_object chooses: base/internal/make_object.h).
 template <typename T, typename... Args>
 requires std::is_trivially_copyable_v<T> stored_as_t<T> to_stored(
     Args&&... args) {
-  if constexpr (std::is_constructible_v<T, Args...>) {
-    return std::bit_cast<stored_as_t<T>>(T(std::forward<Args>(args)...));
-  } else {
-    return std::bit_cast<stored_as_t<T>>(T{std::forward<Args>(args)...});
-  }
+  return std::bit_cast<stored_as_t<T>>(
+      make_object<T>(std::forward<Args>(args)...));
 }
 
 }  // namespace strata::base_internal

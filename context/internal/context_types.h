@@ -12,7 +12,7 @@
 #include <utility>
 
 #include "base/internal/flat_tuple.h"
-#include "component_storage/chunk.h"
+#include "base/internal/make_object.h"
 #include "component_storage/component_storage.h"
 #include "context/internal/diagnostics.h"
 #include "context/refresh.h"
@@ -99,8 +99,8 @@ class scratch_slots {
         ::operator delete (memory, std::align_val_t{alignof(T)});
       };
     }
-    T* object = chunk_internal::construct_component<T>(
-        s.memory, std::forward<Args>(args)...);
+    T* object = base_internal::construct_object<T>(s.memory,
+                                                   std::forward<Args>(args)...);
     s.destroy = [](void* memory) noexcept {
       std::launder(static_cast<T*>(memory))->~T();
     };
