@@ -5,6 +5,7 @@
 #include <iterator>
 #include <random>
 #include <set>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -20,6 +21,20 @@ runs runs_of(const ordered_index_set& set, std::size_t begin, std::size_t end) {
   set.for_each_run(begin, end, [&](std::size_t first, std::size_t count) {
     out.emplace_back(first, count);
   });
+  return out;
+}
+
+// What for_each_member hands out for ranks [begin, end): its runs, then
+// its single indices, each in call order.
+std::pair<runs, std::vector<std::size_t>> member_walk(
+    const ordered_index_set& set, std::size_t begin, std::size_t end) {
+  std::pair<runs, std::vector<std::size_t>> out;
+  set.for_each_member(
+      begin, end,
+      [&](std::size_t first, std::size_t count) {
+        out.first.emplace_back(first, count);
+      },
+      [&](std::size_t i) { out.second.push_back(i); });
   return out;
 }
 
@@ -92,14 +107,7 @@ TEST(OrderedIndexSetTest, ForEachMemberEndsAtTheLastMember) {
   runs run_calls;
   std::vector<std::size_t> singles;
   const auto visit = [&](std::size_t begin, std::size_t end) {
-    run_calls.clear();
-    singles.clear();
-    set.for_each_member(
-        begin, end,
-        [&](std::size_t first, std::size_t count) {
-          run_calls.emplace_back(first, count);
-        },
-        [&](std::size_t i) { singles.push_back(i); });
+    std::tie(run_calls, singles) = member_walk(set, begin, end);
   };
   visit(0, set.size());
   EXPECT_EQ(run_calls, (runs{{0, 128}}));
@@ -125,14 +133,7 @@ TEST(OrderedIndexSetTest, ForEachMemberEndsAtTheBitmapsEnd) {
   runs run_calls;
   std::vector<std::size_t> singles;
   const auto visit = [&](std::size_t begin, std::size_t end) {
-    run_calls.clear();
-    singles.clear();
-    set.for_each_member(
-        begin, end,
-        [&](std::size_t first, std::size_t count) {
-          run_calls.emplace_back(first, count);
-        },
-        [&](std::size_t i) { singles.push_back(i); });
+    std::tie(run_calls, singles) = member_walk(set, begin, end);
   };
   visit(0, set.size());
   EXPECT_EQ(run_calls, (runs{{0, 4096}}));
