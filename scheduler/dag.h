@@ -201,7 +201,8 @@ constexpr auto system_signatures(Signatures... signatures) {
     diagnostic::report(
         diagnostic::dependency_on_unknown_system<typename unknown::system,
                                                  typename unknown::item>);
-  } else if constexpr (list::graph.first_node_on_cycle() < list::count) {
+  } else if constexpr (dependency_graph<list::count>::first_node_on_cycle(
+                           list::before) < list::count) {
     diagnostic::report(dag_internal::cycles_reported<
                        typename dag_internal::cycle_types<list>::type>);
   } else {

@@ -12,7 +12,8 @@
 //   * transitive_closure(): before[a][b], a must finish before b starts
 //     (Warshall's reachability over rows of 64-bit words), O(N^3 / 64);
 //   * first_node_on_cycle(): the lowest node that reaches itself, or N when
-//     the graph is acyclic, O(N^3 / 64);
+//     the graph is acyclic, O(N^3 / 64); first_node_on_cycle(before) reads
+//     it from a closure already computed, O(N);
 //   * cycle_through(node): one shortest cycle through a node on a cycle, as
 //     the list of nodes in dependency order (each depends on the next, the
 //     last on the first), O(N^2); for a node on no cycle, size 0;
@@ -78,7 +79,11 @@ struct dependency_graph {
   }
 
   constexpr std::size_t first_node_on_cycle() const {
-    const matrix before = transitive_closure();
+    return first_node_on_cycle(transitive_closure());
+  }
+  // The same, read from a closure already computed (a signature list keeps
+  // its own: scheduler/dag.h).
+  static constexpr std::size_t first_node_on_cycle(const matrix& before) {
     for (std::size_t i = 0; i < N; ++i) {
       if (before[i][i]) return i;
     }
