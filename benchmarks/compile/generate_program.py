@@ -33,6 +33,13 @@ import argparse
 import sys
 
 
+def update(written, reads):
+    """A system's statement for one entity: `written` gains the products of
+    the read components' a and b, and counts the run in d."""
+    return f"{written}.a += " + " + ".join(
+        [f"{r}.a * {r}.b" for r in reads] or ["1"]) + f"; ++{written}.d;"
+
+
 def system_access(j, n):
     """(written, read...) component indices of system j."""
     written = j % n
@@ -63,9 +70,7 @@ class System:
         params = params or ([f"c{self.written}& w"] +
                             [f"const c{r}& r{i}"
                              for i, r in enumerate(self.reads)])
-        reads = [p.split()[-1] for p in params[1:]]
-        body = "w.a += " + " + ".join(
-            [f"{r}.a * {r}.b" for r in reads] or ["1"]) + "; ++w.d;"
+        body = update("w", [p.split()[-1] for p in params[1:]])
         return f"data.for_each([]({', '.join(params)}) {{ {body} }});"
 
     def signature(self):
@@ -395,10 +400,8 @@ def hand_written(n, m):
     out += [f"  std::vector<c{c}> c{c}s;" for c in range(n)]
     out += ["};", ""]
     for s in systems:
-        reads = [f"w.c{r}s[i]" for r in s.reads]
-        body = f"w.c{s.written}s[i].a += " + " + ".join(
-            [f"{r}.a * {r}.b" for r in reads] or ["1"]) + \
-            f"; ++w.c{s.written}s[i].d;"
+        body = update(f"w.c{s.written}s[i]",
+                      [f"w.c{r}s[i]" for r in s.reads])
         out += [f"struct s{s.j} {{",
                 "  void process(world& w) {",
                 f"    for (std::size_t i = 0; i < w.c{s.written}s.size(); ++i) {{",
