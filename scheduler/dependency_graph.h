@@ -26,10 +26,10 @@
 //   * dependency_count / dependent_count of a node, O(N).
 //
 // Everything is constexpr and meant for constant expressions: system
-// signature lists (scheduler/dag.h) evaluate it once per list. The matrix is
-// N^2 bools; the closure works on words: a bool per step kept the
-// compiler's constant evaluator 0.28 s on a 32-system list, against 0.12 s
-// now (issue 18).
+// signature lists (scheduler/dag.h) compute the closure once per list and
+// check cycles on it. The matrix is N^2 bools; the closure works on words:
+// a bool per step, computed twice, kept the compiler's constant evaluator
+// 0.28 s on a 32-system list, against 0.08 s now (issue 18).
 #ifndef STRATA_SCHEDULER_DEPENDENCY_GRAPH_H_
 #define STRATA_SCHEDULER_DEPENDENCY_GRAPH_H_
 
