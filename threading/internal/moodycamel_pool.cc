@@ -1,3 +1,12 @@
+// moodycamel's queue orders some of its own accesses with
+// std::atomic_thread_fence, which ThreadSanitizer does not model, and GCC
+// warns wherever it inlines one under -fsanitize=thread. Before every
+// include, so that it covers the headers that the fences are inlined from
+// (see "How the pool sleeps" and moodycamel_tsan_suppressions.cc).
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wtsan"
+#endif
+
 #include "threading/internal/moodycamel_pool.h"
 
 #include <algorithm>
