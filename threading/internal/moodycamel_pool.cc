@@ -48,13 +48,14 @@
 // follows C, and that poster sees the sleeper as above. Either the sleeper
 // finds work, or a poster wakes a thread for it.
 //
-// Only atomic loads and read-modify-writes are involved: no fences, which
-// ThreadSanitizer cannot model (and GCC rejects under -fsanitize=thread with
-// -Werror). ThreadSanitizer does not check the seq_cst reasoning itself (a
-// lost wake-up shows up as a hang in the stress test, not as a report); what
-// it checks is that every task is handed over with a happens-before edge,
-// which moodycamel provides with release stores and acquire loads of its
-// indices, and the claim's acquire on the count also provides.
+// The protocol uses only atomic loads and read-modify-writes, no fences.
+// ThreadSanitizer does not check the seq_cst reasoning itself (a lost
+// wake-up shows up as a hang in the stress tests, not as a report); what it
+// checks is that every task is handed over with a happens-before edge, which
+// moodycamel provides with release stores and acquire loads of its indices.
+// moodycamel does use fences of its own to order a block's reuse after its
+// last dequeue; ThreadSanitizer misreads those as races, which the tests
+// suppress (moodycamel_tsan_suppressions.cc).
 //
 // A claimed task is always in the queue (its enqueue came before the
 // increment the claim consumed), but moodycamel's dequeue may still fail

@@ -24,6 +24,10 @@
 //     same spin limit, spinner cap and wake-up rules), so that a benchmark
 //     difference between the two pools is the queues' and the
 //     synchronization they need, not a different sleep policy.
+//   * ThreadSanitizer: moodycamel orders the reuse of its blocks with
+//     std::atomic_thread_fence, which ThreadSanitizer does not model; the
+//     tests suppress the resulting reports (moodycamel_tsan_suppressions.cc),
+//     where strata::thread_pool needs no suppressions.
 //
 // Contract (strata::thread_pool's, except as noted)
 //   * post(t) queues a non-empty move-only task; some thread runs it exactly
