@@ -57,8 +57,9 @@
 // last dequeue; ThreadSanitizer misreads those as races, which the tests
 // suppress (moodycamel_tsan_suppressions.cc).
 //
-// A claimed task is always in the queue (its enqueue came before the
-// increment the claim consumed), but moodycamel's dequeue may still fail
+// After a claim some task is always in the queue for the claimer (claims
+// never outnumber the increments, each of which follows a completed
+// enqueue), but moodycamel's dequeue may still fail
 // while its view of the producer's tail is stale, so takers retry; that
 // wait is bounded by the enqueue that is already complete becoming visible.
 
