@@ -32,8 +32,11 @@ function(strata_package)
     "$<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}/strata>")
   if(arg_SOURCES)
     add_library(${target} STATIC ${arg_SOURCES})
-    # Static, yet linkable into a user's shared library.
-    set_target_properties(${target} PROPERTIES POSITION_INDEPENDENT_CODE ON)
+    # Static, yet linkable into a user's shared library; -std=c++20 as in
+    # the Bazel build, not -std=gnu++20.
+    set_target_properties(${target} PROPERTIES
+      POSITION_INDEPENDENT_CODE ON
+      CXX_EXTENSIONS OFF)
     target_include_directories(${target} PUBLIC ${include_root})
     target_link_libraries(${target} PUBLIC ${arg_DEPENDS})
     target_compile_features(${target} PUBLIC cxx_std_20)
