@@ -88,11 +88,13 @@ from_package() {
 }
 
 from_pkg_config() {
-  local pc_dir
-  pc_dir=$(dirname "$(find "$scratch/prefix" -name strata.pc)") || return 1
+  local pc_file flags
+  pc_file=$(find "$scratch/prefix" -name strata.pc)
+  [[ -n $pc_file ]] || { echo "no strata.pc installed"; return 1; }
+  flags=$(PKG_CONFIG_PATH=$(dirname "$pc_file") pkg-config --cflags --libs strata) || return 1
   mkdir -p "$scratch/pkg-config" &&
-    c++ -std=c++20 -O2 -Wall -Wextra "$here/arena.cc" -o "$scratch/pkg-config/arena" \
-      $(PKG_CONFIG_PATH=$pc_dir pkg-config --cflags --libs strata) &&
+    # shellcheck disable=SC2086 # $flags is a list of flags
+    c++ -std=c++20 -O2 -Wall -Wextra "$here/arena.cc" -o "$scratch/pkg-config/arena" $flags &&
     "$expect_output" "$scratch/pkg-config/arena" "$expected"
 }
 
