@@ -64,7 +64,7 @@ function(strata_package)
     install(TARGETS ${target} EXPORT StrataTargets
       ARCHIVE DESTINATION "${CMAKE_INSTALL_LIBDIR}")
   endif()
-  set_property(GLOBAL APPEND PROPERTY STRATA_PACKAGES ${arg_NAME})
+  # For strata.pc's library list (cmake/StrataInstall.cmake).
   if(arg_SOURCES)
     set_property(GLOBAL APPEND PROPERTY STRATA_COMPILED_PACKAGES ${arg_NAME})
   endif()
