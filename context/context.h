@@ -14,7 +14,12 @@
 // make_context<settings>() names the settings by the constant that holds
 // them, so compiler messages print `named_settings<settings>` instead of the
 // settings type with every signature in it; make_context(settings) takes
-// them by value (run-time or local settings) and behaves the same.
+// them by value (run-time or local settings) and behaves the same. What a
+// program picks at run time (thread count, scheduler, hand-off, reserved
+// entities) goes in strata::run_options() beside named settings
+// (context/run_options.h):
+//   auto ctx = strata::make_context<settings>(
+//       strata::run_options().threads(n).scheduler(kind));
 //
 // Where things live: context/step_proxy.h (the step and defer proxies:
 // critical operations and queries), context/data_proxy.h (what a system's
@@ -118,6 +123,7 @@
 #include "context/internal/core.h"
 #include "context/refresh.h"
 #include "context/resources.h"
+#include "context/run_options.h"
 #include "context/settings.h"
 #include "context/step_proxy.h"
 #include "context/system_instance.h"
@@ -240,8 +246,8 @@ template <typename Given>
 inline constexpr bool not_system_arguments = [] {
   static_assert(always_false<Given>,
                 "make_context(settings, extra...): each extra argument must "
-                "come from strata::system_arguments(st::x, args...) or "
-                "strata::run_on(executor)");
+                "come from strata::system_arguments(st::x, args...), "
+                "strata::run_on(executor) or strata::run_options()");
   return false;
 }();
 
@@ -253,12 +259,22 @@ inline constexpr bool executor_given_twice = [] {
   return false;
 }();
 
+template <typename Given>
+inline constexpr bool run_options_given_twice = [] {
+  static_assert(always_false<Given>,
+                "make_context(settings, extra...): strata::run_options() "
+                "given more than once; set every option on one run_options");
+  return false;
+}();
+
 }  // namespace diagnostic
 
 // Builds a context; systems that are not default-constructible get their
 // constructor arguments from strata::system_arguments(st::x, args...); an
 // engine's job system is given with strata::run_on(executor)
-// (threading/executor.h).
+// (threading/executor.h); what a program picks at run time (threads, the
+// scheduler, hand-off, reserved entities) with strata::run_options()
+// (context/run_options.h), which keeps the settings a named constant.
 template <typename Settings, typename... SystemArgs>
 auto make_context(const Settings& settings, SystemArgs&&... system_args) {
   if constexpr (!is_context_settings_v<Settings>) {
@@ -272,6 +288,11 @@ auto make_context(const Settings& settings, SystemArgs&&... system_args) {
                                        run_on_t> +
                         ... + 0) > 1) {
     diagnostic::report(diagnostic::executor_given_twice<
+                       type_list<std::remove_cvref_t<SystemArgs>...>>);
+  } else if constexpr ((std::is_same_v<std::remove_cvref_t<SystemArgs>,
+                                       run_options> +
+                        ... + 0) > 1) {
+    diagnostic::report(diagnostic::run_options_given_twice<
                        type_list<std::remove_cvref_t<SystemArgs>...>>);
   } else {
     // Where the settings hold both lists, their setters checked these

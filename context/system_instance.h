@@ -40,6 +40,7 @@
 #include "context/deferred_queue.h"
 #include "context/internal/instance_runtime.h"
 #include "context/internal/subscription.h"
+#include "context/run_options.h"
 #include "context/trace.h"
 #include "entity/entity_id.h"
 #include "scheduler/hand_off.h"
@@ -75,15 +76,16 @@ inline constexpr bool is_system_arguments_v<system_arguments_t<S, A...>> = true;
 // its own. It then has jobs.concurrency() + 1 threads (the caller's
 // included), whatever threads(n) says. `jobs` must outlive the context.
 struct run_on_t {
-  using system_type = void;  // constructs no system
   executor* external;
 };
 inline run_on_t run_on(executor& jobs) { return {&jobs}; }
 
-// What make_context accepts after the settings.
+// What make_context accepts after the settings: system arguments, an
+// executor, run options (context/run_options.h).
 template <typename T>
 inline constexpr bool is_context_argument_v =
-    is_system_arguments_v<T> || std::is_same_v<T, run_on_t>;
+    is_system_arguments_v<T> || std::is_same_v<T, run_on_t> ||
+    std::is_same_v<T, run_options>;
 
 namespace context_internal {
 

@@ -90,6 +90,7 @@ COMPILE_PROGRAMS = [
     "//benchmarks/compile:include_only",
     "//benchmarks/compile:game_8x12",
     "//benchmarks/compile:game_8x12_by_value",
+    "//benchmarks/compile:game_8x12_run_time_choice",
     "//benchmarks/compile:large_64x32",
     "//benchmarks/compile:hand_written_8x12",
     "//benchmarks/compile:hand_written_64x32",
@@ -99,6 +100,8 @@ COMPILE_PROGRAMS = [
 HAND_WRITTEN_OF = {
     "//benchmarks/compile:game_8x12": "//benchmarks/compile:hand_written_8x12",
     "//benchmarks/compile:game_8x12_by_value":
+        "//benchmarks/compile:hand_written_8x12",
+    "//benchmarks/compile:game_8x12_run_time_choice":
         "//benchmarks/compile:hand_written_8x12",
     "//benchmarks/compile:large_64x32":
         "//benchmarks/compile:hand_written_64x32",
@@ -1280,7 +1283,9 @@ def section_compile(costs):
         "generated user programs (benchmarks/compile/generate_program.py): "
         "8 components and 12 systems in the shape of a game, the same made "
         "with `make_context(settings)` instead of `make_context<settings>()`, "
-        "and 64 components with 32 systems; `include_only` is "
+        "the same offering both schedulers at run time "
+        "(`strata::run_options().scheduler(...)`, as a `--scheduler` flag "
+        "does), and 64 components with 32 systems; `include_only` is "
         "`#include \"strata.h\"` with an empty `main()`. The baselines, "
         "`hand_written_8x12` and `hand_written_64x32`, are the same games "
         "without Strata (a `std::vector` per component, a plain loop per "

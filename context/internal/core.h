@@ -58,15 +58,21 @@ class context_core {
   template <typename... SystemArgs>
   context_core(const typename Types::settings_type& settings,
                SystemArgs&&... args)
-      : entities_ptr_(context_internal::make_entities<Types>(settings)),
-        components_(context_internal::initial_capacity<Types>(settings)),
+      : entities_ptr_(context_internal::make_entities<Types>(
+            settings, context_internal::run_options_in(args...))),
+        components_(context_internal::initial_capacity<Types>(
+            settings, context_internal::run_options_in(args...))),
         thread_count_(context_internal::thread_count_of<Types>(
-            settings, context_internal::executor_in(args...))),
+            settings, context_internal::executor_in(args...),
+            context_internal::run_options_in(args...))),
         refresh_parallel_(
             settings.template get<context_keys::refresh_parallelism>()),
-        hand_off_(settings.template get<context_keys::hand_off>()),
+        hand_off_(context_internal::hand_off_of<Types>(
+            settings, context_internal::run_options_in(args...))),
+        runs_in_parallel_(context_internal::runs_in_parallel<Types>(
+            context_internal::run_options_in(args...))),
         pool_(thread_count_ - 1, context_internal::executor_in(args...)),
-        measures_costs_(Types::scheduler_type::runs_subtasks_in_parallel &&
+        measures_costs_(runs_in_parallel_ &&
                         hand_off_.mode == hand_off::automatic &&
                         pool_.worker_count() > 0) {
     const auto& systems = settings.template get<context_keys::systems>();
@@ -268,6 +274,13 @@ class context_core {
 
   thread_pool& pool() { return pool_; }
   std::size_t thread_count() const { return thread_count_; }
+  // Whether systems run on the parallel scheduler: the settings' scheduler
+  // runs subtasks in parallel and the run options did not choose the
+  // sequential one (context/run_options.h).
+  bool runs_in_parallel() const {
+    return Types::scheduler_type::runs_subtasks_in_parallel &&
+           runs_in_parallel_;
+  }
   strata::hand_off_policy hand_off_policy() const { return hand_off_; }
   // Whether systems' run times are measured: only where the decisions they
   // feed are made (a threaded scheduler with workers, deciding
@@ -353,6 +366,7 @@ class context_core {
   std::size_t thread_count_;
   bool refresh_parallel_;
   strata::hand_off_policy hand_off_;
+  bool runs_in_parallel_;
   thread_pool pool_;
   // measures_costs(), fixed at construction.
   bool measures_costs_;
