@@ -1,4 +1,4 @@
-// Model-based fuzz test of the context (issues 15, 17 and 20).
+// Model-based fuzz test of the context.
 //
 // Random steps of critical operations (create, create_entities, kill,
 // kill_entities, kill through a handle, add/remove components one at a time
@@ -1239,7 +1239,7 @@ class fuzzer {
     for (entity_id id : ids) expect_now(proxy, id);
   }
 
-  // remove -> add of one component, one to three times (issue 17): the
+  // remove -> add of one component, one to three times: the
   // entity leaves the requiring systems at once and is back at the refresh
   // without events.
   template <typename Proxy>
@@ -1495,10 +1495,10 @@ void run_variant(const Settings& settings, const variant& v) {
 }
 
 // Each test target compiles one part (STRATA_FUZZ_PART, from the BUILD
-// file): a context type takes tens of seconds to compile under sanitizers,
-// so the parts' contexts live in separate translation units (issue 18: at
-// most 60 s per unit in every config). //context:context_fuzz_test is the
-// suite of all parts.
+// file): a context type is slow to compile under sanitizers, so the parts'
+// contexts live in separate translation units, each within the per-unit
+// budget (tools/unit_cost.py). //context:context_fuzz_test is the suite of
+// all parts.
 #ifndef STRATA_FUZZ_PART
 #error "build this file through //context:context_fuzz_test's parts"
 #endif

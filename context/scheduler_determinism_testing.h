@@ -3,8 +3,8 @@
 // the generated DAG of the target, the entity churn, the snapshot and digest
 // of a world, and one run of kSteps steps. The sequential reference run is
 // compiled in its own translation unit so that each unit instantiates one
-// context type: a unit with both needed over 60 s and 2 GB to compile under
-// asan-ubsan (issue 18).
+// context type: a unit with both exceeds the per-unit budget of 60 s and
+// 2 GB under asan-ubsan (tools/unit_cost.py).
 #ifndef STRATA_CONTEXT_SCHEDULER_DETERMINISM_TESTING_H_
 #define STRATA_CONTEXT_SCHEDULER_DETERMINISM_TESTING_H_
 

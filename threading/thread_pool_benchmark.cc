@@ -11,10 +11,10 @@
 // allocs_per_task counts global operator new calls inside the timed loop,
 // divided by the number of tasks posted there.
 //
-// The pool before work stealing (every thread feeding one shared
+// The design the work-stealing pool replaced (every thread feeding one shared
 // moodycamel::BlockingConcurrentQueue) is kept here as `shared_queue_pool`,
-// the baseline of the Contention, HandOff and Idle groups, so that the
-// before and after of issue 16 are measured by one binary in one run.
+// the baseline of the Contention, HandOff and Idle groups, so that both
+// designs are measured by one binary in one run.
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -248,9 +248,9 @@ BENCHMARK(BM_ManyTinyTasks_StdThread)
     ->UseRealTime()
     ->Unit(benchmark::kMillisecond);
 
-// ---- The old design, as a baseline. ---------------------------------------
+// ---- The shared-queue design, as a baseline. ------------------------------
 //
-// Strata's pool before issue 16, reduced to what the benchmarks use: workers
+// The shared-queue pool, reduced to what the benchmarks use: workers
 // block in one moodycamel::BlockingConcurrentQueue (per-producer sub-queues,
 // explicit producer and consumer tokens for workers, 10000 semaphore polls
 // before sleeping), and waiters help, then sleep on a condition variable
@@ -379,8 +379,8 @@ void BM_Contention_Pool(benchmark::State& state) {
 }
 BENCHMARK(BM_Contention_Pool)->Apply(contention_args);
 
-// The same work on the old design. Leaf tasks capture one pointer (inline,
-// as task_group's leaf tasks are in BM_Contention_Pool).
+// The same work on the shared-queue design. Leaf tasks capture one pointer
+// (inline, as task_group's leaf tasks are in BM_Contention_Pool).
 void BM_Contention_SharedQueue(benchmark::State& state) {
   const auto threads = static_cast<std::size_t>(state.range(0));
   shared_queue_pool pool(threads - 1);
@@ -607,7 +607,7 @@ BENCHMARK(BM_HandOff_MoodycamelPool_Parked)
 // the task busy-runs for `task_us` microseconds. Reported (manual time):
 // from the task's last instruction to the caller's return from the wait,
 // the latency a split system's caller pays after its last subtask ends.
-// The work-stealing pool's waiter polls for kSpinTime (20 us) before it
+// The work-stealing pool's waiter polls for kSpinTime before it
 // sleeps; the shared-queue baseline sleeps at once, so a short task ends
 // with a condition-variable wake-up. Past the spin (50 us), both sleep.
 

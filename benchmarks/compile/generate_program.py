@@ -26,7 +26,7 @@ program would be: a std::vector per component, one plain loop per system,
 run in declaration order (an order the dependencies allow). It does the
 same work and checks the same total; its compile cost is the baseline
 beside Strata's in BENCHMARKS.md (what the components and loops cost any
-program, and a yardstick for this host's speed at the time).
+program, and a yardstick for the host's speed at the time).
 
 --misuse NAME injects one misuse of Strata into the program (which then must
 not compile): the realistic-size compile-fail tests of
