@@ -36,7 +36,10 @@
 // entities dead, defer critical work. After f returns, the refresh runs
 // (context/refresh.h):
 //   1. every deferred function, sequentially, through a defer proxy (system
-//      id order, then subtask order, then the order they were deferred);
+//      id order, then run within the step, then subtask order, then the
+//      order they were deferred: the same at every thread count, also when
+//      a system runs more than once in a step). One that throws does not
+//      stop the others (see exceptions below);
 //   2. kills: every entity marked dead in the step (by the proxy or by any
 //      subtask) leaves its systems, its components are destroyed, and its id
 //      reclaimed (the version bumps, so old ids and handles turn stale).
@@ -86,14 +89,28 @@
 //   * an exception thrown by a system: every selected system that does not
 //     depend, directly or transitively, on a throwing system still runs to
 //     completion; none of a throwing system's dependents runs; all the
-//     subtasks of a throwing system run, and its kills, deferred functions
-//     and outputs are discarded (the component writes it made before it
-//     threw stay); the refresh applies the work of exactly the systems that
-//     ran; step() then rethrows the exception of the lowest system id (of
-//     its lowest subtask). This is the same under every scheduler and thread
-//     count. An exception thrown by f itself stops f; either way the refresh
-//     still runs first, so the work requested before the throw takes effect
-//     and the context stays consistent and usable.
+//     subtasks of a throwing system run, and a data.for_each whose callable
+//     throws still visits every entity of its slice, then rethrows the
+//     first exception; the throwing run's kills, deferred functions and
+//     outputs are discarded (its component writes stay; another run of the
+//     system in the same step keeps its own work); the refresh applies the
+//     work of exactly the runs that completed; step() then rethrows the
+//     exception of the lowest system id (of its lowest subtask, of the
+//     lowest entity of a for_each). When the exceptions come from for_each
+//     callables, the exception and the state after the step are the same
+//     under every scheduler and thread count. Code of a subtask outside
+//     for_each that throws stops that subtask there, so what the rest of
+//     its slice would have done depends on the split. An exception thrown
+//     by f itself stops f; either way the refresh still runs first, so the
+//     work requested before the throw takes effect and the context stays
+//     consistent and usable;
+//   * an exception thrown by a deferred function: the other deferred
+//     functions still run, then kills and matching; step() rethrows the
+//     first deferred function's exception, unless f or a system threw,
+//     whose exception wins;
+//   * a component constructor that throws in add_component leaves the
+//     entity as it was (a replaced component is kept); the arguments may
+//     refer to components of the same storage (context/step_proxy.h).
 //
 // Thread-safety: a context is used from one thread at a time; step() runs
 // systems on its own thread pool, or on an engine's job system given as

@@ -894,6 +894,11 @@ class fuzzer {
         rng_(seed) {
     if (v.observe) {
       ctx_.observe_refresh([this](const strata::refresh_event& e) {
+        if (e.what == strata::refresh_event::kind::refused_creations) {
+          EXPECT_EQ(observed_refused_, 0u) << "one refusal event per refresh";
+          observed_refused_ = e.count;
+          return;
+        }
         observed_.push_back({e.what, e.entity, e.system_id});
         if (e.what == strata::refresh_event::kind::reclaim) {
           EXPECT_TRUE(e.system_name.empty());
@@ -1336,6 +1341,10 @@ class fuzzer {
   // After a step: everything the context says against the model.
   void compare(const model::expected_events& refreshed) {
     EXPECT_EQ(ctx_.refused_creations(), model_.refused());
+    if (variant_.observe) {
+      EXPECT_EQ(observed_refused_, model_.refused()) << "refusal event";
+    }
+    observed_refused_ = 0;
     const auto& alive = model_.alive();
     ASSERT_EQ(ctx_.entity_count(), alive.size());
     std::array<std::size_t, kComponents> counts{};
@@ -1441,6 +1450,7 @@ class fuzzer {
   rng_type rng_;
   deferred_log log_;
   std::vector<model_event> observed_;
+  std::size_t observed_refused_ = 0;  // the count of a refusal event
   int runs_ = 0;
 };
 

@@ -19,7 +19,8 @@
 // Outputs are reset before each run of the system: `clear()` when the output
 // type has one (keeping a vector's capacity), otherwise assignment from a
 // value-initialized object. `for_outputs(f)` visits the outputs of the
-// subtasks of the latest run, in subtask order.
+// subtasks of the latest run, in subtask order (for a detailed_instance
+// callable that called for_subtasks more than once: pass by pass).
 //
 // Thread-safety: during a run each subtask touches only its own state; the
 // instance itself is only mutated by the context outside system execution
@@ -264,8 +265,9 @@ class system_instance : public context_internal::runtime_of<Types, I> {
     static_assert(has_output,
                   "for_outputs: this system's signature declares no output "
                   "(add .output<T>())");
-    for (std::size_t i = 0; i < this->subtask_count(); ++i)
-      f(system_, this->state(i).output);
+    auto* states = this->run_states();
+    for (std::size_t i = 0; i < this->run_state_count(); ++i)
+      f(system_, states[i].output);
   }
 
  private:

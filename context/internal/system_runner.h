@@ -265,7 +265,7 @@ class system_runner {
       }
     } catch (...) {
       if constexpr (Types::trace_enabled) instance.run_span.end();
-      instance.mark_failed();
+      instance.discard_run();
       throw;
     }
     if constexpr (Types::trace_enabled) instance.run_span.end();
@@ -302,7 +302,8 @@ class system_runner {
   [[gnu::noinline]] static void prepare_remembered(core_type& core,
                                                    Runtime& runtime) {
     runtime.prepare_subtasks(core.thread_count(),
-                             Types::inner_parallelism_allowed);
+                             Types::inner_parallelism_allowed,
+                             core.step_count());
   }
   template <typename Runtime>
   [[gnu::noinline]] static run_plan plan_run(core_type& core,
@@ -322,7 +323,8 @@ class system_runner {
         : policy.mode == hand_off::never ? run_cost::unknown
                                          : predicted;
     runtime.prepare_subtasks(core.thread_count(),
-                             Types::inner_parallelism_allowed, strategy_hint);
+                             Types::inner_parallelism_allowed,
+                             core.step_count(), strategy_hint);
     const bool parallel =
         Types::inner_parallelism_allowed &&
         core.runs_in_parallel() && policy.worth_splitting(predicted, runtime.subtask_count());
