@@ -348,8 +348,8 @@ class context_core {
  private:
   // The refresh at the end of a step whose function threw `failure` (or
   // null): the step's exception wins over one a deferred function threw,
-  // which is kept only when the step threw none.
-  // The observer then hears of the step's refused creations, if any.
+  // which is kept only when the step threw none. Then the observer hears of
+  // the step's refused creations, if any.
   void refresh_keeping_first(std::exception_ptr& failure) {
     try {
       refresh();
