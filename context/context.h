@@ -119,6 +119,7 @@
 #include "context/refresh.h"
 #include "context/resources.h"
 #include "context/settings.h"
+#include "context/snapshot.h"
 #include "context/step_proxy.h"
 #include "context/system_instance.h"
 #include "context/trace.h"
@@ -187,6 +188,31 @@ class context {
   template <typename... Excluded, typename F>
   void for_each(exclusion<Excluded...>, F&& f) const {
     query_each<types, /*ReadOnly=*/true>(*core_, exclusion<Excluded...>{}, f);
+  }
+
+  // Snapshots and the state hash, between steps (context/snapshot.h,
+  // context/state_hash.h).
+  using snapshot_type = world_snapshot<types>;
+  // A copy of the world.
+  snapshot_type snapshot() const {
+    snapshot_type saved;
+    snapshot_into(saved);
+    return saved;
+  }
+  // The same into `saved`, reusing its memory.
+  void snapshot_into(snapshot_type& saved) const { saved.capture(*core_); }
+  // Makes the world what it was when `saved` was taken.
+  void restore(const snapshot_type& saved) { saved.restore_into(*core_); }
+  // A 64-bit fingerprint of the world, equal for equal worlds (needs
+  // #include "context/state_hash.h").
+  template <typename Types = types>
+  std::uint64_t state_hash() const {
+    if constexpr (!requires { sizeof(context_internal::world_hash<Types>); }) {
+      diagnostic::report(diagnostic::state_hash_header_missing<Types>);
+      return 0;
+    } else {
+      return context_internal::world_hash<Types>::of(std::as_const(*core_));
+    }
   }
 
   // A resource the settings declare, e.g. to set it up before the first

@@ -259,6 +259,19 @@ class basic_entity_storage {
     }
   }
 
+  // The raw state, for code that copies or fingerprints a whole storage
+  // (context/snapshot.h, context/state_hash.h): the value of the slot at
+  // `index` < end_index() (a live slot's id; a free slot's link to the
+  // next free index and the version it hands out next), and the ends of
+  // the free list (null_index when empty). The storage itself is copyable:
+  // a copy is an equal storage that hands out the same ids.
+  value_type slot_value(size_type index) const noexcept {
+    STRATA_DCHECK(index < slot_count(), "entity storage: index out of range");
+    return records_[index].id;
+  }
+  value_type free_list_head() const noexcept { return free_head_; }
+  value_type free_list_tail() const noexcept { return free_tail_; }
+
   // Handles.
 
   // A handle to live entity `id`; check-fails if `id` is not alive, since a

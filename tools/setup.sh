@@ -17,6 +17,7 @@ packages=(
   libbenchmark-dev       # Google Benchmark
   libconcurrentqueue-dev # moodycamel::ConcurrentQueue
   libpng-dev             # PNG output of the demos
+  libxxhash-dev          # xxHash: the state hash (context/state_hash.h)
   gnuplot-nox            # plots in BENCHMARKS.md
   python3                # tools/bench_report.py
 )
