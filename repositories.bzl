@@ -97,3 +97,9 @@ def strata_dependencies():
         name = "xxhash",
         build_file = Label("//third_party:xxhash.BUILD"),
     )
+
+    _maybe(
+        system_library_repository,
+        name = "cereal",
+        build_file = Label("//third_party:cereal.BUILD"),
+    )

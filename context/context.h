@@ -215,6 +215,28 @@ class context {
     }
   }
 
+  // Writes the world to `out`; reads one from `in`, replacing this one only
+  // if all of it is valid (needs #include "context/save_load.h", which
+  // documents the format and the errors).
+  template <typename Types = types>
+  auto save(std::ostream& out) const {
+    if constexpr (!requires { sizeof(context_internal::world_io<Types>); }) {
+      diagnostic::report(diagnostic::save_load_header_missing<Types>);
+    } else {
+      report_unserializable<Types>();
+      return context_internal::world_io<Types>::save(std::as_const(*core_), out);
+    }
+  }
+  template <typename Types = types>
+  auto load(std::istream& in) {
+    if constexpr (!requires { sizeof(context_internal::world_io<Types>); }) {
+      diagnostic::report(diagnostic::save_load_header_missing<Types>);
+    } else {
+      report_unserializable<Types>();
+      return context_internal::world_io<Types>::load(*core_, in);
+    }
+  }
+
   // A resource the settings declare, e.g. to set it up before the first
   // step.
   template <typename T>
@@ -249,6 +271,16 @@ class context {
   }
 
  private:
+  template <typename Types>
+  static constexpr void report_unserializable() {
+    using unserializable =
+        typename context_internal::world_io<Types>::unserializable;
+    if constexpr (size_v<unserializable> > 0) {
+      diagnostic::report(diagnostic::save_of_unserializable_type<
+                         type_at_t<0, unserializable>>);
+    }
+  }
+
   std::unique_ptr<core_type> core_;
 };
 

@@ -96,6 +96,28 @@ inline constexpr bool state_hash_header_missing = [] {
   return false;
 }();
 
+template <typename Types>
+inline constexpr bool save_load_header_missing = [] {
+  static_assert(always_false<Types>,
+                "ctx.save() / ctx.load(): add #include "
+                "\"context/save_load.h\" (and the //context:save_load "
+                "dependency); strata.h leaves it out so that programs that do "
+                "not save do not compile it");
+  return false;
+}();
+
+template <typename T>
+inline constexpr bool save_of_unserializable_type = [] {
+  static_assert(always_false<T>,
+                "ctx.save() / ctx.load(): this component or resource type "
+                "(named above) is not trivially copyable, so it cannot be "
+                "saved as its bytes; give its component signature "
+                ".serialize_with(io) (e.g. strata::cereal_io from "
+                "context/cereal_io.h), or a resource type `using serializer "
+                "= io;` (context/save_load.h)");
+  return false;
+}();
+
 }  // namespace diagnostic
 
 namespace context_internal {
@@ -119,6 +141,9 @@ struct resource_types_of<resource_storage<resource_list<Ts...>>> {
 // Defined in context/state_hash.h (ctx.state_hash() needs it included).
 template <typename Types>
 struct world_hash;
+// Defined in context/save_load.h (ctx.save() and ctx.load() need it).
+template <typename Types>
+struct world_io;
 
 }  // namespace context_internal
 
@@ -160,6 +185,8 @@ class world_snapshot {
  private:
   template <typename Settings>
   friend class context;
+  template <typename>
+  friend struct context_internal::world_io;
 
   template <typename Core>
   void capture(Core& core) {

@@ -10,8 +10,12 @@
 #include <string>
 #include <vector>
 
+#include <cereal/types/string.hpp>
+
 #include "component_storage/hash_map_chunk.h"
+#include "context/cereal_io.h"
 #include "context/context.h"
+#include "context/save_load.h"
 #include "context/state_hash.h"
 #include "testing/components.h"
 
@@ -32,9 +36,14 @@ struct health {
   int hp = 0;
 };
 // Not trivially copyable: copied by its copy constructor, hashed by its
-// hash_state. Short names: no allocation (small string buffer).
+// hash_state, saved through cereal. Short names: no allocation (small
+// string buffer).
 struct label {
   std::string name;
+  template <typename Archive>
+  void serialize(Archive& archive) {
+    archive(name);
+  }
 };
 inline void hash_state(state_hasher& hasher, const label& value) {
   hasher.add(value.name.size());
@@ -135,7 +144,8 @@ inline constexpr auto spawn = tag<snapshot_testing::spawn>;
 inline constexpr auto components = component_signatures(
     cs::make(ct::position, ct::velocity),
     cs::make(ct::spin, ct::heat).aos(), cs::make(ct::health).sparse(),
-    cs::make(ct::label).hash_map(), cs::make(ct::marked));
+    cs::make(ct::label).hash_map().serialize_with(cereal_io{}),
+    cs::make(ct::marked));
 inline constexpr auto systems = system_signatures(
     ss::make(st::move).read(ct::velocity).write(ct::position).parallelism(
         ips::split_evenly(3)),

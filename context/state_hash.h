@@ -49,7 +49,7 @@
 // Cost: one pass over the entity slots and, per component type, over the
 // live entities that have it, feeding XXH3 through a 4 KB buffer; no
 // allocation. O(entity slots × (1 + component types)) tests plus the bytes
-// hashed. `//context:snapshot_benchmark` reports ns per entity.
+// hashed. `//benchmarks:snapshot_benchmark` (StateHash) reports ns per entity.
 //
 // Thread-safety: reads the world; between steps, from the thread that owns
 // the context.

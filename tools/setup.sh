@@ -17,7 +17,8 @@ packages=(
   libbenchmark-dev       # Google Benchmark
   libconcurrentqueue-dev # moodycamel::ConcurrentQueue
   libpng-dev             # PNG output of the demos
-  libxxhash-dev          # xxHash: the state hash (context/state_hash.h)
+  libxxhash-dev          # xxHash: the state hash, saved worlds' checksums
+  libcereal-dev          # cereal: strata::cereal_io (context/cereal_io.h)
   gnuplot-nox            # plots in BENCHMARKS.md
   python3                # tools/bench_report.py
 )
