@@ -11,7 +11,8 @@
 //                                     arrays and masks, assigned)
 //   Save/strata, Load/strata          ctx.save / ctx.load with a file
 //                                     (page cache)
-//   StateHash/strata                  ctx.state_hash(); also ns per entity
+//   StateHash/strata                  ctx.state_hash(); also seconds per
+//                                     entity (seconds_per_entity)
 #include <cstddef>
 #include <cstdio>
 #include <cstdlib>
@@ -159,15 +160,16 @@ void BM_StateHash_strata(benchmark::State& state) {
     benchmark::DoNotOptimize(world.ctx.state_hash());
   }
   set_rate(state, n);
-  state.counters["ns_per_entity"] = benchmark::Counter(
-      static_cast<double>(n),
-      benchmark::Counter::kIsIterationInvariantRate |
-          benchmark::Counter::kInvert);
+  state.counters["seconds_per_entity"] = benchmark::Counter(
+      static_cast<double>(n), benchmark::Counter::kIsIterationInvariantRate |
+                                  benchmark::Counter::kInvert);
 }
 
 void sizes(benchmark::internal::Benchmark* b) {
-  b->Arg(16 * 1024)->Arg(256 * 1024)->Arg(1024 * 1024)->Unit(
-      benchmark::kMicrosecond);
+  b->Arg(16 * 1024)
+      ->Arg(256 * 1024)
+      ->Arg(1024 * 1024)
+      ->Unit(benchmark::kMicrosecond);
 }
 
 BENCHMARK(BM_Snapshot_strata)->Apply(sizes);

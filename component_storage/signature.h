@@ -151,8 +151,8 @@ struct is_storage
 }  // namespace signature_internal
 
 // The components (a type_list) and the options that were set, in order: a
-// storage selector, a layout, a serializer. Only what was set is in the type, so compiler
-// messages spell cs::make(ct::health).sparse() as
+// storage selector, a layout, a serializer. Only what was set is in the
+// type, so compiler messages spell cs::make(ct::health).sparse() as
 // cs::signature<type_list<health>, storage::sparse>.
 template <typename Components, typename... Options>
 struct signature {

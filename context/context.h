@@ -224,7 +224,8 @@ class context {
       diagnostic::report(diagnostic::save_load_header_missing<Types>);
     } else {
       report_unserializable<Types>();
-      return context_internal::world_io<Types>::save(std::as_const(*core_), out);
+      return context_internal::world_io<Types>::save(std::as_const(*core_),
+                                                     out);
     }
   }
   template <typename Types = types>
@@ -275,7 +276,7 @@ class context {
   static constexpr void report_unserializable() {
     using unserializable =
         typename context_internal::world_io<Types>::unserializable;
-    if constexpr (size_v<unserializable> > 0) {
+    if constexpr (!std::is_same_v<unserializable, type_list<>>) {
       diagnostic::report(diagnostic::save_of_unserializable_type<
                          type_at_t<0, unserializable>>);
     }

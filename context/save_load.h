@@ -84,9 +84,9 @@
 #include <string_view>
 #include <type_traits>
 
+#include "component_storage/signature.h"
 #include "context/internal/byte_streams.h"
 #include "context/snapshot.h"
-#include "component_storage/signature.h"
 #include "settings/type_list.h"
 #include "settings/type_name.h"
 
@@ -107,15 +107,22 @@ enum class load_error {
 
 constexpr std::string_view to_string(load_error error) {
   switch (error) {
-    case load_error::none: return "none";
-    case load_error::not_a_world_file: return "not a world file";
-    case load_error::unsupported_version: return "unsupported format version";
-    case load_error::different_byte_order: return "different byte order";
+    case load_error::none:
+      return "none";
+    case load_error::not_a_world_file:
+      return "not a world file";
+    case load_error::unsupported_version:
+      return "unsupported format version";
+    case load_error::different_byte_order:
+      return "different byte order";
     case load_error::different_components:
       return "written by a program with different components or resources";
-    case load_error::truncated: return "truncated";
-    case load_error::checksum_mismatch: return "checksum mismatch";
-    case load_error::malformed: return "malformed";
+    case load_error::truncated:
+      return "truncated";
+    case load_error::checksum_mismatch:
+      return "checksum mismatch";
+    case load_error::malformed:
+      return "malformed";
   }
   return "unknown";
 }
@@ -129,7 +136,7 @@ struct resource_serializer {
   using type = no_serializer;
 };
 template <typename T>
-  requires requires { typename T::serializer; }
+requires requires { typename T::serializer; }
 struct resource_serializer<T> {
   using type = typename T::serializer;
 };
@@ -149,7 +156,8 @@ template <typename Io, typename T, typename Emplace>
 bool read_value(payload_reader& in, Emplace&& emplace) {
   if constexpr (!std::is_same_v<Io, no_serializer>) {
     T value{};
-    if (!in.framed([&](std::istream& stream) { return Io::load(stream, value); }))
+    if (!in.framed(
+            [&](std::istream& stream) { return Io::load(stream, value); }))
       return false;
     emplace(std::move(value));
     return true;
@@ -161,7 +169,8 @@ bool read_value(payload_reader& in, Emplace&& emplace) {
   }
 }
 
-inline constexpr char kWorldMagic[8] = {'S', 'T', 'R', 'A', 'T', 'A', 'W', '\0'};
+inline constexpr char kWorldMagic[8] = {'S', 'T', 'R', 'A',
+                                        'T', 'A', 'W', '\0'};
 inline constexpr std::uint32_t kWorldFormatVersion = 1;
 inline constexpr std::uint32_t kByteOrderMark = 0x01020304;
 inline constexpr std::size_t kWorldHeaderSize = 40;

@@ -61,9 +61,8 @@ std::string queries(const Context& ctx) {
   ctx.for_each([&](entity_id e, const sn::label& l) {
     out << to_string(e) << " l " << l.name << "\n";
   });
-  ctx.for_each([&](entity_id e, const sn::marked&) {
-    out << to_string(e) << " m\n";
-  });
+  ctx.for_each(
+      [&](entity_id e, const sn::marked&) { out << to_string(e) << " m\n"; });
   return out.str();
 }
 
@@ -105,9 +104,9 @@ TEST(SaveLoadTest, RandomWorldsRoundTrip) {
 
 TEST(SaveLoadTest, RandomWorldsRoundTripAtOtherThreadCounts) {
   for (std::uint64_t seed = 20; seed < 24; ++seed) {
-    expect_round_trip(seed, sn::base_settings
-                                .scheduler(strata::scheduler::atomic_counter)
-                                .threads(2 + seed % 2 * 6));
+    expect_round_trip(
+        seed, sn::base_settings.scheduler(strata::scheduler::atomic_counter)
+                  .threads(2 + seed % 2 * 6));
   }
 }
 
@@ -184,8 +183,9 @@ constexpr auto other_components = strata::component_signatures(
     strata::cs::make(sn::ct::position, sn::ct::velocity),
     strata::cs::make(sn::ct::spin, sn::ct::heat).aos(),
     strata::cs::make(sn::ct::health),
-    strata::cs::make(sn::ct::label).hash_map().serialize_with(
-        strata::cereal_io{}),
+    strata::cs::make(sn::ct::label)
+        .hash_map()
+        .serialize_with(strata::cereal_io{}),
     strata::cs::make(sn::ct::marked));
 constexpr auto other_settings =
     strata::settings()
@@ -199,7 +199,8 @@ TEST(SaveLoadTest, AFileOfOtherComponentsIsRefused) {
   run_frames(other, 0, 8);
   const std::string bytes = save_to_string(other);
   target into;
-  EXPECT_EQ(load_from_string(into.ctx, bytes), load_error::different_components);
+  EXPECT_EQ(load_from_string(into.ctx, bytes),
+            load_error::different_components);
   into.expect_unchanged("other components");
   // And the other way round.
   const std::uint64_t other_hash = other.state_hash();
@@ -234,8 +235,8 @@ TEST(SaveLoadTest, IntactBytesThatAreNoWorldAreRefused) {
   // resources: its cereal size prefix (8 bytes) precedes "last".
   const std::size_t last_label = bytes.rfind("last") - 40;
   const std::uint64_t too_long = 100;
-  EXPECT_EQ(load_from_string(into.ctx, with_payload_change(last_label - 8,
-                                                           &too_long, 8)),
+  EXPECT_EQ(load_from_string(into.ctx,
+                             with_payload_change(last_label - 8, &too_long, 8)),
             load_error::malformed);
   into.expect_unchanged("malformed");
 }

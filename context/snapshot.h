@@ -27,13 +27,17 @@
 // fingerprints it). Ids and handles taken before the snapshot are valid
 // after a restore exactly when they were valid at the snapshot.
 //
-// Copies: a component or resource is copy-constructed (copy-assigned for
-// resources); a trivially copyable one is copied as its bytes, padding
-// included. Components are captured type by type (the component list's
-// order), each type's in entity-index order, and put back the same way
-// through their chunk's create, so every storage kind (contiguous SoA and
-// AoS, sparse, hash_map, empty) is restored by the code that stores it.
-// Both are O(live entities × component types + entity slots + systems ×
+// Copies. A contiguous chunk (SoA or AoS) whose components are all
+// trivially copyable is copied as an image of its memory: each column's
+// bytes for the entity slots in use, and its live flags, with memcpy, and
+// memcpy'd back (contiguous_buffer_chunk.h: copy_image / assign_image).
+// Every other chunk (sparse, hash_map, empty, user chunks, or components
+// that are not trivially copyable) is captured component by component,
+// type by type in the component list's order, each type's in entity-index
+// order, with the copy constructor, and put back through the chunk's
+// create, so each storage restores through the code that stores it.
+// Resources are copy-assigned. Cost: O(entity slots × (image bytes per
+// slot + component types not imaged) + their live components + systems ×
 // subscription words).
 //
 // Memory: a snapshot owns vectors sized to the world it last held. In a
@@ -56,10 +60,12 @@
 #ifndef STRATA_CONTEXT_SNAPSHOT_H_
 #define STRATA_CONTEXT_SNAPSHOT_H_
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <memory>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "base/check.h"
@@ -150,7 +156,23 @@ struct world_io;
 template <typename Types>
 class world_snapshot {
   using entity_storage_type = typename Types::entity_storage_type;
-  using component_types = typename Types::component_list::component_types;
+  using component_list = typename Types::component_list;
+  using component_types = typename component_list::component_types;
+  using signature_types = typename component_list::signature_types;
+  static constexpr std::size_t component_count = size_v<component_types>;
+  static constexpr std::size_t signature_count = size_v<signature_types>;
+  // The chunk that stores signature S's components.
+  template <std::size_t S>
+  using chunk_of = typename Types::component_storage_type::template chunk_type<
+      type_at_t<0, typename type_at_t<S, signature_types>::component_types>>;
+  // Whether the chunk is copied as an image of its memory (contiguous
+  // chunks of trivially copyable components), not component by component.
+  template <typename Chunk>
+  static constexpr bool imaged = requires { requires Chunk::has_image; };
+  template <std::size_t K>
+  static constexpr bool component_imaged = imaged<
+      typename Types::component_storage_type::template chunk_type<
+          type_at_t<K, component_types>>>;
   using resource_types = typename context_internal::resource_types_of<
       typename Types::resource_storage_type>::type;
   static constexpr std::size_t system_count = Types::system_count;
@@ -171,6 +193,10 @@ class world_snapshot {
       *entities_ = *other.entities_;
     }
     values_ = other.values_;
+    images_ = other.images_;
+    image_slots_ = other.image_slots_;
+    counts_ = other.counts_;
+    has_images_ = other.has_images_;
     members_ = other.members_;
     resources_ = other.resources_;
     return *this;
@@ -197,7 +223,9 @@ class world_snapshot {
       } else {
         *entities_ = core.entities();
       }
-      capture_components(core, std::make_index_sequence<size_v<component_types>>{});
+      capture_images(core, std::make_index_sequence<signature_count>{});
+      capture_components(core, std::make_index_sequence<component_count>{});
+      has_images_ = true;
       for (std::size_t s = 0; s < system_count; ++s) {
         members_[s] = core.subscription(s).members();
       }
@@ -216,7 +244,10 @@ class world_snapshot {
     core.components().clear();
     core.entities() = *entities_;
     try {
-      restore_components(core, std::make_index_sequence<size_v<component_types>>{});
+      if (has_images_) {
+        restore_images(core, std::make_index_sequence<signature_count>{});
+      }
+      restore_components(core, std::make_index_sequence<component_count>{});
     } catch (...) {
       core.components().clear();
       core.entities() = entity_storage_type{};
@@ -258,6 +289,38 @@ class world_snapshot {
     }
   }
 
+  template <typename Core, std::size_t... S>
+  void capture_images(Core& core, std::index_sequence<S...>) {
+    (capture_image<S>(core), ...);
+  }
+  template <std::size_t S, typename Core>
+  void capture_image(Core& core) {
+    if constexpr (imaged<chunk_of<S>>) {
+      const auto& chunk =
+          std::as_const(core.components())
+              .template chunk_for<type_at_t<
+                  0, typename type_at_t<S, signature_types>::component_types>>();
+      const std::size_t n =
+          std::min<std::size_t>(core.entities().end_index(), chunk.capacity());
+      images_[S].resize(chunk_of<S>::image_bytes(n));
+      chunk.copy_image(images_[S].data(), n);
+      image_slots_[S] = n;
+    }
+  }
+  template <typename Core, std::size_t... S>
+  void restore_images(Core& core, std::index_sequence<S...>) const {
+    (restore_image<S>(core), ...);
+  }
+  template <std::size_t S, typename Core>
+  void restore_image(Core& core) const {
+    if constexpr (imaged<chunk_of<S>>) {
+      core.components()
+          .template chunk_for<type_at_t<
+              0, typename type_at_t<S, signature_types>::component_types>>()
+          .assign_image(images_[S].data(), image_slots_[S]);
+    }
+  }
+
   template <typename Core, std::size_t... K>
   void capture_components(Core& core, std::index_sequence<K...>) {
     (capture_component<K>(core), ...);
@@ -267,7 +330,8 @@ class world_snapshot {
     using T = type_at_t<K, component_types>;
     auto& values = base_internal::get<K>(values_);
     values.clear();
-    if (core.components().template count<T>() == 0) return;
+    counts_[K] = core.components().template count<T>();
+    if (component_imaged<K> || counts_[K] == 0) return;
     for_each_holder<K>(core.entities(), [&](auto id) {
       // Every object of an empty type is interchangeable: one is kept.
       if (std::is_empty_v<T> && !values.empty()) return;
@@ -282,6 +346,10 @@ class world_snapshot {
   template <std::size_t K, typename Core>
   void restore_component(Core& core) const {
     using T = type_at_t<K, component_types>;
+    if (component_imaged<K> && has_images_) {
+      core.components().template count_new<T>(counts_[K]);
+      return;
+    }
     const auto& values = base_internal::get<K>(values_);
     if (values.empty()) return;
     std::size_t next = 0;
@@ -298,7 +366,14 @@ class world_snapshot {
   }
 
   std::unique_ptr<entity_storage_type> entities_;
+  // Components of chunks without an image, type by type in index order.
   typename context_internal::component_values<component_types>::type values_;
+  // Imaged chunks: their memory for slots [0, image_slots_[S]).
+  std::array<std::vector<std::byte>, signature_count> images_;
+  std::array<std::size_t, signature_count> image_slots_{};
+  std::array<std::size_t, component_count> counts_{};
+  // Captured from a context (a staging world read by load has none).
+  bool has_images_ = false;
   std::array<ordered_index_set, system_count> members_;
   typename Types::resource_storage_type resources_;
 };

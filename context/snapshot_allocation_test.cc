@@ -16,7 +16,8 @@ namespace sn = strata::snapshot_testing;
 
 TEST(SnapshotAllocationTest, SnapshotIntoAndRestoreAllocateNothingWhenWarm) {
   auto ctx = strata::make_context(
-      sn::base_settings.scheduler(strata::scheduler::atomic_counter).threads(2));
+      sn::base_settings.scheduler(strata::scheduler::atomic_counter)
+          .threads(2));
   for (std::uint64_t frame = 0; frame < 60; ++frame) sn::run_frame(ctx, frame);
   decltype(ctx)::snapshot_type saved;
   std::size_t allocations = 0;
@@ -33,8 +34,8 @@ TEST(SnapshotAllocationTest, SnapshotIntoAndRestoreAllocateNothingWhenWarm) {
     ctx.restore(saved);
     const std::size_t after_restore = strata::testing::allocation_count();
     if (round >= 2) {
-      allocations += (after_snapshot - before_snapshot) +
-                     (after_restore - before_restore);
+      allocations +=
+          (after_snapshot - before_snapshot) + (after_restore - before_restore);
     }
   }
   EXPECT_EQ(allocations, 0u);

@@ -38,10 +38,10 @@ TEST(StateHashTest, SameAtEveryThreadCountAndScheduler) {
   strata::testing::run_with_timeout(std::chrono::seconds(120), "hashes", [] {
     const auto reference = frame_hashes(
         sn::base_settings.scheduler(strata::scheduler::sequential).threads(1));
-    EXPECT_EQ(frame_hashes(sn::base_settings
-                               .scheduler(strata::scheduler::sequential)
-                               .threads(8)),
-              reference);
+    EXPECT_EQ(
+        frame_hashes(sn::base_settings.scheduler(strata::scheduler::sequential)
+                         .threads(8)),
+        reference);
     for (const std::size_t threads : {1, 2, 8}) {
       EXPECT_EQ(frame_hashes(sn::base_settings
                                  .scheduler(strata::scheduler::atomic_counter)
@@ -86,17 +86,17 @@ TEST(SnapshotTest, RollbackReplaysSequential) {
 
 TEST(SnapshotTest, RollbackReplaysTwoThreads) {
   strata::testing::run_with_timeout(std::chrono::seconds(60), "2 threads", [] {
-    expect_rollback_replays(sn::base_settings
-                                .scheduler(strata::scheduler::atomic_counter)
-                                .threads(2));
+    expect_rollback_replays(
+        sn::base_settings.scheduler(strata::scheduler::atomic_counter)
+            .threads(2));
   });
 }
 
 TEST(SnapshotTest, RollbackReplaysEightThreads) {
   strata::testing::run_with_timeout(std::chrono::seconds(60), "8 threads", [] {
-    expect_rollback_replays(sn::base_settings
-                                .scheduler(strata::scheduler::atomic_counter)
-                                .threads(8));
+    expect_rollback_replays(
+        sn::base_settings.scheduler(strata::scheduler::atomic_counter)
+            .threads(8));
   });
 }
 
@@ -186,11 +186,10 @@ TEST(StateHashTest, TellsComponentValuesAndOwnersApart) {
   EXPECT_NE(ctx.state_hash(), moved);
   ctx.step([&](auto& proxy) { proxy.get_component(sn::ct::health, b).hp = 5; });
   EXPECT_EQ(ctx.state_hash(), moved);
-  ctx.step([&](auto& proxy) {
-    proxy.add_component(sn::ct::label, b, "x");
-  });
+  ctx.step([&](auto& proxy) { proxy.add_component(sn::ct::label, b, "x"); });
   const std::uint64_t labelled = ctx.state_hash();
-  ctx.step([&](auto& proxy) { proxy.get_component(sn::ct::label, b).name = "y"; });
+  ctx.step(
+      [&](auto& proxy) { proxy.get_component(sn::ct::label, b).name = "y"; });
   EXPECT_NE(ctx.state_hash(), labelled);
 }
 

@@ -6,11 +6,10 @@
 #ifndef STRATA_CONTEXT_SNAPSHOT_TESTING_H_
 #define STRATA_CONTEXT_SNAPSHOT_TESTING_H_
 
+#include <cereal/types/string.hpp>
 #include <cstdint>
 #include <string>
 #include <vector>
-
-#include <cereal/types/string.hpp>
 
 #include "component_storage/hash_map_chunk.h"
 #include "context/cereal_io.h"
@@ -105,7 +104,8 @@ struct burn {
       h.hp -= data.get(ct::heat, e).degrees > 0.5 ? 2 : 1;
       if (h.hp <= 0) {
         data.kill_entity(e);
-        data.defer([](auto& proxy) { ++proxy.template resource<tally>().kills; });
+        data.defer(
+            [](auto& proxy) { ++proxy.template resource<tally>().kills; });
       }
     });
   }
@@ -126,7 +126,8 @@ struct spawn {
         if (r & 8) proxy.add_component(ct::spin, child, 0.f, std::uint8_t{0});
         if (r & 16) proxy.add_component(ct::heat, child, double(r % 100) / 100);
         if (r & 32) proxy.add_component(ct::health, child, int(r % 9) + 1);
-        if (r & 64) proxy.add_component(ct::label, child, "c" + std::to_string(r % 97));
+        if (r & 64)
+          proxy.add_component(ct::label, child, "c" + std::to_string(r % 97));
         ++proxy.template resource<tally>().spawns;
         if (proxy.alive(e)) proxy.remove_component(ct::marked, e);
       });
@@ -142,17 +143,23 @@ inline constexpr auto spawn = tag<snapshot_testing::spawn>;
 }  // namespace st
 
 inline constexpr auto components = component_signatures(
-    cs::make(ct::position, ct::velocity),
-    cs::make(ct::spin, ct::heat).aos(), cs::make(ct::health).sparse(),
+    cs::make(ct::position, ct::velocity), cs::make(ct::spin, ct::heat).aos(),
+    cs::make(ct::health).sparse(),
     cs::make(ct::label).hash_map().serialize_with(cereal_io{}),
     cs::make(ct::marked));
 inline constexpr auto systems = system_signatures(
-    ss::make(st::move).read(ct::velocity).write(ct::position).parallelism(
-        ips::split_evenly(3)),
-    ss::make(st::turn).read(ct::velocity).write(ct::spin).parallelism(
-        ips::split_evenly_per_core()),
-    ss::make(st::burn).read(ct::heat).write(ct::health).parallelism(
-        ips::split_evenly(2)),
+    ss::make(st::move)
+        .read(ct::velocity)
+        .write(ct::position)
+        .parallelism(ips::split_evenly(3)),
+    ss::make(st::turn)
+        .read(ct::velocity)
+        .write(ct::spin)
+        .parallelism(ips::split_evenly_per_core()),
+    ss::make(st::burn)
+        .read(ct::heat)
+        .write(ct::health)
+        .parallelism(ips::split_evenly(2)),
     ss::make(st::spawn).read(ct::position, ct::marked).dependencies(st::move));
 inline constexpr auto base_settings =
     settings()
@@ -186,7 +193,8 @@ void run_frame(Context& ctx, std::uint64_t frame) {
       if ((r >> i) & 1) proxy.add_component(ct::spin, e, f, std::uint8_t{1});
       if ((r >> i) & 2) proxy.add_component(ct::heat, e, f / 40.0);
       if ((r >> i) & 4) proxy.add_component(ct::health, e, int(f) % 6 + 2);
-      if ((r >> i) & 8) proxy.add_component(ct::label, e, "e" + std::to_string(f));
+      if ((r >> i) & 8)
+        proxy.add_component(ct::label, e, "e" + std::to_string(f));
     }
     if (!ids.empty()) {
       const entity_id a = ids[(r >> 20) % ids.size()];

@@ -162,8 +162,8 @@ namespace context_internal {
 template <typename Types>
 struct world_hash {
   using component_types = typename Types::component_list::component_types;
-  using resource_types = typename resource_types_of<
-      typename Types::resource_storage_type>::type;
+  using resource_types =
+      typename resource_types_of<typename Types::resource_storage_type>::type;
 
   template <typename Core>
   static std::uint64_t of(const Core& core) {
@@ -186,7 +186,8 @@ struct world_hash {
       hasher.add(entities.slot_value(i));
       if (!entities.alive_at(i)) continue;
       const auto& bits = entities.metadata_at(i).components;
-      for (std::size_t w = 0; w < bits.word_count; ++w) hasher.add(bits.word(w));
+      for (std::size_t w = 0; w < bits.word_count; ++w)
+        hasher.add(bits.word(w));
     }
   }
 
@@ -198,15 +199,13 @@ struct world_hash {
   template <std::size_t K, typename Core>
   static void add_component(state_hasher& hasher, const Core& core) {
     using T = type_at_t<K, component_types>;
-    if constexpr (!std::is_empty_v<T> ||
-                  context_internal::has_hash_state<T>) {
+    if constexpr (!std::is_empty_v<T> || context_internal::has_hash_state<T>) {
       const auto& entities = core.entities();
       const std::size_t end = entities.end_index();
       for (std::size_t i = 0; i < end; ++i) {
         if (entities.alive_at(i) &&
             entities.metadata_at(i).components.test(K)) {
-          hasher.add(core.components().template get<T>(
-              entities.live_id_at(i)));
+          hasher.add(core.components().template get<T>(entities.live_id_at(i)));
         }
       }
     }

@@ -61,9 +61,11 @@ inline constexpr auto move = strata::tag<::move>;
 }  // namespace st
 
 // --- snippet: serialize-with ---
-constexpr auto components = strata::component_signatures(
-    strata::cs::make(ct::position, ct::velocity),
-    strata::cs::make(ct::nickname).sparse().serialize_with(strata::cereal_io{}));
+constexpr auto components =
+    strata::component_signatures(strata::cs::make(ct::position, ct::velocity),
+                                 strata::cs::make(ct::nickname)
+                                     .sparse()
+                                     .serialize_with(strata::cereal_io{}));
 // --- end snippet ---
 constexpr auto settings =
     strata::settings()
@@ -84,7 +86,8 @@ void populate(Context& ctx) {
       const strata::entity_id e = proxy.create_entity();
       proxy.add_component(ct::position, e, float(i), 0.f);
       proxy.add_component(ct::velocity, e, 1.f, float(i % 3));
-      if (i % 10 == 0) proxy.add_component(ct::nickname, e, "n" + std::to_string(i));
+      if (i % 10 == 0)
+        proxy.add_component(ct::nickname, e, "n" + std::to_string(i));
     }
   });
 }

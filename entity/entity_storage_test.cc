@@ -574,12 +574,12 @@ TEST(EntityStorageTest, AssignSlotsRebuildsAnEqualStorage) {
   };
   const std::uint32_t null = entity_traits32::null_index;
   refused(std::vector<std::uint32_t>(9, 0), null, null);  // past the limit
-  refused({0, 0}, null, null);      // index 1 free but not on the list
-  refused({0, null}, 0, 0);         // a live index on the list
-  refused({1, 0}, 0, 1);            // a cycle: 0 -> 1 -> 0
-  refused({0, null}, 1, 0);         // the list ends elsewhere than the tail
-  EXPECT_TRUE(small.assign_slots(std::vector<std::uint32_t>{0, null}.data(), 2,
-                                 1, 1));
+  refused({0, 0}, null, null);  // index 1 free but not on the list
+  refused({0, null}, 0, 0);     // a live index on the list
+  refused({1, 0}, 0, 1);        // a cycle: 0 -> 1 -> 0
+  refused({0, null}, 1, 0);     // the list ends elsewhere than the tail
+  EXPECT_TRUE(
+      small.assign_slots(std::vector<std::uint32_t>{0, null}.data(), 2, 1, 1));
   EXPECT_EQ(small.size(), 1u);
 }
 

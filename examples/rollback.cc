@@ -151,15 +151,18 @@ void play(std::size_t threads) {
 
   // The same frames again from frame 250's snapshot: the same world.
   ctx.restore(ring[250 % 64]);
-  for (std::int32_t frame = 250; frame < 300; ++frame) simulate(ctx, log, frame);
+  for (std::int32_t frame = 250; frame < 300; ++frame)
+    simulate(ctx, log, frame);
   std::printf("  replayed from 250 with the same inputs: %s\n",
               ctx.state_hash() == first_run_at_300 ? "identical" : "DIFFERENT");
 
   // Player 1 fired at frame 250 after all: roll back and re-simulate.
   log.push_back({250, 1, 0, true});
   ctx.restore(ring[250 % 64]);
-  for (std::int32_t frame = 250; frame < 300; ++frame) simulate(ctx, log, frame);
-  std::printf("  frame 300 after the late input  %016" PRIx64 " (%zu entities)\n",
+  for (std::int32_t frame = 250; frame < 300; ++frame)
+    simulate(ctx, log, frame);
+  std::printf("  frame 300 after the late input  %016" PRIx64
+              " (%zu entities)\n",
               ctx.state_hash(), ctx.entity_count());
 }
 

@@ -31,8 +31,8 @@ template <typename Types>
 struct world_io {
   using component_list = typename Types::component_list;
   using component_types = typename component_list::component_types;
-  using resource_types = typename resource_types_of<
-      typename Types::resource_storage_type>::type;
+  using resource_types =
+      typename resource_types_of<typename Types::resource_storage_type>::type;
   using entity_storage_type = typename Types::entity_storage_type;
   using value_type = typename entity_storage_type::value_type;
   using bitset_type = typename Types::bitset_type;
@@ -56,8 +56,9 @@ struct world_io {
   struct unserializable_in;
   template <typename... Cs, typename... Rs>
   struct unserializable_in<type_list<Cs...>, type_list<Rs...>> {
-    using type = concat_t<type_list<>, if_unserializable<serializer_of<Cs>, Cs>...,
-                          if_unserializable<resource_serializer_of<Rs>, Rs>...>;
+    using type =
+        concat_t<type_list<>, if_unserializable<serializer_of<Cs>, Cs>...,
+                 if_unserializable<resource_serializer_of<Rs>, Rs>...>;
   };
   using unserializable =
       typename unserializable_in<component_types, resource_types>::type;
@@ -70,8 +71,9 @@ struct world_io {
       text.push_back('\n');
     };
     for_each_type(component_types{}, [&]<typename T>(tag_t<T>) {
-      using signature = type_at_t<component_list::template signature_index_of<T>(),
-                                  typename component_list::signature_types>;
+      using signature =
+          type_at_t<component_list::template signature_index_of<T>(),
+                    typename component_list::signature_types>;
       add(name_of<T>());
       add(std::to_string(sizeof(T)) + " " + std::to_string(alignof(T)));
       add(name_of<typename signature::storage_type>());
@@ -119,9 +121,11 @@ struct world_io {
     }
     [&]<std::size_t... K>(std::index_sequence<K...>) {
       (write_component<K>(core, out), ...);
-    }(std::make_index_sequence<component_count>{});
+    }
+    (std::make_index_sequence<component_count>{});
     for_each_type(resource_types{}, [&]<typename T>(tag_t<T>) {
-      write_value<resource_serializer_of<T>>(out, core.resources().template get<T>());
+      write_value<resource_serializer_of<T>>(
+          out, core.resources().template get<T>());
     });
   }
 
@@ -149,7 +153,8 @@ struct world_io {
     unsigned char header[kWorldHeaderSize];
     in.read(reinterpret_cast<char*>(header), kWorldHeaderSize);
     const auto got = static_cast<std::size_t>(in.gcount());
-    if (std::memcmp(header, kWorldMagic, std::min(got, sizeof(kWorldMagic))) != 0)
+    if (std::memcmp(header, kWorldMagic, std::min(got, sizeof(kWorldMagic))) !=
+        0)
       return load_error::not_a_world_file;
     if (got < kWorldHeaderSize) return load_error::truncated;
     std::uint32_t version, byte_order;
@@ -181,7 +186,8 @@ struct world_io {
     constexpr std::uint64_t kPiece = std::uint64_t{1} << 20;
     while (out.size() < size) {
       const std::size_t old = out.size();
-      const std::size_t piece = static_cast<std::size_t>(std::min(kPiece, size - old));
+      const std::size_t piece =
+          static_cast<std::size_t>(std::min(kPiece, size - old));
       out.resize(old + piece);
       in.read(out.data() + old, static_cast<std::streamsize>(piece));
       if (static_cast<std::size_t>(in.gcount()) != piece) return false;
@@ -197,23 +203,28 @@ struct world_io {
     if (!in.value(end) || !in.value(head) || !in.value(tail)) return false;
     if (end > entity_storage_type::max_size()) return false;
     std::vector<value_type> slots(static_cast<std::size_t>(end));
-    if (!in.bytes(slots.data(), slots.size() * sizeof(value_type))) return false;
+    if (!in.bytes(slots.data(), slots.size() * sizeof(value_type)))
+      return false;
     staging.entities_ = std::make_unique<entity_storage_type>();
     auto& entities = *staging.entities_;
-    if (!entities.assign_slots(slots.data(), slots.size(), head, tail)) return false;
+    if (!entities.assign_slots(slots.data(), slots.size(), head, tail))
+      return false;
     for (std::size_t i = 0; i < end; ++i) {
       if (!entities.alive_at(i)) continue;
       auto& meta = entities.metadata_at(i);
       if (!read_bits(in, meta.components)) return false;
       meta.extra.matched = true;  // every live entity went through a refresh
     }
-    const bool components_read = [&]<std::size_t... K>(std::index_sequence<K...>) {
+    const bool components_read = [&]<std::size_t... K>(
+        std::index_sequence<K...>) {
       return (read_component<K>(in, staging) && ...);
-    }(std::make_index_sequence<component_count>{});
+    }
+    (std::make_index_sequence<component_count>{});
     if (!components_read) return false;
     bool resources_read = true;
     for_each_type(resource_types{}, [&]<typename T>(tag_t<T>) {
-      resources_read = resources_read &&
+      resources_read =
+          resources_read &&
           read_value<resource_serializer_of<T>, T>(in, [&](auto&& value) {
             staging.resources_.template get<T>() =
                 std::forward<decltype(value)>(value);
@@ -225,7 +236,8 @@ struct world_io {
       auto& members = staging.members_[s];
       members.clear();
       for (std::size_t i = 0; i < end; ++i) {
-        if (entities.alive_at(i) && rule.matches(entities.metadata_at(i).components)) {
+        if (entities.alive_at(i) &&
+            rule.matches(entities.metadata_at(i).components)) {
           members.insert(i);
         }
       }
@@ -250,7 +262,8 @@ struct world_io {
   }
 
   template <std::size_t K>
-  static bool read_component(payload_reader& in, world_snapshot<Types>& staging) {
+  static bool read_component(payload_reader& in,
+                             world_snapshot<Types>& staging) {
     using T = type_at_t<K, component_types>;
     std::uint64_t count = 0;
     if (!in.value(count)) return false;
