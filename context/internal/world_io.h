@@ -162,8 +162,9 @@ struct world_io {
     std::memcpy(&version, header + 8, 4);
     std::memcpy(&byte_order, header + 12, 4);
     std::memcpy(values, header + 16, 24);
-    if (version != kWorldFormatVersion) return load_error::unsupported_version;
+    // The byte order first: the other order would misread the version too.
     if (byte_order != kByteOrderMark) return load_error::different_byte_order;
+    if (version != kWorldFormatVersion) return load_error::unsupported_version;
     if (values[0] != fingerprint()) return load_error::different_components;
     std::string payload;
     if (!read_exactly(in, values[1], payload)) return load_error::truncated;
