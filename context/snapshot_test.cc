@@ -193,9 +193,15 @@ TEST(StateHashTest, TellsComponentValuesAndOwnersApart) {
   EXPECT_NE(ctx.state_hash(), labelled);
 }
 
+// A type with padding (3 bytes after `turns`).
+struct padded {
+  float angle;
+  std::uint8_t turns;
+};
+
 TEST(StateHashTest, IgnoresPaddingBytes) {
-  // Two spins with equal members and different padding bytes.
-  sn::spin one, two;
+  // Two objects with equal members and different padding bytes.
+  padded one, two;
   std::memset(static_cast<void*>(&one), 0x00, sizeof one);
   std::memset(static_cast<void*>(&two), 0xff, sizeof two);
   one.angle = two.angle = 1.5f;

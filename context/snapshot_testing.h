@@ -23,10 +23,12 @@ namespace strata::snapshot_testing {
 using testing::position;
 using testing::velocity;
 
-// AoS, with padding after `turns` (the padding rule of state_hash.h).
+// AoS. Its would-be padding is an explicit member, so that every compiler
+// hashes it the same (the padding rule of state_hash.h).
 struct spin {
   float angle = 0;
   std::uint8_t turns = 0;
+  std::uint8_t spare[3] = {};
 };
 struct heat {
   double degrees = 0;

@@ -35,11 +35,13 @@
 //     enums, and classes of them without padding), as its bytes;
 //   * else, for a trivially copyable T (floating-point members, or
 //     padding), as the bytes of a copy whose padding bits are cleared
-//     (__builtin_clear_padding). On a compiler without that builtin (Clang
-//     14) the padding bytes are hashed as they are: Strata copies components
-//     whole, so they are reproducible in practice, but give such a type no
-//     padding (order members by size, or add explicit members), or a
-//     hash_state, for hashes equal on every compiler;
+//     (__builtin_clear_padding, GCC). A compiler without that builtin
+//     (Clang 14) cannot tell padding from members, and hashes the padding
+//     bytes as they are: they come from whatever the memory held before,
+//     so equal worlds hash differently. The rule for portable hashes: a
+//     component or resource type has no padding (order members by size,
+//     or turn padding into members: `std::uint8_t spare[3] = {};`), or a
+//     hash_state;
 //   * else (not trivially copyable, e.g. it holds a std::string): compiling
 //     ctx.state_hash() is an error naming T; write its hash_state.
 // Floating-point values are hashed as their bits: +0 and -0, or two NaNs
