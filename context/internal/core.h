@@ -219,6 +219,10 @@ class context_core {
   T& resource() {
     return resources_.template get<T>();
   }
+  typename Types::resource_storage_type& resources() { return resources_; }
+  const typename Types::resource_storage_type& resources() const {
+    return resources_;
+  }
 
   // The World the refresh and the proxies work on.
   entity_storage_type& entities() { return *entities_ptr_; }
