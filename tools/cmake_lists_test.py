@@ -26,6 +26,13 @@ PACKAGES = (
     "context",
 )
 
+# Debian libraries mapped in third_party/, and the CMake targets the root
+# CMakeLists.txt finds them as.
+DEBIAN_LIBRARIES = {
+    "@xxhash": "PkgConfig::xxhash",
+    "@cereal": "cereal::cereal",
+}
+
 # CMake targets with no Bazel label of their own (std::thread's library,
 # which Bazel's toolchain links by default).
 CMAKE_ONLY_DEPENDENCIES = {"Threads::Threads"}
@@ -63,6 +70,8 @@ def cmake_name(label, package):
     absl = re.match(r"@com_google_absl//absl/[\w/]+?(?::(\w+))?$", label)
     if absl:
         return "absl::" + (absl.group(1) or label.rsplit("/", 1)[1])
+    if label in DEBIAN_LIBRARIES:
+        return DEBIAN_LIBRARIES[label]
     if label.startswith(":"):
         return "strata::" + package
     match = re.match(r"//(\w*)(?::\w+)?$", label)
