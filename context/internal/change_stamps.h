@@ -1,0 +1,149 @@
+// Change tracking for the changed() and added() filters of system
+// signatures (scheduler/signature.h): which components are tracked, the
+// stamps that order writes against system runs, and the per-entity stamp
+// arrays.
+//
+// Stamps. The context counts executions (one per execute_systems() call,
+// starting at 1). In execution e, system I writes with stamp
+// e * K + rank(I) + 1, where K = system_count + 2 and rank(I) is I's
+// position in the DAG's topological order; anything done outside systems
+// (add_component from a step or defer proxy, the refresh, between steps)
+// stamps e * K + K - 1, after every system of execution e and before any of
+// e + 1. A filtering system remembers the stamp of its previous run and
+// visits the entities whose stamp is newer. A writer and a filtering reader
+// of one component are ordered by the DAG (the race check), so the writer's
+// rank is lower when it runs first: the reader sees the write in the same
+// execution, else in its next one. Stamps depend only on the DAG and the
+// count of executions, never on threads or the scheduler; a system's own
+// writes carry its run's stamp and are not seen by its next run.
+//
+// Storage: per tracked component one array of 64-bit stamps by entity
+// index, grown (on the main thread) when a component is added at an index
+// beyond it; a split system's subtasks stamp disjoint entities. A component
+// no signature filters on has no array, and its loops store nothing.
+//
+// Internal.
+#ifndef STRATA_CONTEXT_INTERNAL_CHANGE_STAMPS_H_
+#define STRATA_CONTEXT_INTERNAL_CHANGE_STAMPS_H_
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "settings/type_list.h"
+
+namespace strata::context_internal {
+
+// The components some signature of SignatureList filters on with changed()
+// or added() (written stamps), and with added() (added stamps).
+template <typename SignatureList>
+struct tracked_components;
+template <typename... Signatures>
+struct tracked_components<type_list<Signatures...>> {
+  using changed = unique_t<concat_t<type_list<>, typename Signatures::changed_types...,
+                                    typename Signatures::added_types...>>;
+  using added = unique_t<concat_t<type_list<>, typename Signatures::added_types...>>;
+};
+
+// One component's stamps by entity index.
+class stamp_array {
+ public:
+  // Makes room for `index` (main thread only; may allocate).
+  void reserve_index(std::size_t index) {
+    if (index < stamps_.size()) return;
+    stamps_.resize(index + 1 > 2 * stamps_.size() ? index + 1
+                                                  : 2 * stamps_.size());
+  }
+  // Requires reserve_index(index) before.
+  void stamp(std::size_t index, std::uint64_t stamp) noexcept {
+    stamps_[index] = stamp;
+  }
+  std::uint64_t* data() noexcept { return stamps_.data(); }
+  const std::uint64_t* data() const noexcept { return stamps_.data(); }
+
+ private:
+  std::vector<std::uint64_t> stamps_;
+};
+
+// The stamp arrays of a context's tracked components, and the execution
+// count. Types is the context's context_types.
+template <typename Types>
+class change_tracking {
+ public:
+  using tracked = tracked_components<
+      typename Types::system_list::signature_types>;
+  using changed_types = typename tracked::changed;
+  using added_types = typename tracked::added;
+  template <typename T>
+  static constexpr bool tracks_changes = contains_v<T, changed_types>;
+  template <typename T>
+  static constexpr bool tracks_additions = contains_v<T, added_types>;
+  static constexpr std::uint64_t K = Types::system_count + 2;
+
+  // System I's rank in the topological order.
+  template <std::size_t I>
+  static constexpr std::uint64_t rank = [] {
+    std::size_t k = 0;
+    while (Types::system_list::topological_order[k] != I) ++k;
+    return k;
+  }();
+
+  // Called when an execution starts (main thread).
+  void begin_execution() noexcept { ++execution_; }
+  template <std::size_t I>
+  std::uint64_t system_stamp() const noexcept {
+    return execution_ * K + rank<I> + 1;
+  }
+  std::uint64_t outside_stamp() const noexcept {
+    return execution_ * K + K - 1;
+  }
+
+  template <typename T>
+  stamp_array& written() noexcept {
+    return changed_[index_of_v<T, changed_types>];
+  }
+  template <typename T>
+  stamp_array& additions() noexcept {
+    return added_[index_of_v<T, added_types>];
+  }
+
+  // Before T is added at `index` outside systems: stamps it (written, and
+  // added unless it replaces one). May allocate; nothing else changes if it
+  // throws.
+  template <typename T>
+  void note_add(std::size_t index, bool replacing) {
+    if constexpr (tracks_changes<T>) {
+      written<T>().reserve_index(index);
+      if constexpr (tracks_additions<T>) additions<T>().reserve_index(index);
+      written<T>().stamp(index, outside_stamp());
+      if constexpr (tracks_additions<T>) {
+        if (!replacing) additions<T>().stamp(index, outside_stamp());
+      }
+    }
+  }
+
+ private:
+  std::uint64_t execution_ = 1;
+  std::array<stamp_array, size_v<changed_types>> changed_;
+  std::array<stamp_array, size_v<added_types>> added_;
+};
+
+// Whether an entity index passes a system's change filter: any listed
+// component's stamp is newer than the system's previous run.
+template <std::size_t N>
+struct change_filter {
+  static constexpr bool active = true;
+  std::array<const std::uint64_t*, N> stamps;
+  std::uint64_t since;
+  bool operator()(std::size_t index) const noexcept {
+    for (const std::uint64_t* s : stamps) {
+      if (s[index] > since) return true;
+    }
+    return false;
+  }
+};
+
+}  // namespace strata::context_internal
+
+#endif  // STRATA_CONTEXT_INTERNAL_CHANGE_STAMPS_H_
