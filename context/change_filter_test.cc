@@ -4,8 +4,10 @@
 // entities whose component was written (data.write, data.get, for_each with
 // T&) or added (add_component, create_entities) since its own previous run,
 // whether the writer runs before or after it in the DAG, under both
-// schedulers at 1, 2 and 8 threads.
+// schedulers at 1, 2 and 8 threads; steady steps with filters allocate
+// nothing.
 #include <algorithm>
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <map>
@@ -18,6 +20,7 @@
 
 #include "context/context.h"
 #include "gtest/gtest.h"
+#include "testing/allocation_counter.h"
 #include "testing/components.h"
 
 namespace {
@@ -272,10 +275,106 @@ TEST(ChangeFilterTest, OwnWritesAreNotSeenAgain) {
     counts.push_back(seen["self"].size());
   }
   EXPECT_EQ(counts, (std::vector<std::size_t>{1, 0, 0}));
-  ctx.step([&](auto& proxy) { proxy.add_component(ct::position, e, 5.f, 0.f); });
+  ctx.step([&](auto& proxy) {
+    proxy.add_component(ct::position, e, 5.f, 0.f);
+    proxy.create_entities(3, [](position&) {});
+  });
   seen.clear();
   ctx.step([](auto& proxy) { proxy.execute_systems()(all_subtasks); });
-  EXPECT_EQ(seen["self"].size(), 1u);
+  EXPECT_EQ(seen["self"].size(), 4u);
+}
+
+// Steady state: a split writer of 1% of the positions, a filtering reader,
+// and deferred adds and removes of a component an added() filter tracks.
+std::atomic<std::size_t> filtered_visits{0};
+struct sparse_mover {
+  std::size_t step = 0;
+  template <typename Data>
+  void process(Data& data) {
+    ++step;
+    data.for_entities([&](entity_id e) {
+      if ((e.index() + step) % 100 == 0) data.write(ct::position, e).x += 1;
+    });
+  }
+};
+struct moved_counter {
+  template <typename Data>
+  void process(Data& data) {
+    std::size_t n = 0;
+    data.for_each([&](const position&) { ++n; });
+    filtered_visits += n;
+  }
+};
+struct velocity_toggler {
+  std::size_t step = 0;
+  template <typename Data>
+  void process(Data& data) {
+    ++step;
+    data.for_entities([&](entity_id e) {
+      if ((e.index() + step) % 50 != 0) return;
+      data.defer([e](auto& proxy) {
+        if (proxy.has_component(ct::velocity, e)) {
+          proxy.remove_component(ct::velocity, e);
+        } else {
+          proxy.add_component(ct::velocity, e, 1.f, 1.f);
+        }
+      });
+    });
+  }
+};
+struct arrival_counter {
+  template <typename Data>
+  void process(Data& data) {
+    std::size_t n = 0;
+    data.for_entities([&](entity_id) { ++n; });
+    filtered_visits += n;
+  }
+};
+
+template <typename Settings>
+void expect_steady_state_allocates_nothing(const Settings& settings) {
+  auto ctx = strata::make_context(settings);
+  ctx.step([](auto& proxy) {
+    for (int i = 0; i < 2000; ++i) {
+      proxy.add_component(ct::position, proxy.create_entity(), 0.f, 0.f);
+    }
+  });
+  auto frame = [](auto& proxy) { proxy.execute_systems()(all_subtasks); };
+  for (int i = 0; i < 120; ++i) ctx.step(frame);  // warm-up
+  filtered_visits = 0;
+  const std::size_t before = strata::testing::allocation_count();
+  for (int i = 0; i < 100; ++i) ctx.step(frame);
+  const std::size_t after = strata::testing::allocation_count();
+  EXPECT_EQ(after - before, 0u) << "heap allocations in 100 steady steps";
+  EXPECT_GT(filtered_visits.load(), 0u);
+}
+
+constexpr auto steady_systems = strata::system_signatures(
+    strata::ss::make(strata::tag<sparse_mover>)
+        .write(ct::position)
+        .parallelism(split),
+    strata::ss::make(strata::tag<moved_counter>)
+        .read(ct::position)
+        .changed(ct::position)
+        .dependencies(strata::tag<sparse_mover>)
+        .parallelism(split),
+    strata::ss::make(strata::tag<velocity_toggler>)
+        .read(ct::position)
+        .dependencies(strata::tag<sparse_mover>)
+        .parallelism(split),
+    strata::ss::make(strata::tag<arrival_counter>)
+        .read(ct::velocity)
+        .added(ct::velocity));
+constexpr auto steady_base = strata::settings()
+                                 .allow_inner_parallelism()
+                                 .component_signatures(components)
+                                 .system_signatures(steady_systems);
+
+TEST(ChangeFilterTest, SteadyStepsAllocateNothing) {
+  expect_steady_state_allocates_nothing(
+      steady_base.scheduler(strata::scheduler::sequential).threads(1));
+  expect_steady_state_allocates_nothing(
+      steady_base.scheduler(strata::scheduler::atomic_counter).threads(2));
 }
 
 }  // namespace
