@@ -211,8 +211,33 @@ void run_model(const Settings& settings, std::uint32_t seed) {
     touch_all = random() % 5 == 0;
     touch_by_try_get = random() % 2 == 0;
     seen.clear();
-    ctx.step([](auto& proxy) { proxy.execute_systems()(all_subtasks); });
+    // Changes made in the step before its systems run (an arrival, a
+    // replaced position) are seen from the next step on (each watcher's
+    // first run after the refresh), together with any earlier change the
+    // watcher had not seen yet; a system's write after them in the step
+    // takes their place.
+    std::vector<id_key> next_step;
+    const bool change_before_run = random() % 3 == 0;
+    ctx.step([&](auto& proxy) {
+      if (change_before_run) {
+        const entity_id e = proxy.create_entity();
+        proxy.add_component(ct::position, e, 2.f, 2.f);
+        alive.push_back(e);
+        next_step.push_back(key_of(e));
+        for (entity_id other : alive) {
+          if (m.with_position.contains(key_of(other)) && random() % 20 == 0) {
+            proxy.add_component(ct::position, other, 3.f, 3.f);
+            next_step.push_back(key_of(other));
+          }
+        }
+      }
+      proxy.execute_systems()(all_subtasks);
+    });
 
+    for (const id_key& k : next_step) {
+      m.early.erase(k);
+      m.late.erase(k);
+    }
     // early_watcher ran first, then mover, late_watcher, toucher.
     const std::vector<id_key> early = as_vector(m.early);
     m.early.clear();
@@ -227,6 +252,15 @@ void run_model(const Settings& settings, std::uint32_t seed) {
     EXPECT_EQ(sorted(seen["early"]), early);
     EXPECT_EQ(sorted(seen["late"]), late);
     EXPECT_EQ(sorted(seen["added"]), added);
+    // A system's write later in the step replaces the outside change's
+    // stamp: the watchers then see both as that one write (above).
+    for (const id_key& k : next_step) {
+      const bool written_by_system =
+          std::find(moved.begin(), moved.end(), k) != moved.end() ||
+          (touch_all && m.with_position.contains(k));
+      if (!written_by_system) m.position_written(k);
+    }
+    for (const id_key& k : next_step) m.with_position.insert(k);
   }
 }
 

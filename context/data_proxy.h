@@ -344,7 +344,7 @@ class data_proxy {
                                              sizeof...(Added)>{
           {changes.template written<Changed>().data()...,
            changes.template additions<Added>().data()...},
-          instance_.change_since};
+          instance_.change_since, instance_.change_seen};
     }(typename signature_type::changed_types{},
            typename signature_type::added_types{});
   }

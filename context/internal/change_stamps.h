@@ -3,19 +3,26 @@
 // stamps that order writes against system runs, and the per-entity stamp
 // arrays.
 //
-// Stamps. The context counts executions (one per execute_systems() call,
-// starting at 1). In execution e, system I writes with stamp
-// e * K + rank(I) + 1, where K = system_count + 2 and rank(I) is I's
-// position in the DAG's topological order; anything done outside systems
-// (add_component from a step or defer proxy, the refresh, between steps)
-// stamps e * K + K - 1, after every system of execution e and before any of
-// e + 1. A filtering system remembers the stamp of its previous run and
-// visits the entities whose stamp is newer. A writer and a filtering reader
-// of one component are ordered by the DAG (the race check), so the writer's
-// rank is lower when it runs first: the reader sees the write in the same
-// execution, else in its next one. Stamps depend only on the DAG and the
-// count of executions, never on threads or the scheduler; a system's own
-// writes carry its run's stamp and are not seen by its next run.
+// Stamps. A stamp is (step, execution within the step, rank + 1), packed
+// in 64 bits (40, 12 and 12 bits): in the k-th execute_systems() call of
+// step s, system I writes with stamp (s, k, rank(I) + 1), where rank(I) is
+// I's position in the DAG's topological order. Anything done outside
+// systems in step s (add_component and create_entities from the step proxy
+// or from deferred functions in the refresh) stamps (s, max, max): after
+// every system run of step s and before any of step s + 1, because an
+// entity that gains a component joins the systems requiring it only at the
+// refresh, so a run earlier in the step could not see it. A filtering
+// system remembers the stamp of its previous run and visits the entities
+// whose stamp is newer, up to its current run's stamp. A writer and a filtering reader of one component
+// are ordered by the DAG (the race check), so the writer's rank is lower
+// when it runs first: the reader sees the write in the same execution, else
+// in its next run. Stamps depend only on the DAG and on the count of steps
+// and executions, never on threads or the scheduler; a system's own writes
+// carry its run's stamp and are not seen by its next run. An entity keeps
+// one stamp per component, the latest write's: changes a system has not
+// seen yet merge into one visit, at the time the latest of them allows.
+// Limits: 4095
+// executions per step (checked), 4094 systems (checked at compile time).
 //
 // Storage: per tracked component one array of 64-bit stamps by entity
 // index, grown (on the main thread) when a component is added at an index
@@ -31,6 +38,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "base/check.h"
 #include "settings/type_list.h"
 
 namespace strata::context_internal {
@@ -79,7 +87,11 @@ class change_tracking {
   static constexpr bool tracks_changes = contains_v<T, changed_types>;
   template <typename T>
   static constexpr bool tracks_additions = contains_v<T, added_types>;
-  static constexpr std::uint64_t K = Types::system_count + 2;
+  static constexpr int kRankBits = 12;
+  static constexpr int kExecutionBits = 12;
+  static constexpr std::uint64_t kStepShift = kRankBits + kExecutionBits;
+  static_assert(Types::system_count + 1 < (std::uint64_t{1} << kRankBits),
+                "change filters support up to 4094 systems");
 
   // System I's rank in the topological order.
   template <std::size_t I>
@@ -89,14 +101,23 @@ class change_tracking {
     return k;
   }();
 
-  // Called when an execution starts (main thread).
-  void begin_execution() noexcept { ++execution_; }
+  // Called when a step starts, and when an execution starts (main thread).
+  void begin_step(std::uint64_t step) noexcept {
+    step_ = step;
+    execution_ = 0;
+  }
+  void begin_execution() {
+    STRATA_CHECK(execution_ + 1 < (std::uint64_t{1} << kExecutionBits),
+                 "change filters: more than 4095 execute_systems calls in "
+                 "one step");
+    ++execution_;
+  }
   template <std::size_t I>
   std::uint64_t system_stamp() const noexcept {
-    return execution_ * K + rank<I> + 1;
+    return step_ << kStepShift | execution_ << kRankBits | (rank<I> + 1);
   }
   std::uint64_t outside_stamp() const noexcept {
-    return execution_ * K + K - 1;
+    return step_ << kStepShift | ((std::uint64_t{1} << kStepShift) - 1);
   }
 
   template <typename T>
@@ -124,21 +145,25 @@ class change_tracking {
   }
 
  private:
-  std::uint64_t execution_ = 1;
+  std::uint64_t step_ = 0;
+  std::uint64_t execution_ = 0;
   std::array<stamp_array, size_v<changed_types>> changed_;
   std::array<stamp_array, size_v<added_types>> added_;
 };
 
 // Whether an entity index passes a system's change filter: any listed
-// component's stamp is newer than the system's previous run.
+// component's stamp is newer than the system's previous run and not newer
+// than this run (a change made outside systems earlier in this step carries
+// the step's end, and waits for the next run).
 template <std::size_t N>
 struct change_filter {
   static constexpr bool active = true;
   std::array<const std::uint64_t*, N> stamps;
   std::uint64_t since;
+  std::uint64_t until;
   bool operator()(std::size_t index) const noexcept {
     for (const std::uint64_t* s : stamps) {
-      if (s[index] > since) return true;
+      if (s[index] > since && s[index] <= until) return true;
     }
     return false;
   }

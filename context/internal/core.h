@@ -91,6 +91,7 @@ class context_core {
       main_thread_ = this_thread_token();
     }
     refused_creations_ = 0;
+    changes_.begin_step(step_count_);
   }
   void end_step(std::exception_ptr failure) {
     if constexpr (Types::trace_enabled) {
