@@ -100,13 +100,15 @@ void changed_strata(benchmark::State& state) {
   std::size_t step = 0;
   for (auto _ : state) {
     to_move.clear();
-    for_moved(n, step++, [&](std::size_t i) { to_move.push_back(world.ids[i]); });
+    for_moved(n, step++,
+              [&](std::size_t i) { to_move.push_back(world.ids[i]); });
     world.update();
   }
   world.ctx.step([](auto& proxy) {
     benchmark::DoNotOptimize(proxy.system(strata::tag<moved_reader>).sum);
   });
-  state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(n / 100));
+  state.SetItemsProcessed(state.iterations() *
+                          static_cast<std::int64_t>(n / 100));
 }
 
 void changed_baseline(benchmark::State& state) {
@@ -121,8 +123,9 @@ void changed_baseline(benchmark::State& state) {
   std::size_t step = 0;
   for (auto _ : state) {
     ids.clear();
-    for_moved(n, step++,
-              [&](std::size_t i) { ids.push_back(static_cast<std::uint32_t>(i)); });
+    for_moved(n, step++, [&](std::size_t i) {
+      ids.push_back(static_cast<std::uint32_t>(i));
+    });
     for (std::uint32_t i : ids) {
       positions[i].x += 1;
       if (!is_dirty[i]) {
@@ -137,7 +140,8 @@ void changed_baseline(benchmark::State& state) {
     dirty.clear();
     benchmark::DoNotOptimize(sum);
   }
-  state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(n / 100));
+  state.SetItemsProcessed(state.iterations() *
+                          static_cast<std::int64_t>(n / 100));
 }
 
 void changed_counts(benchmark::internal::Benchmark* b) {

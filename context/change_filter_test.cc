@@ -92,28 +92,28 @@ struct arrival_watcher {
 constexpr auto split = strata::ips::split_evenly_per_core();
 constexpr auto components = strata::component_signatures(
     strata::cs::make(ct::position), strata::cs::make(ct::velocity).sparse());
-constexpr auto systems = strata::system_signatures(
-    strata::ss::make(strata::tag<early_watcher>)
-        .read(ct::position)
-        .changed(ct::position)
-        .parallelism(split),
-    strata::ss::make(strata::tag<mover>)
-        .write(ct::position)
-        .dependencies(strata::tag<early_watcher>)
-        .parallelism(split),
-    strata::ss::make(strata::tag<late_watcher>)
-        .read(ct::position)
-        .changed(ct::position)
-        .dependencies(strata::tag<mover>)
-        .parallelism(split),
-    strata::ss::make(strata::tag<toucher>)
-        .write(ct::position)
-        .dependencies(strata::tag<late_watcher>)
-        .parallelism(split),
-    strata::ss::make(strata::tag<arrival_watcher>)
-        .read(ct::velocity)
-        .added(ct::velocity)
-        .parallelism(split));
+constexpr auto systems =
+    strata::system_signatures(strata::ss::make(strata::tag<early_watcher>)
+                                  .read(ct::position)
+                                  .changed(ct::position)
+                                  .parallelism(split),
+                              strata::ss::make(strata::tag<mover>)
+                                  .write(ct::position)
+                                  .dependencies(strata::tag<early_watcher>)
+                                  .parallelism(split),
+                              strata::ss::make(strata::tag<late_watcher>)
+                                  .read(ct::position)
+                                  .changed(ct::position)
+                                  .dependencies(strata::tag<mover>)
+                                  .parallelism(split),
+                              strata::ss::make(strata::tag<toucher>)
+                                  .write(ct::position)
+                                  .dependencies(strata::tag<late_watcher>)
+                                  .parallelism(split),
+                              strata::ss::make(strata::tag<arrival_watcher>)
+                                  .read(ct::velocity)
+                                  .added(ct::velocity)
+                                  .parallelism(split));
 constexpr auto base = strata::settings()
                           .allow_inner_parallelism()
                           .component_signatures(components)
@@ -290,12 +290,13 @@ struct self_writer {
 };
 
 TEST(ChangeFilterTest, OwnWritesAreNotSeenAgain) {
-  const auto settings = strata::settings().component_signatures(
-      strata::component_signatures(strata::cs::make(ct::position)))
-      .system_signatures(strata::system_signatures(
-          strata::ss::make(strata::tag<self_writer>)
-              .write(ct::position)
-              .changed(ct::position)));
+  const auto settings = strata::settings()
+                            .component_signatures(strata::component_signatures(
+                                strata::cs::make(ct::position)))
+                            .system_signatures(strata::system_signatures(
+                                strata::ss::make(strata::tag<self_writer>)
+                                    .write(ct::position)
+                                    .changed(ct::position)));
   auto ctx = strata::make_context(settings);
   entity_id e;
   ctx.step([&](auto& proxy) {
@@ -383,22 +384,22 @@ void expect_steady_state_allocates_nothing(const Settings& settings) {
   EXPECT_GT(filtered_visits.load(), 0u);
 }
 
-constexpr auto steady_systems = strata::system_signatures(
-    strata::ss::make(strata::tag<sparse_mover>)
-        .write(ct::position)
-        .parallelism(split),
-    strata::ss::make(strata::tag<moved_counter>)
-        .read(ct::position)
-        .changed(ct::position)
-        .dependencies(strata::tag<sparse_mover>)
-        .parallelism(split),
-    strata::ss::make(strata::tag<velocity_toggler>)
-        .read(ct::position)
-        .dependencies(strata::tag<sparse_mover>)
-        .parallelism(split),
-    strata::ss::make(strata::tag<arrival_counter>)
-        .read(ct::velocity)
-        .added(ct::velocity));
+constexpr auto steady_systems =
+    strata::system_signatures(strata::ss::make(strata::tag<sparse_mover>)
+                                  .write(ct::position)
+                                  .parallelism(split),
+                              strata::ss::make(strata::tag<moved_counter>)
+                                  .read(ct::position)
+                                  .changed(ct::position)
+                                  .dependencies(strata::tag<sparse_mover>)
+                                  .parallelism(split),
+                              strata::ss::make(strata::tag<velocity_toggler>)
+                                  .read(ct::position)
+                                  .dependencies(strata::tag<sparse_mover>)
+                                  .parallelism(split),
+                              strata::ss::make(strata::tag<arrival_counter>)
+                                  .read(ct::velocity)
+                                  .added(ct::velocity));
 constexpr auto steady_base = strata::settings()
                                  .allow_inner_parallelism()
                                  .component_signatures(components)

@@ -387,8 +387,9 @@ class data_proxy {
       context_internal::loop_ranks<TakesId>(
           instance_.subscribed().indices(), state_.begin, state_.end,
           core_.entities(), f, filter, stamps,
-          context_internal::component_access<std::remove_cvref_t<P>, storage_type,
-                                           checked>(core_.components())...);
+          context_internal::component_access<std::remove_cvref_t<P>,
+                                             storage_type, checked>(
+              core_.components())...);
     };
     if constexpr (signature_type::has_change_filter) {
       run(change_filter());

@@ -36,9 +36,8 @@ struct grid_update {
   template <typename Data>
   void process(Data& data) {
     moved.clear();
-    data.for_each([&](strata::entity_id e, const position&) {
-      moved.push_back(e);
-    });
+    data.for_each(
+        [&](strata::entity_id e, const position&) { moved.push_back(e); });
   }
 };
 // Sees only the entities that gained a body since it last ran.

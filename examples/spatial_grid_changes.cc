@@ -122,10 +122,11 @@ int main() {
         rebuilt[static_cast<std::size_t>(cell_of(p))].insert(e.index());
       });
       const grid& g = proxy.system(st::grid);
-      std::printf("step %d: re-filed %zu of %zu, arrivals %zu, departures %zu, "
-                  "grid %s the rebuild\n",
-                  step, g.refiled, proxy.count(ct::position), g.arrivals,
-                  g.departures, g.cells == rebuilt ? "matches" : "DIFFERS FROM");
+      std::printf(
+          "step %d: re-filed %zu of %zu, arrivals %zu, departures %zu, "
+          "grid %s the rebuild\n",
+          step, g.refiled, proxy.count(ct::position), g.arrivals, g.departures,
+          g.cells == rebuilt ? "matches" : "DIFFERS FROM");
       // Some churn, effective at this step's refresh: one entity dies, one
       // loses its position, one arrives.
       if (step % 2 == 0) {

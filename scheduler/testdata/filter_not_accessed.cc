@@ -10,4 +10,5 @@ using strata::tag;
 using strata::ss::make;
 
 // changed() names a component the system neither reads nor writes.
-constexpr auto signature = make(tag<a>).read(tag<velocity>).changed(tag<position>);
+constexpr auto signature =
+    make(tag<a>).read(tag<velocity>).changed(tag<position>);

@@ -11,7 +11,8 @@ using strata::ss::make;
 
 #include "component_storage/signature.h"
 struct unstored {};
-constexpr auto components = strata::component_signatures(strata::cs::make(tag<position>));
+constexpr auto components =
+    strata::component_signatures(strata::cs::make(tag<position>));
 // Filtering on a component no component signature stores.
 constexpr auto systems = strata::system_signatures(
     make(tag<a>).read(tag<unstored>).changed(tag<unstored>));

@@ -10,5 +10,7 @@ using strata::tag;
 using strata::ss::make;
 
 // added() names an optional component: filters need required ones.
-constexpr auto signature =
-    make(tag<a>).read(tag<velocity>).read_optional(tag<position>).added(tag<position>);
+constexpr auto signature = make(tag<a>)
+                               .read(tag<velocity>)
+                               .read_optional(tag<position>)
+                               .added(tag<position>);

@@ -9,5 +9,7 @@ struct c {};
 using strata::tag;
 using strata::ss::make;
 
-constexpr auto signature =
-    make(tag<a>).read(tag<position>).changed(tag<position>).changed(tag<position>);
+constexpr auto signature = make(tag<a>)
+                               .read(tag<position>)
+                               .changed(tag<position>)
+                               .changed(tag<position>);
