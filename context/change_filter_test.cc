@@ -322,13 +322,14 @@ TEST(ChangeFilterTest, OwnWritesAreNotSeenAgain) {
 // Steady state: a split writer of 1% of the positions, a filtering reader,
 // and deferred adds and removes of a component an added() filter tracks.
 std::atomic<std::size_t> filtered_visits{0};
+std::size_t steady_step = 0;  // set by the step function
 struct sparse_mover {
-  std::size_t step = 0;
   template <typename Data>
   void process(Data& data) {
-    ++step;
     data.for_entities([&](entity_id e) {
-      if ((e.index() + step) % 100 == 0) data.write(ct::position, e).x += 1;
+      if ((e.index() + steady_step) % 100 == 0) {
+        data.write(ct::position, e).x += 1;
+      }
     });
   }
 };
@@ -341,12 +342,10 @@ struct moved_counter {
   }
 };
 struct velocity_toggler {
-  std::size_t step = 0;
   template <typename Data>
   void process(Data& data) {
-    ++step;
     data.for_entities([&](entity_id e) {
-      if ((e.index() + step) % 50 != 0) return;
+      if ((e.index() + steady_step) % 50 != 0) return;
       data.defer([e](auto& proxy) {
         if (proxy.has_component(ct::velocity, e)) {
           proxy.remove_component(ct::velocity, e);
@@ -374,7 +373,10 @@ void expect_steady_state_allocates_nothing(const Settings& settings) {
       proxy.add_component(ct::position, proxy.create_entity(), 0.f, 0.f);
     }
   });
-  auto frame = [](auto& proxy) { proxy.execute_systems()(all_subtasks); };
+  auto frame = [](auto& proxy) {
+    ++steady_step;
+    proxy.execute_systems()(all_subtasks);
+  };
   for (int i = 0; i < 120; ++i) ctx.step(frame);  // warm-up
   filtered_visits = 0;
   const std::size_t before = strata::testing::allocation_count();
