@@ -40,6 +40,18 @@
 //     every run); for_previous_outputs(st, f): f(system&, output&) for each
 //     subtask output of st, which must be a (transitive) dependency.
 //
+// Change filters. With changed(ct::x) / added(ct::x) in the signature,
+// for_each and for_entities visit only the slice's entities whose x was
+// written / added since this system's previous run (any one of the listed
+// components); entity_count, for_other_entities and for_all_entities still
+// count and visit the whole subscription. What counts as a write of a
+// tracked component: for_each handing it out as T& (every visited entity,
+// even if f then throws), get/write of a write() component, try_get
+// returning a T* (a write_optional() component included); outside systems,
+// add_component and create_entities. A write through a step proxy's
+// get_component or for_each does not count: add_component the new value.
+// context/internal/change_stamps.h says how writes and runs are ordered.
+//
 // Ids and versions. Ids the proxy hands out (for_each, for_entities) name
 // live subscribed entities by construction, so component access through them
 // is unchecked in optimized builds. An id from anywhere else (stored in a
@@ -62,6 +74,7 @@
 #include <utility>
 
 #include "base/check.h"
+#include "context/internal/change_stamps.h"
 #include "context/internal/context_types.h"
 #include "context/internal/diagnostics.h"
 #include "context/internal/for_each.h"
@@ -141,9 +154,18 @@ class data_proxy {
   }
 
   // f(entity_id) for each entity of this subtask's slice.
+  // (With a change filter, only the entities that pass it.)
   template <typename F>
   void for_entities(F&& f) {
-    visit_ranks(state_.begin, state_.end, f);
+    if constexpr (signature_type::has_change_filter) {
+      const auto filter = change_filter();
+      auto passing = [&](entity_id id) {
+        if (filter(id.index())) f(id);
+      };
+      visit_ranks(state_.begin, state_.end, passing);
+    } else {
+      visit_ranks(state_.begin, state_.end, f);
+    }
   }
   // f(entity_id) for the system's entities outside this subtask's slice.
   template <typename F>
@@ -176,7 +198,9 @@ class data_proxy {
   decltype(auto) get(Tag, entity_id id) {  // to write: data.write, .write()
     using T = tag_type<Tag>;
     if constexpr (contains_v<T, typename signature_type::write_types>) {
-      return static_cast<T&>(checked_get<T>(id));
+      T& component = checked_get<T>(id);
+      note_written<T>(id);
+      return component;
     } else if constexpr (contains_v<T, typename signature_type::read_types>) {
       return static_cast<context_internal::read_only_component<T>&>(
           checked_get<T>(id));
@@ -222,9 +246,9 @@ class data_proxy {
       return static_cast<const T*>(nullptr);
     } else {
       using pointer = std::conditional_t<writes<T>, T*, const T*>;
-      return core_.template has_component<T>(id)
-                 ? static_cast<pointer>(&core_.components().template get<T>(id))
-                 : static_cast<pointer>(nullptr);
+      if (!core_.template has_component<T>(id)) return pointer{nullptr};
+      if constexpr (writes<T>) note_written<T>(id);
+      return static_cast<pointer>(&core_.components().template get<T>(id));
     }
   }
   // Whether `id` names a live entity (its version included).
@@ -300,6 +324,49 @@ class data_proxy {
   static constexpr bool writes =
       contains_v<T, typename signature_type::written_types>;
 
+  // Stamps T of `id` as written, if a change filter tracks T.
+  template <typename T>
+  void note_written(entity_id id) {
+    auto& changes = core_.changes();
+    if constexpr (std::remove_reference_t<decltype(changes)>::template
+                      tracks_changes<T>) {
+      changes.template written<T>().stamp(
+          id.index(), changes.template system_stamp<I>());
+    }
+  }
+
+  // The system's change filter for this run.
+  auto change_filter() {
+    auto& changes = core_.changes();
+    return [&]<typename... Changed, typename... Added>(type_list<Changed...>,
+                                                      type_list<Added...>) {
+      return context_internal::change_filter<sizeof...(Changed) +
+                                             sizeof...(Added)>{
+          {changes.template written<Changed>().data()...,
+           changes.template additions<Added>().data()...},
+          instance_.change_since, instance_.change_seen};
+    }(typename signature_type::changed_types{},
+           typename signature_type::added_types{});
+  }
+
+  // The stamp arrays of the tracked components among f's T& parameters.
+  template <typename... P>
+  auto write_stamps_of(type_list<P...>) {
+    auto& changes = core_.changes();
+    using tracking = std::remove_reference_t<decltype(changes)>;
+    using stamped = concat_t<
+        type_list<>,
+        std::conditional_t<!std::is_const_v<std::remove_reference_t<P>> &&
+                               tracking::template tracks_changes<
+                                   std::remove_cvref_t<P>>,
+                           type_list<std::remove_cvref_t<P>>, type_list<>>...>;
+    return [&]<typename... T>(type_list<T...>) {
+      return context_internal::write_stamps<sizeof...(T)>{
+          {changes.template written<T>().data()...},
+          changes.template system_stamp<I>()};
+    }(stamped{});
+  }
+
   template <typename T>
   T& checked_get(entity_id id) {
     STRATA_DCHECK(core_.entities().alive(id),
@@ -315,11 +382,20 @@ class data_proxy {
   void run_for_each(F& f, type_list<P...>) {
     using storage_type = typename Types::component_storage_type;
     constexpr bool checked = Types::settings_type::checked_access_enabled;
-    context_internal::loop_ranks<TakesId>(
-        instance_.subscribed().indices(), state_.begin, state_.end,
-        core_.entities(), f,
-        context_internal::component_access<std::remove_cvref_t<P>, storage_type,
-                                           checked>(core_.components())...);
+    const auto stamps = write_stamps_of(type_list<P...>{});
+    const auto run = [&](const auto& filter) {
+      context_internal::loop_ranks<TakesId>(
+          instance_.subscribed().indices(), state_.begin, state_.end,
+          core_.entities(), f, filter, stamps,
+          context_internal::component_access<std::remove_cvref_t<P>,
+                                             storage_type, checked>(
+              core_.components())...);
+    };
+    if constexpr (signature_type::has_change_filter) {
+      run(change_filter());
+    } else {
+      run(context_internal::no_change_filter{});
+    }
   }
 
   template <typename F>

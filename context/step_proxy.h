@@ -260,6 +260,7 @@ class step_proxy : public critical_proxy<Types> {
   auto execute_systems() {
     return [this](auto&&... adapters) {
       this->core_.settle_departures();
+      this->core_.changes().begin_execution();
       system_runner<Types>::template execute<all_selected>(this->core_,
                                                            adapters...);
     };
@@ -276,6 +277,7 @@ class step_proxy : public critical_proxy<Types> {
         Types::system_list::chain(starts);
     return [this](auto&&... adapters) {
       this->core_.settle_departures();
+      this->core_.changes().begin_execution();
       system_runner<Types>::template execute<selected>(this->core_,
                                                        adapters...);
     };

@@ -221,6 +221,11 @@ class system_instance : public context_internal::runtime_of<Types, I> {
   using strategy_type = typename runtime_type::strategy_type;
   using subscription_type = typename runtime_type::subscription_type;
   static constexpr std::size_t id = I;
+  // The change filter's window (internal/change_stamps.h): this run
+  // visits stamps in (change_since, change_seen], change_seen being its
+  // own stamp. Set when the run starts, before its subtasks.
+  std::uint64_t change_since = 0;
+  std::uint64_t change_seen = 0;
   static constexpr bool has_output = signature_type::has_output;
 
   static_assert(has_output ? std::is_default_constructible_v<output_type>

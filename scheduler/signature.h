@@ -6,6 +6,8 @@
 //       .exclude(ct::frozen)           // entities with frozen are not in it
 //       .read_optional(ct::drag)       // data.try_get(ct::drag, e): T* or null
 //       .read_resource<wind>()         // data.resource<wind>(): const wind&
+//       .changed(ct::velocity)         // only entities whose velocity
+//                                      // changed since movement last ran
 //       .dependencies(st::acceleration)
 //       .parallelism(strata::inner_parallelism::split_evenly_per_core())
 //       .output<std::vector<contact>>();
@@ -20,6 +22,13 @@
 //   * exclude(c...): entities with any of these are not the system's.
 //   * read_resource<T>(), write_resource<T>(): global singletons declared in
 //     the context settings (strata::resources(strata::resource<T>...)).
+//   * changed(c...), added(c...): change filters. The system's for_each
+//     and for_entities visit only entities whose c was written (changed)
+//     or added (added) since this system's previous run, for any one of the
+//     listed components (docs/guide/09-reacting-to-change.md says what
+//     counts as a write). Each c must be a required component, listed in
+//     read() or write() before the filter (a compile error otherwise). A
+//     component is tracked only if some system filters on it.
 // Every access list counts for the data-race check (scheduler/dag.h):
 // optional access exactly like required access, resources like components.
 //
@@ -37,8 +46,9 @@
 // (`strata::ss` is the namespace; `strata::system_signature` names it too).
 // The signature exposes the lists as `read_types`, `write_types`,
 // `optional_read_types`, `optional_write_types`, `excluded_types`,
-// `read_resource_types`, `write_resource_types`, `dependency_types`
-// (type_lists), `output_type` (`no_output` by default); derived:
+// `read_resource_types`, `write_resource_types`, `dependency_types`,
+// `changed_types`, `added_types` (type_lists), `output_type` (`no_output`
+// by default); derived:
 // `required_types` (read + write), `accessed_types` (everything the system
 // may read), `written_types` (everything it may write). The parallelism
 // strategy is a value (`parallelism_strategy()`), since strategies may carry
@@ -84,8 +94,8 @@ inline constexpr bool signature_setter_used_twice = [] {
   static_assert(always_false<System, Setter>,
                 "a system signature calls the same setter twice (read, write, "
                 "read_optional, write_optional, exclude, read_resource, "
-                "write_resource, dependencies, parallelism or output, named "
-                "above); put every item in one call");
+                "write_resource, dependencies, parallelism, output, changed "
+                "or added, named above); put every item in one call");
   return false;
 }();
 
@@ -113,6 +123,16 @@ inline constexpr bool resource_read_and_written = [] {
                 "read_resource<T>() and write_resource<T>(); "
                 "write_resource already allows reading (system and resource "
                 "are named above)");
+  return false;
+}();
+
+template <typename System, typename Component>
+inline constexpr bool change_filter_on_component_not_required = [] {
+  static_assert(always_false<System, Component>,
+                "a system signature's changed() or added() names a component "
+                "that is not in its read() or write(); list the component "
+                "there, before the filter (system and component are named "
+                "above)");
   return false;
 }();
 
@@ -149,6 +169,10 @@ template <typename... Strategy>  // one
 struct parallelism {};
 template <typename... Output>  // one
 struct output {};
+template <typename... Components>
+struct changed {};
+template <typename... Components>
+struct added {};
 
 namespace signature_internal {
 
@@ -207,6 +231,11 @@ struct signature {
   using read_resource_types = items<ss::read_resource<>>;
   using write_resource_types = items<ss::write_resource<>>;
   using dependency_types = items<ss::dependencies<>>;
+  using changed_types = items<ss::changed<>>;
+  using added_types = items<ss::added<>>;
+  // Whether the system's iteration is restricted by changed() or added().
+  static constexpr bool has_change_filter =
+      size_v<changed_types> + size_v<added_types> > 0;
   // What an entity must have to be the system's: read() and write().
   using required_types = concat_t<read_types, write_types>;
   // Every component the system may read, and may write.
@@ -260,6 +289,15 @@ struct signature {
   constexpr auto exclude(Components...) const {
     return with_components<ss::exclude<tag_type<Components>...>, type_list<>,
                            accessed_types>();
+  }
+
+  template <tag_value... Components>
+  constexpr auto changed(Components...) const {
+    return with_filter<ss::changed<tag_type<Components>...>>();
+  }
+  template <tag_value... Components>
+  constexpr auto added(Components...) const {
+    return with_filter<ss::added<tag_type<Components>...>>();
   }
 
   template <typename... Resources>
@@ -345,6 +383,24 @@ struct signature {
       diagnostic::report(
           diagnostic::component_in_two_access_lists<System,
                                                     type_at_t<in_other, list>>);
+    }
+    return signature<System, Lists..., List>{strategy};
+  }
+
+  // A change filter: checked as above, then each item must be required.
+  template <typename List>
+  constexpr auto with_filter() const {
+    using list = signature_internal::items_t<List>;
+    constexpr std::size_t not_required = []<typename... Ts>(type_list<Ts...>) {
+      constexpr bool required[] = {contains_v<Ts, required_types>..., true};
+      std::size_t i = 0;
+      while (i < sizeof...(Ts) && required[i]) ++i;
+      return i;
+    }(list{});
+    if constexpr (check_list<List>() && not_required < size_v<list>) {
+      diagnostic::report(
+          diagnostic::change_filter_on_component_not_required<
+              System, type_at_t<not_required, list>>);
     }
     return signature<System, Lists..., List>{strategy};
   }

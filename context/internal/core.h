@@ -27,6 +27,7 @@
 #include "absl/base/attributes.h"
 #include "base/check.h"
 #include "base/internal/flat_tuple.h"
+#include "context/internal/change_stamps.h"
 #include "context/internal/context_types.h"
 #include "context/internal/core_setup.h"
 #include "context/internal/create_batch.h"
@@ -90,6 +91,7 @@ class context_core {
       main_thread_ = this_thread_token();
     }
     refused_creations_ = 0;
+    changes_.begin_step(step_count_);
   }
   void end_step(std::exception_ptr failure) {
     if constexpr (Types::trace_enabled) {
@@ -162,6 +164,7 @@ class context_core {
     auto& bits = entities().metadata_at(id.index()).components;
     constexpr std::size_t bit = component_list::template id_of<T>();
     const bool replacing = bits.test(bit);
+    changes_.template note_add<T>(id.index(), replacing);
     try {
       return components_.template add<T>(id, bits,
                                          std::forward<Args>(args)...);
@@ -346,6 +349,8 @@ class context_core {
   }
   run_cost& cost_of(std::size_t system) { return *costs_[system]; }
   trace_log& trace() { return trace_; }
+  // Stamps for changed() / added() filters (internal/change_stamps.h).
+  context_internal::change_tracking<Types>& changes() { return changes_; }
   thread_token main_thread() const { return main_thread_; }
   std::uint64_t step_count() const { return step_count_; }
 
@@ -426,6 +431,7 @@ class context_core {
   std::atomic<bool> subtask_work_{false};
   context_internal::inline_decisions inline_decisions_;
   std::uint64_t step_count_ = 0;
+  context_internal::change_tracking<Types> changes_;
   [[no_unique_address]] std::conditional_t<Types::trace_enabled, trace_log,
                                            no_trace_span>
       trace_;

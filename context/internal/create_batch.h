@@ -71,6 +71,7 @@ std::size_t create_batch(Core& core, std::size_t n, bool or_null,
   const auto add = [&]<typename T>(std::type_identity<T>, entity_id id,
                                    bitset_type& own_bits,
                                    std::size_t& made) -> T& {
+    core.changes().template note_add<T>(id.index(), false);
     T& component = components.template add_new<T>(id, own_bits);
     ++made;
     return component;

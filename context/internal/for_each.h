@@ -28,7 +28,10 @@
 #ifndef STRATA_CONTEXT_INTERNAL_FOR_EACH_H_
 #define STRATA_CONTEXT_INTERNAL_FOR_EACH_H_
 
+#include <algorithm>
+#include <array>
 #include <cstddef>
+#include <cstdint>
 #include <exception>
 #include <type_traits>
 #include <utility>
@@ -192,6 +195,27 @@ struct component_access {
   decltype(make_at(std::declval<Storage&>())) at;
 };
 
+// The stamp arrays (internal/change_stamps.h) of the tracked components a
+// loop hands out as T&, and the stamp to store for each visited index.
+// With none, the loops below store nothing.
+template <std::size_t N>
+struct write_stamps {
+  std::array<std::uint64_t*, N> arrays;
+  std::uint64_t stamp;
+  void at_index(std::size_t index) const noexcept {
+    for (std::uint64_t* s : arrays) s[index] = stamp;
+  }
+  void run(std::size_t first, std::size_t last) const noexcept {
+    for (std::uint64_t* s : arrays) std::fill(s + first, s + last, stamp);
+  }
+};
+
+// A loop without a change filter visits every index.
+struct no_change_filter {
+  static constexpr bool active = false;
+  bool operator()(std::size_t) const noexcept { return true; }
+};
+
 // Calls f([id,] components...) for index `index` of the loop.
 template <bool TakesId, typename Entities, typename F, typename... Access>
 inline void call_at(const Entities& entities, std::size_t index, F& f,
@@ -222,19 +246,23 @@ template <typename F, typename... T>
 }
 // Dense stretches (whole full words of the subscription) run as one loop;
 // sparse ones index by index, as a list of indices would.
-template <typename Set, typename F, typename... At>
+template <typename Set, typename F, std::size_t W, typename... At>
 void loop_runs_by_index(const Set& set, std::size_t begin, std::size_t end,
-                        F& f, At... at) {
+                        F& f, const write_stamps<W>& stamps, At... at) {
   set.for_each_member(
       begin, end,
       [&](std::size_t first, std::size_t count) {
+        stamps.run(first, first + count);
         if constexpr ((std::is_pointer_v<At> && ...)) {
           loop_long_run(first, first + count, f, at...);
         } else {
           for (std::size_t i = first; i < first + count; ++i) f(at[i]...);
         }
       },
-      [&](std::size_t i) { f(at[i]...); });
+      [&](std::size_t i) {
+        stamps.at_index(i);
+        f(at[i]...);
+      });
 }
 
 // f, with what it throws kept in `first` (the first exception only)
@@ -254,17 +282,21 @@ struct continuing_call {
 };
 
 // f over the members of ranks [begin, end) of an ordered_index_set of
-// entity indices; every one, then the first exception f threw is rethrown.
+// entity indices that pass `filter`; every one, then the first exception f
+// threw is rethrown. Each visited index is stamped (before f is called).
 template <bool TakesId, typename Set, typename Entities, typename F,
-          typename... Access>
+          typename Filter, std::size_t W, typename... Access>
 void loop_ranks(const Set& set, std::size_t begin, std::size_t end,
-                const Entities& entities, F& f, const Access&... access) {
+                const Entities& entities, F& f, const Filter& filter,
+                const write_stamps<W>& stamps, const Access&... access) {
   std::exception_ptr first;
   continuing_call<F> call{f, first};
-  if constexpr (!TakesId && (Access::by_index && ...)) {
-    loop_runs_by_index(set, begin, end, call, access.at...);
+  if constexpr (!Filter::active && !TakesId && (Access::by_index && ...)) {
+    loop_runs_by_index(set, begin, end, call, stamps, access.at...);
   } else {
     set.for_each(begin, end, [&](std::size_t i) {
+      if (!filter(i)) return;
+      stamps.at_index(i);
       call_at<TakesId>(entities, i, call, access...);
     });
   }

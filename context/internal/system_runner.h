@@ -249,6 +249,11 @@ class system_runner {
     }(std::type_identity<Refs>{});
     auto& adapter = std::get<which>(adapters);
     auto& instance = core.template instance<I>();
+    if constexpr (std::remove_reference_t<
+                      decltype(instance)>::signature_type::has_change_filter) {
+      instance.change_since = std::exchange(
+          instance.change_seen, core.changes().template system_stamp<I>());
+    }
     run_plan plan;
     if constexpr (Remembered) {
       prepare_remembered(core, instance.runtime());

@@ -1,0 +1,14 @@
+#include "scheduler/dag.h"
+#include "testing/components.h"
+
+using strata::testing::position;
+using strata::testing::velocity;
+struct a {};
+struct b {};
+struct c {};
+using strata::tag;
+using strata::ss::make;
+
+// changed() names a component the system neither reads nor writes.
+constexpr auto signature =
+    make(tag<a>).read(tag<velocity>).changed(tag<position>);

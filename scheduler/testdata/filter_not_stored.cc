@@ -1,0 +1,20 @@
+#include "scheduler/dag.h"
+#include "testing/components.h"
+
+using strata::testing::position;
+using strata::testing::velocity;
+struct a {};
+struct b {};
+struct c {};
+using strata::tag;
+using strata::ss::make;
+
+#include "component_storage/signature.h"
+struct unstored {};
+constexpr auto components =
+    strata::component_signatures(strata::cs::make(tag<position>));
+// Filtering on a component no component signature stores.
+constexpr auto systems = strata::system_signatures(
+    make(tag<a>).read(tag<unstored>).changed(tag<unstored>));
+constexpr bool checked =
+    (strata::check_components_stored(components, systems), true);

@@ -1,0 +1,16 @@
+#include "scheduler/dag.h"
+#include "testing/components.h"
+
+using strata::testing::position;
+using strata::testing::velocity;
+struct a {};
+struct b {};
+struct c {};
+using strata::tag;
+using strata::ss::make;
+
+// added() names an optional component: filters need required ones.
+constexpr auto signature = make(tag<a>)
+                               .read(tag<velocity>)
+                               .read_optional(tag<position>)
+                               .added(tag<position>);

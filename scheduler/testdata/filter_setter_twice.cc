@@ -1,0 +1,15 @@
+#include "scheduler/dag.h"
+#include "testing/components.h"
+
+using strata::testing::position;
+using strata::testing::velocity;
+struct a {};
+struct b {};
+struct c {};
+using strata::tag;
+using strata::ss::make;
+
+constexpr auto signature = make(tag<a>)
+                               .read(tag<position>)
+                               .changed(tag<position>)
+                               .changed(tag<position>);
