@@ -4,7 +4,8 @@
     tools/bench_report.py                    # everything
     tools/bench_report.py --only scheduler   # run a subset (update, entity,
                                              # scheduler, threading,
-                                             # compile); the others are
+                                             # compile, snapshot,
+                                             # change); the others are
                                              # re-rendered from their
                                              # stored JSON
     tools/bench_report.py --quick            # update/entity: 1 .. 16k only
@@ -24,7 +25,16 @@ Groups (each one binary, built and run with --config=bench):
   threading  //threading:thread_pool_benchmark, filter
              'Contention|HandOff|JoinLatency': the
              work-stealing pool against the shared moodycamel queue it
-             replaced and a mutex queue at 2..64 threads.
+             replaced, a mutex queue, and the same pool design on
+             moodycamel queues (MoodycamelPool) at 2..64 threads;
+  compile    //benchmarks/compile: generated user programs, compile cost
+             only (nothing to run);
+  snapshot   //benchmarks:snapshot_benchmark: snapshot, restore, save, load
+             and the state hash at 16k/256k/1M entities against memcpy and
+             a hand-written std::vector copy;
+  change     //benchmarks:change_benchmark: what change tracking adds to
+             SystemsUpdate (1 .. 2M entities), and a .changed() reader of
+             1% moved entities against a hand-written dirty list.
 
 What it does:
   1. builds the selected binaries (one `bazel build`);
@@ -47,7 +57,8 @@ Duration, defaults (--min-time 0.2 --repetitions 5): each repetition of a
 benchmark costs min_time plus Google Benchmark's iteration sizing. update:
 103 benchmarks x 5 + 20 at 2M (plus rebuilding the interleaved 1M worlds);
 entity: 60 x 5 + 12; scheduler: 13 x 5 + the idle pair (2 x 5 x 10 sleeps of
-100 ms); threading: 8 x 5. Add the builds and the compile-cost measurement,
+100 ms); threading: 31 x 5; snapshot: 21 x 5; change: 18 x 5 (the
+tracking pair up to 2M). Add the builds and the compile-cost measurement,
 and more on a loaded machine; --only and --quick shorten a run.
 
 The report is generated only. Why Strata is slower where it is, gap by gap,
@@ -78,7 +89,8 @@ DEFAULT_REPORT = os.path.join(ROOT, "BENCHMARKS.md")
 
 # ------------------------------------------------------------------ groups
 
-GROUPS = ["update", "entity", "scheduler", "threading", "compile"]
+GROUPS = ["update", "entity", "scheduler", "threading", "compile", "snapshot",
+          "change"]
 TARGETS = {
     "update": "//benchmarks:update_benchmark",
     "entity": "//benchmarks:entity_benchmark",
@@ -86,6 +98,8 @@ TARGETS = {
     "threading": "//threading:thread_pool_benchmark",
     # Nothing to run: generated user programs whose compile cost is measured.
     "compile": "//benchmarks/compile:all",
+    "snapshot": "//benchmarks:snapshot_benchmark",
+    "change": "//benchmarks:change_benchmark",
 }
 COMPILE_PROGRAMS = [
     "//benchmarks/compile:include_only",
@@ -114,6 +128,13 @@ SMALL_FILTER = "/(1|1024|16384|262144|1048576)/"
 QUICK_FILTER = "/(1|1024|16384)/"
 SCHEDULER_FILTER = "Overhead/.*/16/|Overhead/plain_loop/16|Idle"
 THREADING_FILTER = "Contention|HandOff|JoinLatency"
+# The groups run in one pass, with the filter of each.
+FILTERS = {
+    "scheduler": SCHEDULER_FILTER,
+    "threading": THREADING_FILTER,
+    "snapshot": "Snapshot|Restore|Save|Load|StateHash",
+    "change": "SystemsUpdateTracking|ChangedOnePercent",
+}
 
 # One `bazel run` of a group: results file (without .json), filter,
 # repetitions.
@@ -134,8 +155,7 @@ def passes(group, quick, repetitions):
         if not quick:
             result.append(Pass(f"{name}.big", f"/{BIG}/", 1))
         return result
-    flt = SCHEDULER_FILTER if group == "scheduler" else THREADING_FILTER
-    return [Pass(name, flt, repetitions)]
+    return [Pass(name, FILTERS[group], repetitions)]
 
 
 def benchmark_args(p, min_time, out_path=None):
@@ -196,6 +216,7 @@ SCHEDULER_COLUMNS = [
 ]
 IDLE_THREADS = [1, 2]
 CONTENTION_KINDS = ["Pool", "SharedQueue", "MutexQueue"]
+JOIN_TASK_US = [2, 10, 50]
 CONTENTION_THREADS = [2, 8, 16, 64]
 COLLAPSE_FACTOR = 2.0  # per-task cost more than doubling = collapse
 
@@ -1225,7 +1246,7 @@ def section_latency(results):
     rows += [row(f"join: last task ends {us} µs into the wait",
                  f"BM_JoinLatency_Pool/task_us:{us}",
                  f"BM_JoinLatency_SharedQueue/task_us:{us}")
-             for us in (2, 10, 50)]
+             for us in JOIN_TASK_US]
     return [
         "### Hand-off and join latency\n",
         "`//threading:thread_pool_benchmark --benchmark_filter="
@@ -1251,6 +1272,199 @@ def section_entity(results):
             impls.append("strata_1t_batch")  # proxy.create_entities(n, f)
         L.append(impl_table(results, scenario, impls))
         L.append("")
+    return L
+
+
+def not_run(results, names, target):
+    """The one-line note of a section none of whose runs has results, or
+    None."""
+    if any(name in results.runs for name in names):
+        return None
+    return f"Not run: no results of `{target}` in the results directory.\n"
+
+
+def moodycamel_rows():
+    """(label, Pool's run, MoodycamelPool's run, field, scale to ns) of every
+    thread-pool benchmark that has a MoodycamelPool twin."""
+    rows = [(f"contention, {t} threads, per task",
+             contention_name("Pool", t), contention_name("MoodycamelPool", t),
+             "per_task", 1e9) for t in CONTENTION_THREADS]
+    rows += [(f"hand-off to a {state} worker",
+              f"BM_HandOff_Pool_{state.capitalize()}",
+              f"BM_HandOff_MoodycamelPool_{state.capitalize()}", "real", 1)
+             for state in ("spinning", "parked")]
+    rows += [(f"join: last task ends {us} µs into the wait",
+              f"BM_JoinLatency_Pool/task_us:{us}",
+              f"BM_JoinLatency_MoodycamelPool/task_us:{us}", "real", 1)
+             for us in JOIN_TASK_US]
+    return rows
+
+
+def section_moodycamel(results):
+    L = ["### The pool's design on moodycamel queues\n"]
+    specs = moodycamel_rows()
+    note = not_run(results, [m for _, _, m, _, _ in specs],
+                   "BM_*_MoodycamelPool")
+    if note:
+        return L + [note]
+    L += ["`//threading:thread_pool_benchmark`, the `MoodycamelPool` runs of "
+          "the contention, hand-off and join benchmarks above: Strata's pool "
+          "design (per-worker queues, work stealing, the same spin and park "
+          "rules) with `moodycamel::ConcurrentQueue` in place of each worker's "
+          "mutex ring (threading/internal/moodycamel_pool.h). The baseline is "
+          "`Pool`, Strata's pool; `MoodycamelPool / Pool` above 1.00× means "
+          "the lock-free queues are slower. Contention: the `per_task` "
+          "counter; hand-off and join: manual time, as above.\n"]
+    rows = []
+    for label, pool_name, moody_name, field, scale in specs:
+        pool = results.get(pool_name, field)
+        moody = results.get(moody_name, field)
+        rows.append([label, fmt_time(None if pool is None else pool * scale),
+                     fmt_time(None if moody is None else moody * scale),
+                     fmt_ratio(ratio(moody, pool))])
+    L.append(md_table(["", "Pool", "MoodycamelPool", "MoodycamelPool / Pool"],
+                      rows, ["---", "---:", "---:", "---:"]))
+    L.append("")
+    return L
+
+
+SNAPSHOT_COUNTS = [1 << 14, 1 << 18, 1 << 20]
+# (column title, benchmark name without the entity count)
+SNAPSHOT_COPIES = [
+    ("Snapshot/strata", "BM_Snapshot_strata"),
+    ("Restore/strata", "BM_Restore_strata"),
+    ("Snapshot/memcpy", "BM_Snapshot_memcpy"),
+    ("Snapshot/vector_copy", "BM_Snapshot_vector_copy"),
+]
+SNAPSHOT_BENCHMARKS = [b for _, b in SNAPSHOT_COPIES] + [
+    "BM_Save_strata", "BM_Load_strata", "BM_StateHash_strata"]
+# (column title, numerator, denominator) of the CPU-time ratios
+SNAPSHOT_RATIOS = [
+    ("snapshot / memcpy", "BM_Snapshot_strata", "BM_Snapshot_memcpy"),
+    ("restore / memcpy", "BM_Restore_strata", "BM_Snapshot_memcpy"),
+    ("snapshot / vector_copy", "BM_Snapshot_strata",
+     "BM_Snapshot_vector_copy"),
+]
+
+
+def fmt_rate(bytes_per_second, unit, scale):
+    if bytes_per_second is None:
+        return DASH
+    return f"{bytes_per_second / scale:.2f} {unit}"
+
+
+def snapshot_name(benchmark, n):
+    return f"{benchmark}/{n}"
+
+
+def section_snapshot(results):
+    L = ["## Snapshots, save/load and the state hash (one thread)\n"]
+    names = [snapshot_name(b, n) for b in SNAPSHOT_BENCHMARKS
+             for n in SNAPSHOT_COUNTS]
+    note = not_run(results, names, TARGETS["snapshot"])
+    if note:
+        return L + [note]
+    L += ["`//benchmarks:snapshot_benchmark`: the ComplexSystemsUpdate world "
+          "(every entity has all seven components). `Snapshot/strata` is "
+          "`ctx.snapshot_into`, `Restore/strata` `ctx.restore`; the baselines "
+          "are `Snapshot/memcpy` (a `memcpy` of the same component bytes, "
+          "seven arrays and nothing else) and `Snapshot/vector_copy` (a "
+          "hand-written copy of the same world kept in `std::vector`s). Times "
+          "are CPU time per copy of the whole world; GB/s is the "
+          "`bytes_per_second` counter (the seven components' bytes times N, "
+          "the same for every row). The ratios are CPU times, Strata over the "
+          "baseline (lower is better, 1.00× = as fast as the baseline).\n"]
+    head = ["entities"]
+    for title, _ in SNAPSHOT_COPIES:
+        head += [f"{title}, CPU", f"{title}, GB/s"]
+    head += [title for title, _, _ in SNAPSHOT_RATIOS]
+    rows = []
+    for n in SNAPSHOT_COUNTS:
+        row = [fmt_n(n)]
+        for _, benchmark in SNAPSHOT_COPIES:
+            name = snapshot_name(benchmark, n)
+            row += [fmt_time(results.get(name, "cpu")),
+                    fmt_rate(results.get(name, "bytes_per_second"), "GB/s",
+                             1e9)]
+        for _, num, den in SNAPSHOT_RATIOS:
+            row.append(fmt_ratio(ratio(
+                results.get(snapshot_name(num, n), "cpu"),
+                results.get(snapshot_name(den, n), "cpu"))))
+        rows.append(row)
+    L += [md_table(head, rows, ["---"] + ["---:"] * (len(head) - 1)), ""]
+    L.append("`Save/strata` and `Load/strata` are `ctx.save` and `ctx.load` "
+             "with a file (in the page cache), in MB/s of the same component "
+             "bytes; the state hash is `ctx.state_hash()`, per entity (the "
+             "`seconds_per_entity` counter). There is no baseline in the "
+             "binary for these: compare them with the copies above.\n")
+    rows = []
+    for n in SNAPSHOT_COUNTS:
+        per_entity = results.get(snapshot_name("BM_StateHash_strata", n),
+                                 "seconds_per_entity")
+        rows.append([
+            fmt_n(n),
+            fmt_rate(results.get(snapshot_name("BM_Save_strata", n),
+                                 "bytes_per_second"), "MB/s", 1e6),
+            fmt_rate(results.get(snapshot_name("BM_Load_strata", n),
+                                 "bytes_per_second"), "MB/s", 1e6),
+            DASH if per_entity is None else f"{per_entity * 1e9:.2f} ns"])
+    L += [md_table(["entities", "save", "load", "state hash, per entity"],
+                   rows, ["---", "---:", "---:", "---:"]), ""]
+    return L
+
+
+TRACKING_COUNTS = SIZES
+CHANGED_COUNTS = [1 << 14, 1 << 18, 1 << 20]
+
+
+def cpu_pair_rows(results, counts, baseline_name, strata_name):
+    """Rows of N, baseline CPU time, Strata CPU time, Strata / baseline."""
+    rows = []
+    for n in counts:
+        base = results.get(baseline_name(n), "cpu")
+        strata = results.get(strata_name(n), "cpu")
+        rows.append([fmt_n(n), fmt_time(base), fmt_time(strata),
+                     fmt_ratio(ratio(strata, base))])
+    return rows
+
+
+def section_change(results):
+    L = ["## Change filters (one thread)\n"]
+    untracked = lambda n: f"BM_SystemsUpdateTracking/untracked/{n}"
+    tracked = lambda n: f"BM_SystemsUpdateTracking/tracked/{n}"
+    baseline = lambda n: f"BM_ChangedOnePercent/baseline_dirty_list/{n}"
+    strata = lambda n: f"BM_ChangedOnePercent/strata_1t/{n}"
+    names = ([f(n) for f in (untracked, tracked) for n in TRACKING_COUNTS] +
+             [f(n) for f in (baseline, strata) for n in CHANGED_COUNTS])
+    note = not_run(results, names, TARGETS["change"])
+    if note:
+        return L + [note]
+    L += ["`//benchmarks:change_benchmark --benchmark_filter="
+          "SystemsUpdateTracking`: what tracking costs. SystemsUpdate "
+          "(movement, data) plus an idle system reading position, without "
+          "(`untracked`, the baseline) and with `.changed(ct::position)` "
+          "(`tracked`), so movement's `for_each` also fills change stamps. "
+          "CPU time per update; `tracked / untracked` above 1.00× is what "
+          "tracking adds.\n",
+          md_table(["entities", "untracked, CPU", "tracked, CPU",
+                    "tracked / untracked"],
+                   cpu_pair_rows(results, TRACKING_COUNTS, untracked,
+                                 tracked),
+                   ["---", "---:", "---:", "---:"]),
+          "",
+          "`--benchmark_filter=ChangedOnePercent`: each step 1 % of N "
+          "positions are written (a different 1 % each step), then read by a "
+          "second pass. The baseline (`baseline_dirty_list`) is by hand: the "
+          "write appends the index to a dirty list, the reader loops over "
+          "that list. `strata_1t`: a mover writing through `data.write` and a "
+          "`.changed(ct::position)` system with `for_each`. CPU time per "
+          "step; `strata / baseline` is the ratio (lower is better, 1.00× = "
+          "as fast as the dirty list).\n",
+          md_table(["entities", "baseline_dirty_list, CPU",
+                    "strata_1t, CPU", "strata / baseline"],
+                   cpu_pair_rows(results, CHANGED_COUNTS, baseline, strata),
+                   ["---", "---:", "---:", "---:"]),
+          ""]
     return L
 
 
@@ -1319,7 +1533,10 @@ def write_report(path, plots_dir, results, meta, costs, args):
     L += section_scheduler(results)
     L += section_contention(results, info.get("cores"))
     L += section_latency(results)
+    L += section_moodycamel(results)
     L += section_entity(results)
+    L += section_snapshot(results)
+    L += section_change(results)
     L += section_compile(costs)
     with open(path, "w") as f:
         f.write("\n".join(L).rstrip() + "\n")
