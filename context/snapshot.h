@@ -16,10 +16,14 @@
 // Resources belong: systems write them (a random generator's seed, a
 // score, the simulated time), so a rollback that kept the present values
 // would not re-simulate the same steps.
+// It also holds the step count and the change filters' state (every
+// tracked component's stamps and every system's window,
+// context/internal/change_stamps.h), so that a system with changed() or
+// added() sees after a restore what it saw the first time.
 // What it does not hold: the systems' own members (keep state that must
-// roll back in components or resources), the observer, the trace, the
-// step count and the scheduler's measured costs (they decide where work
-// runs, never what it computes).
+// roll back in components or resources), the observer, the trace and the
+// scheduler's measured costs (they decide where work runs, never what it
+// computes).
 //
 // Restoring makes every later step bit-identical to the steps that
 // followed the snapshot the first time, at any thread count and under
@@ -70,6 +74,7 @@
 
 #include "base/check.h"
 #include "base/internal/flat_tuple.h"
+#include "context/internal/change_stamps.h"
 #include "context/resources.h"
 #include "settings/diagnostic.h"
 #include "settings/type_list.h"
@@ -199,6 +204,10 @@ class world_snapshot {
     has_images_ = other.has_images_;
     members_ = other.members_;
     resources_ = other.resources_;
+    changes_ = other.changes_;
+    windows_ = other.windows_;
+    step_count_ = other.step_count_;
+    has_change_state_ = other.has_change_state_;
     return *this;
   }
 
@@ -230,6 +239,10 @@ class world_snapshot {
         members_[s] = core.subscription(s).members();
       }
       resources_ = core.resources();
+      changes_ = core.changes();
+      capture_windows(core, std::make_index_sequence<system_count>{});
+      step_count_ = core.step_count();
+      has_change_state_ = true;
     } catch (...) {
       entities_.reset();
       throw;
@@ -262,8 +275,29 @@ class world_snapshot {
       core.subscription(s).finish_refresh();
     }
     core.resources() = resources_;
+    if (has_change_state_) {
+      core.changes() = changes_;
+      restore_windows(core, std::make_index_sequence<system_count>{});
+      core.restore_step_count(step_count_);
+    } else {
+      // A world read from a file: its history predates every run here.
+      core.changes().forget_stamps();
+    }
     // Subscriptions changed size behind the scheduler's back.
     core.forget_inline_decisions();
+  }
+
+  template <typename Core, std::size_t... I>
+  void capture_windows(Core& core, std::index_sequence<I...>) {
+    ((windows_[I] = {core.template instance<I>().change_since,
+                     core.template instance<I>().change_seen}),
+     ...);
+  }
+  template <typename Core, std::size_t... I>
+  void restore_windows(Core& core, std::index_sequence<I...>) const {
+    ((core.template instance<I>().change_since = windows_[I][0],
+      core.template instance<I>().change_seen = windows_[I][1]),
+     ...);
   }
 
   template <typename... Ts>
@@ -376,6 +410,11 @@ class world_snapshot {
   bool has_images_ = false;
   std::array<ordered_index_set, system_count> members_;
   typename Types::resource_storage_type resources_;
+  // The change filters' state (captured from a context only).
+  context_internal::change_tracking<Types> changes_;
+  std::array<std::array<std::uint64_t, 2>, system_count> windows_{};
+  std::uint64_t step_count_ = 0;
+  bool has_change_state_ = false;
 };
 
 }  // namespace strata

@@ -33,6 +33,7 @@
 #ifndef STRATA_CONTEXT_INTERNAL_CHANGE_STAMPS_H_
 #define STRATA_CONTEXT_INTERNAL_CHANGE_STAMPS_H_
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -66,6 +67,10 @@ class stamp_array {
   // Requires reserve_index(index) before.
   void stamp(std::size_t index, std::uint64_t stamp) noexcept {
     stamps_[index] = stamp;
+  }
+  // Every stamp back to "never written" (the memory is kept).
+  void clear_stamps() noexcept {
+    std::fill(stamps_.begin(), stamps_.end(), std::uint64_t{0});
   }
   std::uint64_t* data() noexcept { return stamps_.data(); }
   const std::uint64_t* data() const noexcept { return stamps_.data(); }
@@ -118,6 +123,13 @@ class change_tracking {
   }
   std::uint64_t outside_stamp() const noexcept {
     return step_ << kStepShift | ((std::uint64_t{1} << kStepShift) - 1);
+  }
+
+  // Forgets every write and addition (a world loaded from a file: what
+  // happened to it predates every system run of this context).
+  void forget_stamps() noexcept {
+    for (stamp_array& stamps : changed_) stamps.clear_stamps();
+    for (stamp_array& stamps : added_) stamps.clear_stamps();
   }
 
   template <typename T>

@@ -353,6 +353,9 @@ class context_core {
   context_internal::change_tracking<Types>& changes() { return changes_; }
   thread_token main_thread() const { return main_thread_; }
   std::uint64_t step_count() const { return step_count_; }
+  // A restored snapshot's step count (context/snapshot.h): change stamps
+  // count steps, so the two go back together.
+  void restore_step_count(std::uint64_t steps) { step_count_ = steps; }
 
  private:
   // The refresh at the end of a step whose function threw `failure` (or
