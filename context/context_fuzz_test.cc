@@ -107,8 +107,7 @@ using strata::testing::velocity;
 // The argument of a frozen constructor that throws.
 struct poison {};
 
-struct fuzz_error;
-[[noreturn]] void throw_constructor_error();
+[[noreturn]] void throw_constructor_error();  // a fuzz_error, defined below
 
 struct frozen {
   int n = 0;
