@@ -89,18 +89,19 @@
 //   * an exception thrown by a system: every selected system that does not
 //     depend, directly or transitively, on a throwing system still runs to
 //     completion; none of a throwing system's dependents runs; all the
-//     subtasks of a throwing system run, and a data.for_each whose callable
-//     throws still visits every entity of its slice, then rethrows the
-//     first exception; the throwing run's kills, deferred functions and
-//     outputs are discarded (its component writes stay; another run of the
-//     system in the same step keeps its own work); the refresh applies the
-//     work of exactly the runs that completed; step() then rethrows the
-//     exception of the lowest system id (of its lowest subtask, of the
-//     lowest entity of a for_each). When the exceptions come from for_each
+//     subtasks of a throwing system run, and a data.for_each or
+//     data.for_entities whose callable throws still visits every entity of
+//     its slice, then rethrows the first exception; the throwing run's
+//     kills, deferred functions and outputs are discarded (its component
+//     writes stay; another run of the system in the same step keeps its own
+//     work); the refresh applies the work of exactly the runs that
+//     completed; step() then rethrows the exception of the lowest system id
+//     (of its lowest subtask, of the lowest entity of a for_each or
+//     for_entities). When the exceptions come from for_each or for_entities
 //     callables, the exception and the state after the step are the same
 //     under every scheduler and thread count. Code of a subtask outside
-//     for_each that throws stops that subtask there, so what the rest of
-//     its slice would have done depends on the split. An exception thrown
+//     them that throws stops that subtask there, so what the rest of its
+//     slice would have done depends on the split. An exception thrown
 //     by f itself stops f; either way the refresh still runs first, so the
 //     work requested before the throw takes effect and the context stays
 //     consistent and usable;

@@ -39,11 +39,27 @@
 // the proxies and those the systems requested, in index order), then the
 // matching of every changed entity, in the order it was first changed.
 //
+// Exceptions (the exceptions variants; context/context.h's contract): in a
+// run, some systems throw for some entities: movement, damage and freezer
+// inside for_each, after their writes (every entity is still visited, so
+// the writes stay), spawner and census outside it, after for_each (they
+// write no component, so where their subtask stops changes nothing the
+// throw does not discard). The model drops a throwing run's kills, deferred
+// functions and outputs, skips its dependents, and predicts the exception:
+// the lowest system id's, for its lowest triggered entity. Some deferred
+// functions throw after their work (the others still run; step() rethrows
+// the first in deferral order unless the step threw); add_component of
+// frozen from `poison` throws in its constructor (the entity stays as it
+// was); the step function throws at a random point (its work so far takes
+// effect). System and constructor exceptions are caught in the step
+// function or left to reach step()'s caller.
+//
 // Variants: the sequential scheduler on one thread; atomic_counter on four
 // threads with inner parallelism (systems split by several strategies) and a
 // parallel refresh; checked_access (for_each by id); a small fixed entity
-// limit that fills up (refusals in a step and in deferred functions); and
-// two with the refresh observer on.
+// limit that fills up (refusals in a step and in deferred functions); two
+// with exceptions (sequential and atomic_counter); and three with the
+// refresh observer on.
 //
 // Length: a short fixed-seed run by default. Longer or other runs from the
 // environment (tools/fuzz_context.sh wraps this):
@@ -88,8 +104,16 @@ using strata::testing::health;
 using strata::testing::position;
 using strata::testing::velocity;
 
+// The argument of a frozen constructor that throws.
+struct poison {};
+
+[[noreturn]] void throw_constructor_error();  // a fuzz_error, defined below
+
 struct frozen {
   int n = 0;
+  frozen() = default;
+  frozen(int value) : n(value) {}  // NOLINT: frozen{0} reads as a value
+  explicit frozen(poison) { throw_constructor_error(); }
   friend bool operator==(const frozen&, const frozen&) = default;
 };
 
@@ -159,6 +183,35 @@ std::optional<op_kind> spawn_rule(const health& h) {
 }
 
 // ---------------------------------------------------------------------------
+// Exceptions (variants with `exceptions`): what was thrown, by whom. A
+// system throws for the entities `triggers` picks (salt < 0: never); the
+// exception names the lowest such entity, which is what step() promises to
+// rethrow whatever the split (context/context.h).
+
+struct fuzz_error {
+  enum class source { system, deferred, constructor, step_function };
+  source from;
+  std::size_t system = 0;
+  entity_id entity;
+  friend bool operator==(const fuzz_error&, const fuzz_error&) = default;
+};
+
+std::ostream& operator<<(std::ostream& os, const fuzz_error& e) {
+  static constexpr const char* kSources[] = {"system", "deferred",
+                                             "constructor", "step function"};
+  return os << "{" << kSources[static_cast<int>(e.from)] << " system "
+            << e.system << " entity " << e.entity << "}";
+}
+
+void throw_constructor_error() {
+  throw fuzz_error{fuzz_error::source::constructor, 0, strata::null_entity};
+}
+
+bool triggers(int salt, entity_id e) {
+  return salt >= 0 && (e.index() + static_cast<unsigned>(salt)) % 7 == 0;
+}
+
+// ---------------------------------------------------------------------------
 // Deferred work: each deferred function performs one op and logs what it
 // saw; the model replays the log.
 
@@ -169,6 +222,7 @@ struct deferred_op {
   int run;      // which execute_systems() of the step deferred it
   position at;  // where spawns go
   bool strip_velocity;
+  bool throws = false;  // after its work
   friend bool operator==(const deferred_op&, const deferred_op&) = default;
   auto order_key() const {
     return std::make_tuple(system, run, source.index(), static_cast<int>(kind));
@@ -253,6 +307,20 @@ std::ostream& operator<<(std::ostream& os, const hook_event& e) {
 // Records the refresh hooks (one system's hooks run on one thread at a time).
 struct hooks {
   std::vector<hook_event> events;
+  int throw_salt = -1;  // set by the test before each execute_systems()
+  // Throws for the lowest triggered entity of `ids` (ascending), if any.
+  void throw_for_first(const std::vector<entity_id>& ids, std::size_t system) {
+    for (entity_id e : ids) {
+      if (triggers(throw_salt, e)) {
+        throw fuzz_error{fuzz_error::source::system, system, e};
+      }
+    }
+  }
+  void throw_if_triggered(entity_id e, std::size_t system) {
+    if (triggers(throw_salt, e)) {
+      throw fuzz_error{fuzz_error::source::system, system, e};
+    }
+  }
   void on_subscribe(entity_id e) { events.push_back({true, e}); }
   void on_unsubscribe(entity_id e) { events.push_back({false, e}); }
 };
@@ -260,10 +328,15 @@ struct hooks {
 struct deferring : hooks {
   deferred_log* log = nullptr;
   int run = 0;  // set by the test before each execute_systems()
+  int defer_throw_salt = -1;  // deferred functions that throw
   template <typename Data>
-  void defer_op(Data& data, const deferred_op& op) {
+  void defer_op(Data& data, deferred_op op) {
+    op.throws = triggers(defer_throw_salt, op.source);
     data.defer([log = log, op](auto& proxy) {
       log->records.push_back(apply_op(proxy, op));
+      if (op.throws) {
+        throw fuzz_error{fuzz_error::source::deferred, op.system, op.source};
+      }
     });
   }
 };
@@ -271,7 +344,10 @@ struct deferring : hooks {
 struct movement : hooks {
   template <typename Data>
   void process(Data& data) {
-    data.for_each([](position& p, const velocity& v) { move(p, v); });
+    data.for_each([&](entity_id e, position& p, const velocity& v) {
+      move(p, v);
+      throw_if_triggered(e, 0);  // inside for_each, after the write
+    });
   }
 };
 
@@ -282,6 +358,7 @@ struct damage : hooks {
       if (hurt(h, data.try_get(ct::velocity, e) != nullptr)) {
         data.kill_entity(e);
       }
+      throw_if_triggered(e, 1);  // inside for_each, after the kill
     });
   }
 };
@@ -294,6 +371,7 @@ struct freezer : deferring {
       const freeze_decision d = freeze_rule(p, f);
       if (d.kill) data.kill_entity(e);
       if (d.defer) defer_op(data, {*d.defer, 2, e, run, p, d.strip_velocity});
+      throw_if_triggered(e, 2);
     });
   }
 };
@@ -305,11 +383,16 @@ position spawn_position(const health& h) {
 struct spawner : deferring {
   template <typename Data>
   void process(Data& data) {
+    std::vector<entity_id> visited;
     data.for_each([&](entity_id e, const health& h) {
       if (auto kind = spawn_rule(h)) {
         defer_op(data, {*kind, 3, e, run, spawn_position(h), false});
       }
+      if (throw_salt >= 0) visited.push_back(e);
     });
+    // Outside for_each: spawner writes no component, so where its subtask
+    // stops changes nothing the throw does not discard.
+    throw_for_first(visited, 3);
   }
 };
 
@@ -325,11 +408,14 @@ struct census : hooks {
   template <typename Data>
   void process(Data& data) {
     auto& out = data.output();
+    std::vector<entity_id> visited;
     data.for_each([&](entity_id e, const velocity& v) {
       ++out.count;
       out.vx_sum += key(v.x);
       if (const health* h = data.try_get(ct::health, e)) out.hp_sum += h->hp;
+      if (throw_salt >= 0) visited.push_back(e);
     });
+    throw_for_first(visited, 4);  // outside for_each; census writes nothing
     if (data.subtask_index() == 0) {
       for (entity_id id : stale) {
         out.stale_seen += data.alive(id) ||
@@ -490,7 +576,9 @@ struct fuzz_stats {
        batch_removes = 0, readds = 0, readds_in_system = 0, runs = 0,
        stale_probes = 0, refused_in_step = 0, refused_deferred = 0,
        system_kills = 0, subscribes = 0, unsubscribes = 0, reclaims = 0,
-       max_alive = 0, culls = 0;
+       max_alive = 0, culls = 0, system_throws = 0, caught_in_step = 0,
+       deferred_throws = 0, constructor_throws = 0, step_throws = 0,
+       escaped = 0;
   std::array<long, kOpKinds> deferred{};
 };
 
@@ -573,6 +661,10 @@ class model {
     e->*member = value;
     note(id);
   }
+  // add_component whose constructor threw: nothing changes, but the entity
+  // is matched again at the refresh like any entity given a component, so
+  // it takes its place in the matching order.
+  void add_failed(entity_id id) { note(id); }
   bool remove(int c, entity_id id) {
     model_entity* e = find(id);
     if (e == nullptr || !e->has(c)) return false;
@@ -585,41 +677,102 @@ class model {
   }
   void handle_made(entity_id id, entity_handle h) { handles_[id.index()] = h; }
 
-  // One execute_systems(): the systems in id order.
-  census_output run_systems(int run) {
+  // Which systems throw in one run, and which deferred functions.
+  struct throw_plan {
+    std::array<int, kSystems> salt = {-1, -1, -1, -1, -1};
+    int deferred_salt = -1;
+  };
+  struct run_result {
+    census_output out;
+    std::optional<fuzz_error> error;  // what execute_systems() throws
+  };
+
+  // One execute_systems(): the systems in id order. A system that throws
+  // keeps its component writes (for_each visits every entity) and loses its
+  // kills, deferred functions and outputs; its dependents do not run.
+  run_result run_systems(int run, const throw_plan& plan) {
     ++stats_.runs;
+    run_result result;
+    std::array<bool, kSystems> threw{};
+    const auto visit = [&](std::size_t s, const model_entity& e) {
+      if (!triggers(plan.salt[s], e.id) || threw[s]) return;
+      threw[s] = true;  // the first visit is the lowest index
+      ++stats_.system_throws;
+      if (!result.error) {
+        result.error = fuzz_error{fuzz_error::source::system, s, e.id};
+      }
+    };
+    const auto op = [&](deferred_op o) {
+      o.throws = triggers(plan.deferred_salt, o.source);
+      return o;
+    };
     for (std::uint32_t i : now_[0]) {
       model_entity& e = alive_.at(i);
       move(*e.pos, *e.vel);
+      visit(0, e);
     }
+    std::vector<entity_id> kills;
     for (std::uint32_t i : now_[1]) {
       model_entity& e = alive_.at(i);
-      if (hurt(*e.hp, e.vel.has_value())) system_kills_.push_back(e.id);
+      if (hurt(*e.hp, e.vel.has_value())) kills.push_back(e.id);
+      visit(1, e);
     }
-    for (std::uint32_t i : now_[2]) {
-      model_entity& e = alive_.at(i);
-      const freeze_decision d = freeze_rule(*e.pos, e.fr ? &*e.fr : nullptr);
-      if (d.kill) system_kills_.push_back(e.id);
-      if (d.defer) {
-        expected_ops_.push_back(
-            {*d.defer, 2, e.id, run, *e.pos, d.strip_velocity});
+    if (!threw[1]) system_kills_.insert(system_kills_.end(), kills.begin(),
+                                        kills.end());
+    if (!threw[0]) {  // freezer depends on movement
+      kills.clear();
+      std::vector<deferred_op> ops;
+      for (std::uint32_t i : now_[2]) {
+        model_entity& e = alive_.at(i);
+        const freeze_decision d =
+            freeze_rule(*e.pos, e.fr ? &*e.fr : nullptr);
+        if (d.kill) kills.push_back(e.id);
+        if (d.defer) {
+          ops.push_back(
+              op({*d.defer, 2, e.id, run, *e.pos, d.strip_velocity}));
+        }
+        visit(2, e);
+      }
+      if (!threw[2]) {
+        system_kills_.insert(system_kills_.end(), kills.begin(), kills.end());
+        expected_ops_.insert(expected_ops_.end(), ops.begin(), ops.end());
       }
     }
+    if (threw[1]) return result;  // spawner and census depend on damage
+    std::vector<deferred_op> ops;
     for (std::uint32_t i : now_[3]) {
       model_entity& e = alive_.at(i);
       if (auto kind = spawn_rule(*e.hp)) {
-        expected_ops_.push_back(
-            {*kind, 3, e.id, run, spawn_position(*e.hp), false});
+        ops.push_back(op({*kind, 3, e.id, run, spawn_position(*e.hp), false}));
       }
+      visit(3, e);
     }
-    census_output out;
+    if (!threw[3]) {
+      expected_ops_.insert(expected_ops_.end(), ops.begin(), ops.end());
+    }
     for (std::uint32_t i : now_[4]) {
       const model_entity& e = alive_.at(i);
-      ++out.count;
-      out.vx_sum += key(e.vel->x);
-      if (e.hp) out.hp_sum += e.hp->hp;
+      ++result.out.count;
+      result.out.vx_sum += key(e.vel->x);
+      if (e.hp) result.out.hp_sum += e.hp->hp;
+      visit(4, e);
     }
-    return out;
+    return result;
+  }
+
+  // The exception of the step's deferred functions: the first to throw in
+  // the order they run (system, run, subtask, deferral: for one system and
+  // run, ascending source index).
+  std::optional<fuzz_error> deferred_error() const {
+    std::optional<deferred_op> first;
+    for (const deferred_op& op : expected_ops_) {
+      if (op.throws && (!first || op.order_key() < first->order_key())) {
+        first = op;
+      }
+    }
+    if (!first) return std::nullopt;
+    return fuzz_error{fuzz_error::source::deferred, first->system,
+                      first->source};
   }
 
   // The refresh: replays the deferred log, applies the kills and the
@@ -750,6 +903,7 @@ class model {
   void replay(const deferred_record& r) {
     const deferred_op& op = r.op;
     ++stats_.deferred[static_cast<int>(op.kind)];
+    stats_.deferred_throws += op.throws;
     EXPECT_TRUE(r.source_alive) << "source of " << op << " dead in phase 1";
     switch (op.kind) {
       case op_kind::freeze: {
@@ -851,6 +1005,8 @@ struct variant {
   bool observe = false;
   std::size_t limit = 0;     // fixed_entity_limit<limit>, 0 for dynamic
   std::size_t target = 120;  // population above which kills get likelier
+  bool exceptions = false;   // systems, deferred functions, constructors
+                             // and the step function throw
 };
 
 struct run_length {
@@ -920,7 +1076,25 @@ class fuzzer {
       SCOPED_TRACE("step " + std::to_string(step));
       model_.begin_step();
       runs_ = 0;
-      ctx_.step([&](auto& proxy) { random_step(proxy); });
+      escaped_.reset();
+      std::optional<fuzz_error> thrown;
+      try {
+        ctx_.step([&](auto& proxy) {
+          try {
+            random_step(proxy);
+          } catch (const fuzz_error& e) {
+            escaped_ = e;
+            throw;
+          }
+        });
+      } catch (const fuzz_error& e) {
+        thrown = e;
+        ++model_.stats().escaped;
+      }
+      // The step's own exception wins over the deferred functions' first.
+      const std::optional<fuzz_error> expected_error =
+          escaped_ ? escaped_ : model_.deferred_error();
+      EXPECT_EQ(thrown, expected_error) << "what step() rethrew";
       const auto expected = model_.refresh(log_.records);
       log_.records.clear();
       ++model_.stats().steps;
@@ -949,8 +1123,10 @@ class fuzzer {
       const int create = crowded ? 1 : variant_.limit != 0 ? 12 : 5;
       // create, create_entities, kill, kill(handle), kill_entities, add,
       // add_components, remove, remove_components, remove+add, run
-      // systems, stale probes, make a handle
-      const std::array<int, 13> weights = {create,
+      // systems, stale probes, make a handle; with exceptions: a throwing
+      // constructor, a throw from the step function
+      const int throws = variant_.exceptions ? 1 : 0;
+      const std::array<int, 15> weights = {create,
                                            crowded ? 0 : create / 4 + 1,
                                            crowded ? 4 : 1,
                                            1,
@@ -962,7 +1138,9 @@ class fuzzer {
                                            2,
                                            3,
                                            1,
-                                           1};
+                                           1,
+                                           2 * throws,
+                                           throws};
       std::discrete_distribution<int> pick(weights.begin(), weights.end());
       switch (pick(rng_)) {
         case 0:
@@ -1001,9 +1179,16 @@ class fuzzer {
         case 11:
           stale_probes(proxy);
           break;
-        default:
+        case 12:
           make_handle(proxy);
           break;
+        case 13:
+          add_poisoned(proxy);
+          break;
+        default:
+          ++model_.stats().step_throws;
+          throw fuzz_error{fuzz_error::source::step_function, 0,
+                           strata::null_entity};
       }
     }
   }
@@ -1279,10 +1464,49 @@ class fuzzer {
     });
   }
 
+  // add_component whose constructor throws: the entity stays as it was (a
+  // frozen being replaced is kept). Caught here, or left to reach step()'s
+  // caller.
+  template <typename Proxy>
+  void add_poisoned(Proxy& proxy) {
+    const std::optional<entity_id> id = model_.pick(rng_);
+    if (!id) return;
+    ++model_.stats().constructor_throws;
+    const bool catch_in_step = coin(70);
+    try {
+      proxy.add_component(ct::frozen, *id, poison{});
+      ADD_FAILURE() << "a poisoned frozen was built";
+    } catch (const fuzz_error& e) {
+      EXPECT_EQ(e, (fuzz_error{fuzz_error::source::constructor, 0,
+                               strata::null_entity}));
+      model_.add_failed(*id);
+      expect_now(proxy, *id);
+      if (!catch_in_step) throw;
+      ++model_.stats().caught_in_step;
+    }
+  }
+
+  // Which systems and deferred functions of the next run throw.
+  model::throw_plan random_throw_plan() {
+    model::throw_plan plan;
+    if (!variant_.exceptions) return plan;
+    for (int& salt : plan.salt) {
+      if (coin(20)) salt = uniform(0, 6);
+    }
+    if (coin(25)) plan.deferred_salt = uniform(0, 6);
+    return plan;
+  }
+
   template <typename Proxy>
   void run_systems(Proxy& proxy) {
     if (runs_ >= 3) return;
     ++runs_;
+    const model::throw_plan plan = random_throw_plan();
+    for_each_system([&](std::size_t s, auto system) {
+      proxy.system(system).throw_salt = plan.salt[s];
+    });
+    proxy.system(st::freezer).defer_throw_salt = plan.deferred_salt;
+    proxy.system(st::spawner).defer_throw_salt = plan.deferred_salt;
     proxy.system(st::freezer).run = runs_;
     proxy.system(st::spawner).run = runs_;
     auto& census_stale = proxy.system(st::census).stale;
@@ -1290,9 +1514,21 @@ class fuzzer {
     if (census_stale.size() > 32) {
       census_stale.erase(census_stale.begin(), census_stale.end() - 32);
     }
-    proxy.execute_systems()(strata::sea::all().for_subtasks(
-        [](auto& system, auto& data) { system.process(data); }));
-    const census_output expected = model_.run_systems(runs_);
+    const model::run_result result = model_.run_systems(runs_, plan);
+    const bool catch_in_step = coin(60);
+    try {
+      proxy.execute_systems()(strata::sea::all().for_subtasks(
+          [](auto& system, auto& data) { system.process(data); }));
+    } catch (const fuzz_error& e) {
+      EXPECT_EQ(std::optional<fuzz_error>(e), result.error)
+          << "what execute_systems() threw";
+      if (!catch_in_step) throw;
+      ++model_.stats().caught_in_step;
+      return;
+    }
+    EXPECT_FALSE(result.error.has_value())
+        << "execute_systems() did not throw " << *result.error;
+    const census_output& expected = result.out;
     census_output total;
     proxy.for_system_outputs(st::census, [&](auto&, census_output& out) {
       total.count += out.count;
@@ -1452,6 +1688,7 @@ class fuzzer {
   std::vector<model_event> observed_;
   std::size_t observed_refused_ = 0;  // the count of a refusal event
   int runs_ = 0;
+  std::optional<fuzz_error> escaped_;  // what left the step function
 };
 
 void print_stats(const fuzz_stats& s) {
@@ -1464,13 +1701,17 @@ void print_stats(const fuzz_stats& s) {
       "  refused: %ld in steps, %ld deferred; system kills %ld; events: "
       "%ld subscribes, %ld unsubscribes, %ld reclaims\n"
       "  deferred: freeze %ld, refreeze %ld, thaw %ld, spawn_one %ld, "
-      "spawn_two %ld, self_kill %ld\n",
+      "spawn_two %ld, self_kill %ld\n"
+      "  exceptions: systems %ld (%ld caught in the step), deferred %ld, "
+      "constructors %ld, step functions %ld; %ld reached step()'s caller\n",
       s.steps, s.max_alive, s.culls, s.creates, s.batch_creates, s.kills,
       s.handle_kills, s.batch_kills, s.adds, s.batch_adds, s.removes,
       s.batch_removes, s.readds, s.readds_in_system, s.runs, s.stale_probes,
       s.refused_in_step, s.refused_deferred, s.system_kills, s.subscribes,
       s.unsubscribes, s.reclaims, s.deferred[0], s.deferred[1], s.deferred[2],
-      s.deferred[3], s.deferred[4], s.deferred[5]);
+      s.deferred[3], s.deferred[4], s.deferred[5], s.system_throws,
+      s.caught_in_step, s.deferred_throws, s.constructor_throws,
+      s.step_throws, s.escaped);
   std::fflush(stdout);
 }
 
@@ -1500,6 +1741,14 @@ void run_variant(const Settings& settings, const variant& v) {
     if (v.limit != 0) {
       EXPECT_GT(stats.refused_in_step, 0);
       EXPECT_GT(stats.refused_deferred, 0);
+    }
+    if (v.exceptions) {
+      EXPECT_GT(stats.system_throws, 0);
+      EXPECT_GT(stats.caught_in_step, 0);
+      EXPECT_GT(stats.deferred_throws, 0);
+      EXPECT_GT(stats.constructor_throws, 0);
+      EXPECT_GT(stats.step_throws, 0);
+      EXPECT_GT(stats.escaped, 0);
     }
   }
 }
@@ -1565,6 +1814,22 @@ TEST(ContextFuzzTest, FixedLimitFillsUp) {
 TEST(ContextFuzzTest, FixedLimitSequentialObserved) {
   run_variant(base.fixed_entity_limit<kLimit>().threads(1),
               {6, 2000, /*observe=*/true, kLimit, /*target=*/kLimit + 16});
+}
+#endif
+
+#if STRATA_FUZZ_PART == 5  // exceptions
+TEST(ContextFuzzTest, ExceptionsSequentialObserved) {
+  run_variant(base.dynamic_entity_limit().threads(1),
+              {.number = 7, .steps = 1500, .observe = true,
+               .exceptions = true});
+}
+
+TEST(ContextFuzzTest, ExceptionsAtomicCounterFourThreads) {
+  run_variant(base.dynamic_entity_limit()
+                  .scheduler(strata::scheduler::atomic_counter)
+                  .refresh_parallelism(true)
+                  .threads(4),
+              {.number = 8, .steps = 1500, .exceptions = true});
 }
 #endif
 

@@ -20,8 +20,9 @@
 //     compile error naming the system and the component. Over runs of
 //     consecutive indices, components in contiguous storage are reached by
 //     index in a plain loop (vectorizable); others by id.
-//   * for_entities(f): f(entity_id) for each entity of the slice;
-//     for_other_entities(f) the system's entities outside it;
+//   * for_entities(f): f(entity_id) for each entity of the slice (like
+//     for_each, every one even when f throws, then the first exception is
+//     rethrown); for_other_entities(f) the system's entities outside it;
 //     for_all_entities(f) all of them. entity_count() / all_entity_count(),
 //     subtask_index() / subtask_count();
 //   * get(ct::x, id): T& for a component in write(), const T& for one in
@@ -70,6 +71,7 @@
 #define STRATA_CONTEXT_DATA_PROXY_H_
 
 #include <cstddef>
+#include <exception>
 #include <type_traits>
 #include <utility>
 
@@ -153,19 +155,23 @@ class data_proxy {
     }
   }
 
-  // f(entity_id) for each entity of this subtask's slice.
-  // (With a change filter, only the entities that pass it.)
+  // f(entity_id) for each entity of this subtask's slice (with a change
+  // filter, only the entities that pass it), every one even when f throws;
+  // then the first exception is rethrown (as for_each).
   template <typename F>
   void for_entities(F&& f) {
+    std::exception_ptr first;
+    context_internal::continuing_call<F> call{f, first};
     if constexpr (signature_type::has_change_filter) {
       const auto filter = change_filter();
       auto passing = [&](entity_id id) {
-        if (filter(id.index())) f(id);
+        if (filter(id.index())) call(id);
       };
       visit_ranks(state_.begin, state_.end, passing);
     } else {
-      visit_ranks(state_.begin, state_.end, f);
+      visit_ranks(state_.begin, state_.end, call);
     }
+    if (first) std::rethrow_exception(first);
   }
   // f(entity_id) for the system's entities outside this subtask's slice.
   template <typename F>

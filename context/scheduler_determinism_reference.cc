@@ -4,9 +4,10 @@
 
 namespace strata::determinism_testing {
 
-run_result sequential_reference_run() {
-  return run<dag>(
-      base_settings<dag>().scheduler(strata::scheduler::sequential).threads(1));
+run_result sequential_run(const run_length& length, std::size_t threads) {
+  return run<dag>(length, base_settings<dag>()
+                              .scheduler(strata::scheduler::sequential)
+                              .threads(threads));
 }
 
 }  // namespace strata::determinism_testing

@@ -1,7 +1,7 @@
 // Shared by the two translation units of each scheduler determinism test
 // (scheduler_determinism_test.cc and scheduler_determinism_reference.cc):
 // the generated DAG of the target, the entity churn, the snapshot and digest
-// of a world, and one run of kSteps steps. The sequential reference run is
+// of a world, and one run of a given length. The sequential reference run is
 // compiled in its own translation unit so that each unit instantiates one
 // context type: a unit with both exceeds the per-unit budget of 60 s and
 // 2 GB under asan-ubsan (tools/unit_cost.py).
@@ -11,6 +11,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <optional>
 #include <utility>
 #include <vector>
@@ -27,8 +28,37 @@ using strata::testing::mix64;
 using strata::testing::random_dag;
 using strata::testing::splitmix64;
 
-constexpr int kSteps = 1000;
 constexpr int kInitialEntities = 120;
+
+// How long the runs are. `bazel test` runs a short fixed one; the
+// environment asks for more (tools/stress.sh --long sets both):
+//   STRATA_STRESS_STEPS=N  steps per run (default 150);
+//   STRATA_STRESS_SEEDS=N  churn seeds, each compared in full (default 1).
+struct run_length {
+  int steps = 150;
+  std::uint64_t seed = 42;  // of the churn
+  bool from_environment = false;
+};
+
+inline int positive_from_environment(const char* name, int fallback) {
+  const char* value = std::getenv(name);
+  if (value == nullptr || *value == '\0') return fallback;
+  const int n = std::atoi(value);
+  return n > 0 ? n : fallback;
+}
+
+// The runs the environment asks for: one per churn seed.
+inline std::vector<run_length> run_lengths() {
+  const bool given = std::getenv("STRATA_STRESS_STEPS") != nullptr ||
+                     std::getenv("STRATA_STRESS_SEEDS") != nullptr;
+  const int steps = positive_from_environment("STRATA_STRESS_STEPS", 150);
+  const int seeds = positive_from_environment("STRATA_STRESS_SEEDS", 1);
+  std::vector<run_length> lengths;
+  for (int k = 0; k < seeds; ++k) {
+    lengths.push_back({steps, 42 + static_cast<std::uint64_t>(k), given});
+  }
+  return lengths;
+}
 
 struct entity_state {
   std::uint32_t index, version;
@@ -179,18 +209,18 @@ void run_systems_again(Proxy& proxy, int step) {
       }));
 }
 
-// Runs kSteps steps; returns the digest after each and the final snapshot.
 // The digest after every step, and the final snapshot.
 using run_result = std::pair<std::vector<std::uint64_t>, snapshot>;
 
 template <typename Dag, typename Settings, typename... Extra>
-run_result run(const Settings& settings, Extra... extra) {
+run_result run(const run_length& length, const Settings& settings,
+               Extra... extra) {
   auto ctx = strata::make_context(settings, extra...);
-  std::uint64_t rng = 42;
+  std::uint64_t rng = length.seed;
   std::vector<std::uint64_t> digests;
   ctx.step([&](auto& proxy) { churn(proxy, rng, kInitialEntities); });
   snapshot last;
-  for (int step = 0; step < kSteps; ++step) {
+  for (int step = 0; step < length.steps; ++step) {
     ctx.step([&](auto& proxy) {
       churn(proxy, rng, static_cast<int>(splitmix64(rng) % 3));
       run_systems(proxy);
@@ -199,7 +229,7 @@ run_result run(const Settings& settings, Extra... extra) {
     });
     ctx.step([&](auto& proxy) {
       digests.push_back(digest_of<Dag>(proxy));
-      if (step == kSteps - 1) {
+      if (step == length.steps - 1) {
         last = take_snapshot<Dag>(proxy);
         EXPECT_EQ(last.digest(), digests.back());
       }
@@ -224,9 +254,12 @@ constexpr auto base_settings() {
 using dag = random_dag<STRATA_RANDOM_DAG_SEED, STRATA_RANDOM_DAG_SYSTEMS,
                        STRATA_RANDOM_DAG_DEPENDENCY_PERCENT>;
 
-// The sequential scheduler's run of `dag`: what every other run must
-// reproduce. Defined in scheduler_determinism_reference.cc.
-run_result sequential_reference_run();
+// The sequential scheduler's run of `dag` with `threads` threads (subtasks
+// run one after another on the calling thread; the thread count sets how
+// many a per-core split makes); on one thread it is what every other run
+// must reproduce. Defined in
+// scheduler_determinism_reference.cc.
+run_result sequential_run(const run_length& length, std::size_t threads);
 
 }  // namespace strata::determinism_testing
 

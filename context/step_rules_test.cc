@@ -5,9 +5,9 @@
 //     deferral) order: a system run twice in a step (two execute_systems,
 //     execute_systems_from, a detailed_instance calling for_subtasks twice)
 //     gives the same order at every thread count;
-//   * a throwing for_each callable: every entity is still visited, the
-//     lowest-rank exception is rethrown, and the state after the step is
-//     the same under both schedulers at 1, 2, 3 and 8 threads;
+//   * a throwing for_each or for_entities callable: every entity is still
+//     visited, the lowest-rank exception is rethrown, and the state after
+//     the step is the same under both schedulers at 1, 2, 3 and 8 threads;
 //   * a run that threw leaves no deferred work or kills, even when the
 //     system runs again in the same step;
 //   * a component constructor that throws while replacing leaves the old
@@ -93,6 +93,7 @@ struct visit_config {
   bool kill = false;       // kill x % 5 == 1
   int deferred_throw = -1; // defer a throwing function at this x
   std::size_t spawn = 0;   // at x == 0: defer create_entities(spawn, ...)
+  bool by_entities = false;  // visit through for_entities, not for_each
 };
 visit_config config;
 std::size_t spawned = 0;  // what that create_entities returned
@@ -102,32 +103,39 @@ bool spawn_saw_null = false;
 struct visitor {
   template <typename Data>
   void process(Data& data) {
-    data.for_each([&](entity_id e, position& p) {
-      p.y += 1;
-      const int x = static_cast<int>(p.x);
-      if (config.throw_every > 0 && x > 0 && x % config.throw_every == 0) {
-        throw std::runtime_error("visitor at " + std::to_string(x));
-      }
-      p.y += 10;
-      if (config.mark) {
-        data.defer([run = config.run, x](auto& proxy) {
-          proxy.add_component(ct::marker, proxy.create_entity(),
-                              ::marker{run, x});
-        });
-      }
-      if (config.kill && x % 5 == 1) data.kill_entity(e);
-      if (x == config.deferred_throw) {
-        data.defer([](auto&) { throw std::runtime_error("deferred"); });
-      }
-      if (x == 0 && config.spawn > 0) {
-        data.defer([n = config.spawn](auto& proxy) {
-          spawned = proxy.create_entities(n, [](::marker& m) { m.run = -1; });
-          const std::array<entity_id, 1> refused = {proxy.create_entity()};
-          spawn_saw_null = refused[0].is_null();
-          proxy.add_components(ct::marker, refused, ::marker{-2, 0});
-        });
-      }
-    });
+    if (config.by_entities) {
+      data.for_entities(
+          [&](entity_id e) { visit(data, e, data.write(ct::position, e)); });
+    } else {
+      data.for_each([&](entity_id e, position& p) { visit(data, e, p); });
+    }
+  }
+  template <typename Data>
+  void visit(Data& data, entity_id e, position& p) {
+    p.y += 1;
+    const int x = static_cast<int>(p.x);
+    if (config.throw_every > 0 && x > 0 && x % config.throw_every == 0) {
+      throw std::runtime_error("visitor at " + std::to_string(x));
+    }
+    p.y += 10;
+    if (config.mark) {
+      data.defer([run = config.run, x](auto& proxy) {
+        proxy.add_component(ct::marker, proxy.create_entity(),
+                            ::marker{run, x});
+      });
+    }
+    if (config.kill && x % 5 == 1) data.kill_entity(e);
+    if (x == config.deferred_throw) {
+      data.defer([](auto&) { throw std::runtime_error("deferred"); });
+    }
+    if (x == 0 && config.spawn > 0) {
+      data.defer([n = config.spawn](auto& proxy) {
+        spawned = proxy.create_entities(n, [](::marker& m) { m.run = -1; });
+        const std::array<entity_id, 1> refused = {proxy.create_entity()};
+        spawn_saw_null = refused[0].is_null();
+        proxy.add_components(ct::marker, refused, ::marker{-2, 0});
+      });
+    }
   }
 };
 
@@ -267,14 +275,16 @@ struct failure_outcome {
 };
 
 template <typename Settings>
-failure_outcome run_with_failures(const Settings& settings) {
+failure_outcome run_with_failures(const Settings& settings,
+                                  bool by_entities = false) {
   auto ctx = make_world(settings, 37);
   failure_outcome outcome;
   for (int step = 1; step <= 6; ++step) {
     config = {.run = step,
               .throw_every = step % 2 == 1 ? 4 + step : 0,
               .mark = step % 3 != 0,
-              .kill = step == 3 || step == 6};
+              .kill = step == 3 || step == 6,
+              .by_entities = by_entities};
     try {
       ctx.step([](auto& proxy) { run_all(proxy); });
       outcome.messages.push_back("none");
@@ -311,6 +321,18 @@ TEST(StepRulesTest, AThrowingForEachEndsInTheSameStateAtEveryThreadCount) {
     }
     for_every_schedule([&](const auto& settings) {
       EXPECT_EQ(run_with_failures(settings), reference);
+    });
+  });
+}
+
+// for_entities keeps for_each's rule: the same visits, exceptions and state.
+TEST(StepRulesTest, AThrowingForEntitiesEndsLikeForEachAtEveryThreadCount) {
+  strata::testing::run_with_timeout(std::chrono::seconds(120), "failures",
+                                    [] {
+    const failure_outcome reference = run_with_failures(
+        base.scheduler(strata::scheduler::sequential).threads(1));
+    for_every_schedule([&](const auto& settings) {
+      EXPECT_EQ(run_with_failures(settings, /*by_entities=*/true), reference);
     });
   });
 }

@@ -7,8 +7,8 @@
 #   -s SEED   base seed (a positive integer); each of the test's variants
 #             uses SEED + its number. Default: a random one, printed first.
 #   -n STEPS  steps per variant (default: $FUZZ_STEPS, else 20000). A
-#             fastbuild runs roughly 2000 steps a second (six variants of
-#             20000 steps: about a minute); --config=tsan about the same
+#             fastbuild runs roughly 2000 steps a second (eight variants of
+#             20000 steps: under two minutes); --config=tsan about the same
 #             once built.
 #   Further arguments go to `bazel test` as they are, e.g. --config=tsan,
 #   --config=asan-ubsan or --test_arg=--gtest_filter=*FixedLimit*.

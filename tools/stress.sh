@@ -2,9 +2,15 @@
 # Repeats Strata's concurrency tests under ThreadSanitizer to shake out rare
 # races and flakes that a single CI run would miss.
 #
-# Usage: tools/stress.sh [N] [bazel test options...]
-#   N   runs per test target (default: $STRESS_RUNS, else 10). Each run is a
-#       fresh process: bazel test --config=tsan --runs_per_test=N.
+# Usage: tools/stress.sh [N] [--long] [bazel test options...]
+#   N       runs per test target (default: $STRESS_RUNS, else 10). Each run is
+#           a fresh process: bazel test --config=tsan --runs_per_test=N.
+#   --long  the long random-DAG stress: the scheduler determinism tests
+#           (//context:scheduler_determinism_*) run $STRESS_STEPS steps
+#           (default 1000) for each of $STRESS_SEEDS churn seeds (default 4)
+#           instead of their short `bazel test` run, at every thread count
+#           from 1 to 65 under both schedulers (passed to the tests as
+#           STRATA_STRESS_STEPS and STRATA_STRESS_SEEDS).
 #   Further arguments go to `bazel test` as they are, e.g. --config=clang or
 #   --local_test_jobs=1.
 #
@@ -26,8 +32,23 @@ if [ $# -gt 0 ] && [[ $1 != -* ]]; then
 fi
 if ! [[ $runs =~ ^[1-9][0-9]*$ ]]; then
   echo "stress: N must be a positive integer, got '$runs'" >&2
-  echo "usage: tools/stress.sh [N] [bazel test options...]" >&2
+  echo "usage: tools/stress.sh [N] [--long] [bazel test options...]" >&2
   exit 2
+fi
+long=()
+if [ $# -gt 0 ] && [ "$1" = --long ]; then
+  shift
+  steps=${STRESS_STEPS:-1000}
+  seeds=${STRESS_SEEDS:-4}
+  if ! [[ $steps =~ ^[1-9][0-9]*$ && $seeds =~ ^[1-9][0-9]*$ ]]; then
+    echo "stress: STRESS_STEPS and STRESS_SEEDS must be positive integers" >&2
+    exit 2
+  fi
+  # Generous: 65 threads under ThreadSanitizer on a loaded machine.
+  long=(--test_env=STRATA_STRESS_STEPS="$steps"
+        --test_env=STRATA_STRESS_SEEDS="$seeds"
+        --test_timeout=$((steps * seeds * 3 + 900)))
+  echo "stress: long random-DAG runs: $steps steps x $seeds seeds"
 fi
 
 query='attr(tags, "\bconcurrency\b", tests(//...))'
@@ -60,7 +81,7 @@ events=$(mktemp)
 trap 'rm -f "$events"' EXIT
 # shellcheck disable=SC2086
 bazel test --config=tsan --runs_per_test="$runs" --nocache_test_results \
-  --build_event_json_file="$events" "$@" -- $targets
+  --build_event_json_file="$events" "${long[@]}" "$@" -- $targets
 status=$?
 elapsed=$(($(date +%s) - built))
 
