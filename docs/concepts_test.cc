@@ -197,7 +197,7 @@ struct inspector {
       if (h.hp <= 0) data.kill_entity(e);  // effective at the refresh
     });
     // By id: get() gives T& for write(), const T& for read(). A system that
-// may split reaches by id only what it reads (3. Parallelism).
+    // may split reaches by id only what it reads (3. Parallelism).
     data.for_entities([&](strata::entity_id e) {
       const position& p = data.get(ct::position, e);
       health& h = data.write(ct::health, e);  // compile error if read-only
