@@ -60,9 +60,10 @@
 //     `const system&` (a for_subtasks callable and executor.for_subtasks
 //     alike): calling a non-const process() on it, or writing a member, is
 //     the compiler's own error ("passing 'const S' as 'this' argument
-//     discards qualifiers" with GCC, "'this' argument to member function
-//     'process' has type 'const S', but function is not marked const" with
-//     Clang), since a member call has no hook for Strata's message. Mark
+//     discards qualifiers" with GCC; with Clang "no matching member function
+//     for call to 'process'" and the note "'this' argument has type
+//     'const S', but method is not marked const"), since a member call has
+//     no hook for Strata's message. Mark
 //     process() const; per-subtask state lives in output() or in the
 //     subtask's own locals;
 //   * for_previous_outputs(st, f) gives f const references, since every
@@ -360,8 +361,13 @@ class data_proxy {
       diagnostic::report(
           diagnostic::output_read_without_dependency<system_type, other>);
     } else if constexpr (splits) {
-      core_.template instance<other_id>().for_outputs(
-          [&f](const auto& system, const auto& output) { f(system, output); });
+      // for_outputs' loop, with const references, written here: a wrapping
+      // lambda would add two notes to the compiler's const error.
+      auto& other_instance = core_.template instance<other_id>();
+      for (std::size_t i = 0; i < other_instance.subtask_count(); ++i) {
+        f(std::as_const(other_instance.system()),
+          std::as_const(other_instance.state(i).output));
+      }
     } else {
       core_.template instance<other_id>().for_outputs(std::forward<F>(f));
     }
