@@ -11,8 +11,8 @@
 //                           killed them (untimed): ids and memory are
 //                           reused, so no allocation or first-touch page
 //                           fault is timed (a game spawning a wave; the
-//                           fresh-world numbers above are dominated by the
-//                           OS on this machine);
+//                           fresh-world numbers above can be dominated by
+//                           the OS's first-touch page faults);
 //   DestroyEntities         kill all N (created untimed before each run;
 //                           Strata: one step, refresh included);
 //   UnpackOneComponent      get position of each of N entities by id;

@@ -13,7 +13,7 @@
 //   strata_mt      Strata, atomic-counter scheduler + inner parallelism,
 //                  every hardware thread (threads(0)), for_each.
 // And oversubscription: BM_ComplexSystemsUpdate/strata_mt_threads/262144/T,
-// strata_mt with T = 2, 8, 16 threads (more than this machine's cores);
+// strata_mt with T = 2, 8, 16 threads (more than a small machine's cores);
 // steps a frame apart: BM_Spaced{Systems,ComplexSystems}Update/strata_1t|mt
 // at 1k, 16k, 256k, each update after an untimed 2 ms sleep.
 // Set-up (creating the entities) is outside the timed region; a timed run

@@ -36,10 +36,14 @@
 // chunk in step; `remove_all` empties an entity before its index is recycled.
 //
 // Run-time results:
-//   * add<T> when the bit is already set REPLACES the component: the old one
-//     is destroyed, then the new one constructed from args (args must not
-//     refer to the old component). If the constructor throws, the entity is
-//     left without T (bit reset) and nothing leaks.
+//   * add<T> builds the T from args first, then stores it (a move), so args
+//     may refer to any component of the storage, the entity's own T
+//     included, even when storing makes the storage grow. When the bit is
+//     already set it REPLACES the component: the old one is destroyed, then
+//     the new one moved in. If the constructor throws, nothing changed (a
+//     replaced T is kept); if the move into the storage (or its growth)
+//     throws after the old T was destroyed, the entity is left without T
+//     (bit reset). Nothing leaks either way.
 //   * remove<T> when the bit is not set is a no-op.
 //   * get<T> requires the bit to be set (checked by STRATA_DCHECK in chunks
 //     that can tell).
@@ -67,6 +71,7 @@
 
 #include "base/check.h"
 #include "base/internal/flat_tuple.h"
+#include "base/internal/make_object.h"
 #include "base/limit.h"
 #include "component_storage/chunk.h"
 #include "component_storage/contiguous_buffer_chunk.h"
@@ -215,14 +220,42 @@ class component_storage {
     return bits.test(id_of<T>()) ? &get<T>(id) : nullptr;
   }
 
-  // Constructs id's T from args and sets its bit; replaces (destroys, then
-  // constructs) a T the entity already has.
+  // Constructs id's T from args and sets its bit; replaces a T the entity
+  // already has. The T is built from args before the storage changes (then moved in),
+  // so args may refer into this storage, e.g. add(e, bits, get<T>(other)),
+  // as std::vector::push_back(v[0]) may: creating the T can reallocate
+  // what they refer to. And a constructor that throws leaves everything as
+  // it was: the entity keeps the T it had. (Only the move into the storage,
+  // or the storage's growth, can then throw after a replaced T was
+  // destroyed; the entity is then without a T, its bit clear.)
   template <typename T, typename Bitset, typename... Args>
   T& add(entity_id id, Bitset& bits, Args&&... args) {
     if constexpr (!stores<T>) {
       diagnostic::report(diagnostic::component_not_stored<T>);
       return diagnostic::after_report<T>();
+    } else if constexpr (builds_first<T, Args...>) {
+      return put<T>(id, bits,
+                    base_internal::make_object<T>(std::forward<Args>(args)...));
     } else {
+      return put<T>(id, bits, std::forward<Args>(args)...);
+    }
+  }
+  template <tag_value Tag, typename Bitset, typename... Args>
+  tag_type<Tag>& add(Tag, entity_id id, Bitset& bits, Args&&... args) {
+    return add<tag_type<Tag>>(id, bits, std::forward<Args>(args)...);
+  }
+
+ private:
+  // Whether add builds the T before the storage changes: when there are
+  // arguments to build it from, and it can be moved in.
+  template <typename T, typename... Args>
+  static constexpr bool builds_first =
+      sizeof...(Args) > 0 && std::is_move_constructible_v<T>;
+
+  // add's work on the storage, from the T's arguments.
+  template <typename T, typename Bitset, typename... Args>
+  T& put(entity_id id, Bitset& bits, Args&&... args) {
+    {
       constexpr size_type bit = id_of<T>();
       auto& chunk = chunk_for<T>();
       if (bits.test(bit)) {
@@ -236,10 +269,8 @@ class component_storage {
       return component;
     }
   }
-  template <tag_value Tag, typename Bitset, typename... Args>
-  tag_type<Tag>& add(Tag, entity_id id, Bitset& bits, Args&&... args) {
-    return add<tag_type<Tag>>(id, bits, std::forward<Args>(args)...);
-  }
+
+ public:
 
   // For batches of new entities (the context's create_entities): add<T>
   // for an entity known to have no T (its bit clear: checked in debug

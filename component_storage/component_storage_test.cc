@@ -296,7 +296,8 @@ TYPED_TEST(lifetime_test, clear_destroys_everything_and_storage_is_reusable) {
   EXPECT_EQ(counted::constructed, counted::destroyed);
 }
 
-// A constructor that throws leaves the entity without the component.
+// A constructor that throws leaves the entity as it was: the component it
+// had is kept.
 struct throws_on_negative {
   explicit throws_on_negative(int v) : value(v) {
     if (v < 0) throw std::runtime_error("negative");
@@ -304,7 +305,7 @@ struct throws_on_negative {
   int value;
 };
 
-TEST(component_storage, replace_with_a_throwing_constructor_drops_the_old) {
+TEST(component_storage, replace_with_a_throwing_constructor_keeps_the_old) {
   constexpr auto components =
       component_signatures(cs::make(tag<throws_on_negative>));
   component_storage<decltype(components), fixed_limit<8>> storage;
@@ -313,11 +314,48 @@ TEST(component_storage, replace_with_a_throwing_constructor_drops_the_old) {
   storage.add<throws_on_negative>(e, bits, 1);
   EXPECT_THROW(storage.add<throws_on_negative>(e, bits, -1),
                std::runtime_error);
-  EXPECT_FALSE(bits.test(0));
-  EXPECT_FALSE(
-      storage.chunk_for<throws_on_negative>().contains<throws_on_negative>(e));
+  EXPECT_TRUE(bits.test(0));
+  EXPECT_EQ(storage.get<throws_on_negative>(e).value, 1);
+  EXPECT_EQ(storage.count<throws_on_negative>(), 1u);
   storage.add<throws_on_negative>(e, bits, 2);
   EXPECT_EQ(storage.get<throws_on_negative>(e).value, 2);
+}
+
+// add may copy from a component of the same storage while adding makes the
+// storage grow (as std::vector::push_back(v[0]) may).
+struct named {
+  std::string text;
+};
+struct named_sparse {
+  std::string text;
+};
+struct named_hashed {
+  std::string text;
+};
+
+template <typename T, typename Storage>
+void copy_from_growing_storage(Storage& storage) {
+  const std::string text = "a string long enough to live on the heap";
+  std::vector<std::bitset<3>> bits(300);
+  storage.template add<T>(entity_id::combine(0, 0), bits[0], T{text});
+  for (std::uint32_t i = 1; i < 300; ++i) {
+    storage.template add<T>(entity_id::combine(i, 0), bits[i],
+                            storage.template get<T>(entity_id::combine(0, 0)));
+  }
+  for (std::uint32_t i = 0; i < 300; ++i) {
+    EXPECT_EQ(storage.template get<T>(entity_id::combine(i, 0)).text, text)
+        << i;
+  }
+}
+
+TEST(component_storage, add_copies_from_the_storage_it_grows) {
+  constexpr auto components = component_signatures(
+      cs::make(tag<named>), cs::make(tag<named_sparse>).sparse(),
+      cs::make(tag<named_hashed>).hash_map());
+  component_storage<decltype(components), dynamic_limit> storage;
+  copy_from_growing_storage<named>(storage);
+  copy_from_growing_storage<named_sparse>(storage);
+  copy_from_growing_storage<named_hashed>(storage);
 }
 
 // add_new (batches of new entities): constructs and sets the bit like

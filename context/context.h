@@ -14,7 +14,12 @@
 // make_context<settings>() names the settings by the constant that holds
 // them, so compiler messages print `named_settings<settings>` instead of the
 // settings type with every signature in it; make_context(settings) takes
-// them by value (run-time or local settings) and behaves the same.
+// them by value (run-time or local settings) and behaves the same. What a
+// program picks at run time (thread count, scheduler, hand-off, reserved
+// entities) goes in strata::run_options() beside named settings
+// (context/run_options.h):
+//   auto ctx = strata::make_context<settings>(
+//       strata::run_options().threads(n).scheduler(kind));
 //
 // Where things live: context/step_proxy.h (the step and defer proxies:
 // critical operations and queries), context/data_proxy.h (what a system's
@@ -31,7 +36,10 @@
 // entities dead, defer critical work. After f returns, the refresh runs
 // (context/refresh.h):
 //   1. every deferred function, sequentially, through a defer proxy (system
-//      id order, then subtask order, then the order they were deferred);
+//      id order, then run within the step, then subtask order, then the
+//      order they were deferred: the same at every thread count, also when
+//      a system runs more than once in a step). One that throws does not
+//      stop the others (see exceptions below);
 //   2. kills: every entity marked dead in the step (by the proxy or by any
 //      subtask) leaves its systems, its components are destroyed, and its id
 //      reclaimed (the version bumps, so old ids and handles turn stale).
@@ -89,14 +97,28 @@
 //   * an exception thrown by a system: every selected system that does not
 //     depend, directly or transitively, on a throwing system still runs to
 //     completion; none of a throwing system's dependents runs; all the
-//     subtasks of a throwing system run, and its kills, deferred functions
-//     and outputs are discarded (the component writes it made before it
-//     threw stay); the refresh applies the work of exactly the systems that
-//     ran; step() then rethrows the exception of the lowest system id (of
-//     its lowest subtask). This is the same under every scheduler and thread
-//     count. An exception thrown by f itself stops f; either way the refresh
-//     still runs first, so the work requested before the throw takes effect
-//     and the context stays consistent and usable.
+//     subtasks of a throwing system run, and a data.for_each whose callable
+//     throws still visits every entity of its slice, then rethrows the
+//     first exception; the throwing run's kills, deferred functions and
+//     outputs are discarded (its component writes stay; another run of the
+//     system in the same step keeps its own work); the refresh applies the
+//     work of exactly the runs that completed; step() then rethrows the
+//     exception of the lowest system id (of its lowest subtask, of the
+//     lowest entity of a for_each). When the exceptions come from for_each
+//     callables, the exception and the state after the step are the same
+//     under every scheduler and thread count. Code of a subtask outside
+//     for_each that throws stops that subtask there, so what the rest of
+//     its slice would have done depends on the split. An exception thrown
+//     by f itself stops f; either way the refresh still runs first, so the
+//     work requested before the throw takes effect and the context stays
+//     consistent and usable;
+//   * an exception thrown by a deferred function: the other deferred
+//     functions still run, then kills and matching; step() rethrows the
+//     first deferred function's exception, unless f or a system threw,
+//     whose exception wins;
+//   * a component constructor that throws in add_component leaves the
+//     entity as it was (a replaced component is kept); the arguments may
+//     refer to components of the same storage (context/step_proxy.h).
 //
 // Thread-safety: a context is used from one thread at a time; step() runs
 // systems on its own thread pool, or on an engine's job system given as
@@ -126,6 +148,7 @@
 #include "context/internal/core.h"
 #include "context/refresh.h"
 #include "context/resources.h"
+#include "context/run_options.h"
 #include "context/settings.h"
 #include "context/step_proxy.h"
 #include "context/system_instance.h"
@@ -248,8 +271,8 @@ template <typename Given>
 inline constexpr bool not_system_arguments = [] {
   static_assert(always_false<Given>,
                 "make_context(settings, extra...): each extra argument must "
-                "come from strata::system_arguments(st::x, args...) or "
-                "strata::run_on(executor)");
+                "come from strata::system_arguments(st::x, args...), "
+                "strata::run_on(executor) or strata::run_options()");
   return false;
 }();
 
@@ -261,12 +284,22 @@ inline constexpr bool executor_given_twice = [] {
   return false;
 }();
 
+template <typename Given>
+inline constexpr bool run_options_given_twice = [] {
+  static_assert(always_false<Given>,
+                "make_context(settings, extra...): strata::run_options() "
+                "given more than once; set every option on one run_options");
+  return false;
+}();
+
 }  // namespace diagnostic
 
 // Builds a context; systems that are not default-constructible get their
 // constructor arguments from strata::system_arguments(st::x, args...); an
 // engine's job system is given with strata::run_on(executor)
-// (threading/executor.h).
+// (threading/executor.h); what a program picks at run time (threads, the
+// scheduler, hand-off, reserved entities) with strata::run_options()
+// (context/run_options.h), which keeps the settings a named constant.
 template <typename Settings, typename... SystemArgs>
 auto make_context(const Settings& settings, SystemArgs&&... system_args) {
   if constexpr (!is_context_settings_v<Settings>) {
@@ -280,6 +313,11 @@ auto make_context(const Settings& settings, SystemArgs&&... system_args) {
                                        run_on_t> +
                         ... + 0) > 1) {
     diagnostic::report(diagnostic::executor_given_twice<
+                       type_list<std::remove_cvref_t<SystemArgs>...>>);
+  } else if constexpr ((std::is_same_v<std::remove_cvref_t<SystemArgs>,
+                                       run_options> +
+                        ... + 0) > 1) {
+    diagnostic::report(diagnostic::run_options_given_twice<
                        type_list<std::remove_cvref_t<SystemArgs>...>>);
   } else {
     // Where the settings hold both lists, their setters checked these

@@ -1,4 +1,4 @@
-// Context hot paths (issue 8), each next to the raw code doing the same work
+// Context hot paths, each next to the raw code doing the same work
 // by hand, in the same run:
 //   * Movement/<n>: position += velocity * dt over 16k .. 2M entities, one
 //     thread (sequential scheduler): through data.for_each (typed, the

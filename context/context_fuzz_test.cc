@@ -1,4 +1,4 @@
-// Model-based fuzz test of the context (issues 15, 17 and 20).
+// Model-based fuzz test of the context.
 //
 // Random steps of critical operations (create, create_entities, kill,
 // kill_entities, kill through a handle, add/remove components one at a time
@@ -896,6 +896,11 @@ class fuzzer {
         rng_(seed) {
     if (v.observe) {
       ctx_.observe_refresh([this](const strata::refresh_event& e) {
+        if (e.what == strata::refresh_event::kind::refused_creations) {
+          EXPECT_EQ(observed_refused_, 0u) << "one refusal event per refresh";
+          observed_refused_ = e.count;
+          return;
+        }
         observed_.push_back({e.what, e.entity, e.system_id});
         if (e.what == strata::refresh_event::kind::reclaim) {
           EXPECT_TRUE(e.system_name.empty());
@@ -1241,7 +1246,7 @@ class fuzzer {
     for (entity_id id : ids) expect_now(proxy, id);
   }
 
-  // remove -> add of one component, one to three times (issue 17): the
+  // remove -> add of one component, one to three times: the
   // entity leaves the requiring systems at once and is back at the refresh
   // without events.
   template <typename Proxy>
@@ -1338,6 +1343,10 @@ class fuzzer {
   // After a step: everything the context says against the model.
   void compare(const model::expected_events& refreshed) {
     EXPECT_EQ(ctx_.refused_creations(), model_.refused());
+    if (variant_.observe) {
+      EXPECT_EQ(observed_refused_, model_.refused()) << "refusal event";
+    }
+    observed_refused_ = 0;
     const auto& alive = model_.alive();
     ASSERT_EQ(ctx_.entity_count(), alive.size());
     std::array<std::size_t, kComponents> counts{};
@@ -1443,6 +1452,7 @@ class fuzzer {
   rng_type rng_;
   deferred_log log_;
   std::vector<model_event> observed_;
+  std::size_t observed_refused_ = 0;  // the count of a refusal event
   int runs_ = 0;
 };
 
@@ -1497,10 +1507,10 @@ void run_variant(const Settings& settings, const variant& v) {
 }
 
 // Each test target compiles one part (STRATA_FUZZ_PART, from the BUILD
-// file): a context type takes tens of seconds to compile under sanitizers,
-// so the parts' contexts live in separate translation units (issue 18: at
-// most 60 s per unit in every config). //context:context_fuzz_test is the
-// suite of all parts.
+// file): a context type is slow to compile under sanitizers, so the parts'
+// contexts live in separate translation units, each within the per-unit
+// budget (tools/unit_cost.py). //context:context_fuzz_test is the suite of
+// all parts.
 #ifndef STRATA_FUZZ_PART
 #error "build this file through //context:context_fuzz_test's parts"
 #endif

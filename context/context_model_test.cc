@@ -48,7 +48,7 @@ struct census {
   }
 };
 
-// Issue 15: an exclusion and an optional read.
+// An exclusion and an optional read.
 // Entities with position but no velocity; counts them.
 struct resting {
   template <typename Data>

@@ -19,9 +19,9 @@
 //     checked at compile time). If the construction throws, the queue is
 //     unchanged.
 //   * run_all(arg) calls every pending callable once, in push order, then
-//     destroys all of them and empties the queue. A call that throws stops
-//     the run: the remaining calls are destroyed without running; run_all
-//     returns the exception (it does not rethrow), or null.
+//     destroys all of them and empties the queue. A call that throws does
+//     not stop the run: the remaining calls still run; run_all returns the
+//     first exception (it does not rethrow), or null.
 //   * clear() destroys the pending callables without running them. The
 //     destructor does the same.
 //
@@ -84,12 +84,10 @@ class deferred_queue {
   std::exception_ptr run_all(Arg& arg) {
     std::exception_ptr failure;
     for (const entry& e : entries_) {
-      if (!failure) {
-        try {
-          e.invoke(e.object, arg);
-        } catch (...) {
-          failure = std::current_exception();
-        }
+      try {
+        e.invoke(e.object, arg);
+      } catch (...) {
+        if (!failure) failure = std::current_exception();
       }
       e.destroy(e.object);
     }

@@ -41,18 +41,19 @@ struct counted {
   void operator()(log& l) const { l.calls.push_back("counted"); }
 };
 
-TEST(DeferredQueueTest, AThrowStopsTheRunAndEveryCallableIsDestroyed) {
+TEST(DeferredQueueTest, EveryCallRunsAfterAThrowAndTheFirstThrowIsReturned) {
   deferred_queue<log> queue;
   auto token = std::make_shared<int>(0);
   log l;
   queue.push(counted{token});
   queue.push([](log&) { throw std::runtime_error("deferred failed"); });
   queue.push(counted{token});
+  queue.push([](log&) { throw std::logic_error("second failure"); });
   EXPECT_EQ(token.use_count(), 3);
   std::exception_ptr error = queue.run_all(l);
   ASSERT_NE(error, nullptr);
   EXPECT_THROW(std::rethrow_exception(error), std::runtime_error);
-  EXPECT_EQ(l.calls, (std::vector<std::string>{"counted"}));
+  EXPECT_EQ(l.calls, (std::vector<std::string>{"counted", "counted"}));
   EXPECT_EQ(token.use_count(), 1);
   EXPECT_TRUE(queue.empty());
 }

@@ -56,7 +56,7 @@ constexpr std::uint64_t mix64(std::uint64_t x) {
 }
 
 // Strategies a generated system may use (index 0..kStrategyCount-1).
-inline constexpr std::size_t kStrategyCount = 7;
+inline constexpr std::size_t kStrategyCount = 9;
 struct odd_user_strategy {  // a user strategy: deliberately odd answers
   constexpr std::size_t subtasks(std::size_t entities, std::size_t) const {
     return entities % 5 == 0 ? 0 : entities % 11 + 1;  // 0 is clamped to 1
@@ -74,6 +74,10 @@ constexpr auto strategy_for() {
     return ipc::fixed_threshold(100, ips::split_every_n(25),
                                 ips::split_evenly(2));
   if constexpr (K == 6) return odd_user_strategy{};
+  // Cost-aware: its subtask count depends on measured times, so it differs
+  // from run to run; results must not.
+  if constexpr (K == 7) return ips::automatic();
+  if constexpr (K == 8) return ips::split_every_n(1);  // one per entity
 }
 
 template <std::size_t N>

@@ -12,13 +12,15 @@
 // refresh, run once after the step's function returns, makes those changes
 // visible to systems in three named phases:
 //   1. run_deferred: every deferred function of every subtask state, in
-//      system id, subtask, then deferral order, sequentially, through the
-//      defer proxy (where critical operations are allowed, so they may queue
-//      more kills and changes). The first exception is kept; the remaining
-//      deferred functions are dropped; the other phases still run. States of
-//      systems that failed in the step (their run threw) are discarded.
+//      system id, run within the step, subtask, then deferral order,
+//      sequentially, through the defer proxy (where critical operations are
+//      allowed, so they may queue more kills and changes). A deferred
+//      function that throws does not stop the others: every one runs, the
+//      other phases still run, and the first exception is rethrown at the
+//      end. (A run of a system that threw left no deferred functions and no
+//      kills: they were discarded when it threw.)
 //   2. apply_kills (internal/kill_phase.h): every entity marked dead (by a
-//      critical proxy or by a subtask of a system that did not fail) leaves
+//      critical proxy or by a subtask of a run that did not throw) leaves
 //      the systems it was in, its components are destroyed and its id
 //      reclaimed (the version bumps, so old ids and handles turn stale). In
 //      entity-index order, so the result does not depend on how systems
@@ -135,7 +137,7 @@ class refresh_queue {
   }
 
   // The three phases in order; rethrows the first exception of a deferred
-  // function after all of them ran.
+  // function after all of them ran (every deferred function runs).
   // Phases 1 and 2 visit the subtask states only when the world says a
   // subtask left work there (world.take_subtask_work()).
   template <typename World, typename DeferProxy>

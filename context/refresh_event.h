@@ -15,6 +15,12 @@
 // each system's hooks see its own events in that order (systems may then be
 // visited concurrently).
 //
+// Refused creations: when a full fixed entity limit refused creations in
+// the refresh's deferred functions (create_entity() returned null_entity,
+// create_entities made fewer than asked), the refresh ends with one event
+// of kind refused_creations, `count` saying how many (entity null, no
+// system); ctx.refused_creations() says the same after the step.
+//
 // `system_name` views a string with static storage duration: the system's
 // `static constexpr std::string_view name` if it declares one, else its
 // type's name. The observer runs during the refresh, on the thread that
@@ -32,12 +38,13 @@
 namespace strata {
 
 struct refresh_event {
-  enum class kind { subscribe, unsubscribe, reclaim };
+  enum class kind { subscribe, unsubscribe, reclaim, refused_creations };
   static constexpr std::size_t no_system = ~std::size_t{0};
   kind what;
   entity_id entity;
-  std::size_t system_id = no_system;  // no_system for reclaim
-  std::string_view system_name;       // empty for reclaim
+  std::size_t system_id = no_system;  // no_system for reclaim and refusals
+  std::string_view system_name;       // empty for reclaim and refusals
+  std::size_t count = 0;              // refused_creations: how many
 };
 
 // Context-wide observer of refresh events (ctx.observe_refresh(f)).

@@ -1,7 +1,10 @@
 // Determinism of result: on random DAGs (generated at compile time, see
 // context/random_dag_testing.h) with random entity churn from the step and
-// from systems (kills and deferred create / add / remove / kill), 1000 steps
-// of the atomic_counter scheduler with 1, 2, 3 and 9 threads, every hand-off
+// from systems (kills and deferred create / add / remove / kill), every
+// inner-parallelism strategy (automatic() and one subtask per entity
+// included), and one step in four running every system again (by
+// execute_systems, or by a detailed_instance calling for_subtasks twice),
+// 1000 steps of the atomic_counter scheduler with 1, 2, 3 and 9 threads, every hand-off
 // mode, and on external executors (strata::run_on), leave exactly the
 // state the sequential scheduler leaves: the same entities (index and
 // version), the same component values, the same subscriptions (in the same

@@ -169,8 +169,11 @@ constexpr auto systems = strata::system_signatures(
         .dependencies(st::move, st::age)
         .parallelism(strata::ips::split_evenly(2)));
 
+// `runs`: how many times each step runs the systems (every run of a step
+// keeps its deferred functions in subtask states of its own).
 template <typename Settings>
-void expect_steady_state_allocates_nothing(const Settings& settings) {
+void expect_steady_state_allocates_nothing(const Settings& settings,
+                                           int runs = 1) {
   auto ctx = strata::make_context(settings);
   ctx.step([](auto& proxy) {
     for (int i = 0; i < 2000; ++i) {
@@ -182,23 +185,26 @@ void expect_steady_state_allocates_nothing(const Settings& settings) {
       if (i % 3 != 0) proxy.add_component(ct::life, e);
     }
   });
-  auto frame = [](auto& proxy) {
-    proxy.execute_systems()(strata::sea::all().for_subtasks(
-        [](auto& system, auto& data) { system.process(data); }));
+  auto frame = [runs](auto& proxy) {
+    for (int run = 0; run < runs; ++run) {
+      proxy.execute_systems()(strata::sea::all().for_subtasks(
+          [](auto& system, auto& data) { system.process(data); }));
+    }
   };
   for (int i = 0; i < 50; ++i) ctx.step(frame);  // warm-up
   const std::size_t before = strata::testing::allocation_count();
   for (int i = 0; i < 100; ++i) ctx.step(frame);
   const std::size_t after = strata::testing::allocation_count();
   EXPECT_EQ(after - before, 0u) << "heap allocations in 100 steady steps";
-  ctx.step([](auto& proxy) {
+  ctx.step([runs](auto& proxy) {
     EXPECT_GT(proxy.system(st::report).outside, 0u);
     std::size_t vertices = 0;
     proxy.for_system_outputs(
         st::render, [&](auto&, const auto& out) { vertices += out.size(); });
     EXPECT_EQ(vertices, 2 * proxy.count_entities_in(st::render));
     EXPECT_EQ(proxy.count_entities_in(st::census), 400u);
-    EXPECT_EQ(proxy.template resource<clock>().deferred_runs, 150u);
+    EXPECT_EQ(proxy.template resource<clock>().deferred_runs,
+              150u * static_cast<unsigned>(runs));
   });
 }
 
@@ -226,6 +232,13 @@ TEST(StepAllocationTest, AtomicCounterFourThreads) {
 TEST(StepAllocationTest, Sequential) {
   expect_steady_state_allocates_nothing(
       base.scheduler(strata::scheduler::sequential).threads(2));
+}
+
+TEST(StepAllocationTest, TwoRunsPerStep) {
+  strata::testing::run_with_timeout(std::chrono::seconds(60), "two runs", [] {
+    expect_steady_state_allocates_nothing(
+        base.scheduler(strata::scheduler::atomic_counter).threads(2), 2);
+  });
 }
 
 }  // namespace

@@ -17,12 +17,19 @@
 //     create_entities(n, f): n entities at once, f([entity_id,] T&...)
 //     filling the components its parameters name (value-initialized first,
 //     so they must be default-constructible); the refresh matches them as
-//     one batch (once per system, not once per entity and system);
+//     one batch (once per system, not once per entity and system); returns
+//     how many it made;
 //   * kill_entity(id or handle) / kill_entities(ids): marks them dead,
 //     effective at the refresh; false (per id) if not alive or already
 //     marked;
 //   * add_component(ct::x, id, args...): constructs the component (replacing
 //     one the entity has); the entity joins new systems at the refresh.
+//     args may refer to components in the storage (e.g. another entity's
+//     get_component(ct::x, other)): the component is built before the
+//     storage changes. If its constructor throws, the entity is unchanged
+//     (a replaced component is kept); if storing it throws after a
+//     replaced one was destroyed, the entity is left without it, as after
+//     remove_component;
 //     remove_component(ct::x, id): destroys it and takes the entity out of
 //     every system that requires it before any of them looks again (added
 //     back before that: it never left); false if there was none.
@@ -43,10 +50,13 @@
 // limit in the message and try_create_entity() returns
 // std::nullopt. In a deferred function create_entity() never
 // aborts: it returns strata::null_entity and counts the refusal
-// (ctx.refused_creations() after the step); add_component on that null id
-// constructs into a scratch object the refresh discards, and the other
-// operations treat it as dead (no-ops returning false; get_component
-// check-fails). Existing entities are untouched either way.
+// (ctx.refused_creations() after the step; an observer set with
+// ctx.observe_refresh gets a refused_creations event with the count at the
+// end of the refresh), and create_entities(n, f) returns how many it made;
+// add_component and add_components on that null id construct into a
+// scratch object the refresh discards, and the other operations treat it as
+// dead (no-ops returning false; get_component check-fails). Existing
+// entities are untouched either way.
 //
 // Misuse results are documented in context/context.h. Proxies must not
 // escape the step (or deferred function) they were given to.
@@ -93,9 +103,10 @@ class critical_proxy {
     return core_.try_create_entity();
   }
   // n new entities; f([entity_id,] T&...) fills their components.
+  // Returns n (a full fixed limit check-fails here; see the defer proxy's).
   template <typename F>
-  void create_entities(std::size_t n, F&& f) {
-    create_entities_with(n, f, /*or_null=*/false);
+  std::size_t create_entities(std::size_t n, F&& f) {
+    return create_entities_with(n, f, /*or_null=*/false);
   }
 
   entity_handle make_handle(entity_id id) {
@@ -209,7 +220,7 @@ class critical_proxy {
 
  protected:
   template <typename F>
-  void create_entities_with(std::size_t n, F& f, bool or_null);
+  std::size_t create_entities_with(std::size_t n, F& f, bool or_null);
 
   context_core<Types>& core_;
 };
@@ -221,15 +232,22 @@ class defer_proxy : public critical_proxy<Types> {
 
   // Never aborts: null (and counted) when a full fixed limit refuses.
   entity_id create_entity() { return this->core_.create_entity_or_null(); }
+  // How many it made: fewer than n when a full fixed limit refused the
+  // rest (counted; nothing else changes).
   template <typename F>
-  void create_entities(std::size_t n, F&& f) {
-    this->create_entities_with(n, f, /*or_null=*/true);
+  std::size_t create_entities(std::size_t n, F&& f) {
+    return this->create_entities_with(n, f, /*or_null=*/true);
   }
   // On the null id of a refused creation: a discarded scratch component.
   template <tag_value Tag, typename... Args>
   tag_type<Tag>& add_component(Tag, entity_id id, Args&&... args) {
     return this->core_.template add_component_or_discard<tag_type<Tag>>(
         id, std::forward<Args>(args)...);
+  }
+  // add_component for each id (a null id's component discarded, as above).
+  template <tag_value Tag, typename Ids, typename... Args>
+  void add_components(Tag tag, const Ids& ids, const Args&... args) {
+    for (entity_id id : ids) add_component(tag, id, args...);
   }
 };
 
@@ -316,14 +334,15 @@ void query_each(Core& core, exclusion<Excluded...>, F& f) {
 
 template <typename Types>
 template <typename F>
-void critical_proxy<Types>::create_entities_with(std::size_t n, F& f,
-                                                 bool or_null) {
+std::size_t critical_proxy<Types>::create_entities_with(std::size_t n, F& f,
+                                                        bool or_null) {
   using signature = context_internal::for_each_signature<F>;
   if constexpr (!signature::known) {
     diagnostic::report(
         diagnostic::for_each_needs_typed_parameters<std::decay_t<F>>);
+    return 0;
   } else {
-    [&]<typename... P>(type_list<P...>) {
+    return [&]<typename... P>(type_list<P...>) {
       static_assert(((std::is_lvalue_reference_v<P> &&
                       !std::is_const_v<std::remove_reference_t<P>>)&&...),
                     "create_entities(n, f): f takes an optional leading "
@@ -341,7 +360,8 @@ void critical_proxy<Types>::create_entities_with(std::size_t n, F& f,
           f(components...);
         }
       };
-      core_.template create_batch<std::remove_cvref_t<P>...>(n, or_null, fill);
+      return core_.template create_batch<std::remove_cvref_t<P>...>(n, or_null,
+                                                                    fill);
     }(typename signature::component_parameters{});
   }
 }

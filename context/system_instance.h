@@ -19,7 +19,8 @@
 // Outputs are reset before each run of the system: `clear()` when the output
 // type has one (keeping a vector's capacity), otherwise assignment from a
 // value-initialized object. `for_outputs(f)` visits the outputs of the
-// subtasks of the latest run, in subtask order.
+// subtasks of the latest run, in subtask order (for a detailed_instance
+// callable that called for_subtasks more than once: pass by pass).
 //
 // Thread-safety: during a run each subtask touches only its own state; the
 // instance itself is only mutated by the context outside system execution
@@ -40,6 +41,7 @@
 #include "context/deferred_queue.h"
 #include "context/internal/instance_runtime.h"
 #include "context/internal/subscription.h"
+#include "context/run_options.h"
 #include "context/trace.h"
 #include "entity/entity_id.h"
 #include "scheduler/hand_off.h"
@@ -75,15 +77,16 @@ inline constexpr bool is_system_arguments_v<system_arguments_t<S, A...>> = true;
 // its own. It then has jobs.concurrency() + 1 threads (the caller's
 // included), whatever threads(n) says. `jobs` must outlive the context.
 struct run_on_t {
-  using system_type = void;  // constructs no system
   executor* external;
 };
 inline run_on_t run_on(executor& jobs) { return {&jobs}; }
 
-// What make_context accepts after the settings.
+// What make_context accepts after the settings: system arguments, an
+// executor, run options (context/run_options.h).
 template <typename T>
 inline constexpr bool is_context_argument_v =
-    is_system_arguments_v<T> || std::is_same_v<T, run_on_t>;
+    is_system_arguments_v<T> || std::is_same_v<T, run_on_t> ||
+    std::is_same_v<T, run_options>;
 
 namespace context_internal {
 
@@ -262,8 +265,9 @@ class system_instance : public context_internal::runtime_of<Types, I> {
     static_assert(has_output,
                   "for_outputs: this system's signature declares no output "
                   "(add .output<T>())");
-    for (std::size_t i = 0; i < this->subtask_count(); ++i)
-      f(system_, this->state(i).output);
+    auto* states = this->run_states();
+    for (std::size_t i = 0; i < this->run_state_count(); ++i)
+      f(system_, states[i].output);
   }
 
  private:

@@ -42,8 +42,18 @@ struct particle_flags {
   std::string dot;
 };
 
-// Limits, so that a typo cannot ask for terabytes.
-inline constexpr std::int64_t kMaxParticles = 4'000'000;
+// The entities the world reserves for `particles`: respawns are created in
+// the refresh before the expired particles' ids are reclaimed, so the world
+// holds more entities than particles.
+constexpr std::int64_t entity_capacity_for(std::int64_t particles) {
+  return particles + particles / 8 + 64;
+}
+
+// Limits, so that a typo cannot ask for terabytes. kMaxParticles: the
+// world's entities must fit strata::entity_id's 22 index bits.
+inline constexpr std::int64_t kMaxParticles = 3'700'000;
+static_assert(entity_capacity_for(kMaxParticles) <= (std::int64_t{1} << 22) - 1,
+              "kMaxParticles: the world's entities must fit entity_id");
 inline constexpr std::int64_t kMaxFrames = 10'000'000;
 inline constexpr std::int64_t kMaxTracedFrames = 100'000;
 inline constexpr std::int64_t kMaxThreads = 256;

@@ -19,6 +19,7 @@
 #include "context/trace.h"
 #include "demos/canvas.h"
 #include "demos/particle_components.h"
+#include "demos/particle_options.h"
 #include "demos/particle_signatures.h"
 #include "demos/particle_spawning.h"
 #include "demos/particle_systems.h"
@@ -32,7 +33,8 @@ namespace {
 template <typename Scheduler>
 auto make_settings(Scheduler scheduler, const simulation_config& config) {
   return strata::settings()
-      .dynamic_entity_limit(config.particles + config.particles / 8 + 64)
+      .dynamic_entity_limit(static_cast<std::size_t>(entity_capacity_for(
+          static_cast<std::int64_t>(config.particles))))
       .allow_inner_parallelism()
       .component_signatures(kComponents)
       .system_signatures(kSystems)

@@ -9,26 +9,33 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <fstream>
 #include <string>
 #include <vector>
 
+#include "absl/flags/commandlineflag.h"
 #include "absl/flags/flag.h"
 #include "absl/flags/parse.h"
+#include "absl/flags/reflection.h"
 #include "absl/flags/usage.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/string_view.h"
+#include "absl/strings/strip.h"
 #include "demos/particle_options.h"
 #include "demos/particle_simulation.h"
 #include "demos/run_report.h"
 
 ABSL_FLAG(int64_t, particles, 10'000,
-          "number of particles (1 to 4000000); expired ones respawn, so the "
-          "count stays constant");
+          "number of particles (1 to 3700000: with the respawns' slack they "
+          "must fit the entity id's 22 index bits); expired ones respawn, so "
+          "the count stays constant");
 ABSL_FLAG(int64_t, frames, 600, "frames (steps) to simulate, at 1/60 s each");
 ABSL_FLAG(int64_t, threads, 0,
           "threads that run systems, the caller included; 0 = every hardware "
@@ -113,10 +120,59 @@ int fail(const absl::Status& status, int code) {
   return code;
 }
 
+// absl::ParseCommandLine exits with status 1 on an unknown flag or a value
+// its flag cannot parse, where this program documents 2: every flag is
+// looked up and its value parsed here first, by the flag's own parser.
+// (Abseil's built-in flags, --help and the like, are left to it.)
+absl::Status check_flags(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    absl::string_view arg = argv[i];
+    if (arg == "--") break;
+    if (!absl::ConsumePrefix(&arg, "--") && !absl::ConsumePrefix(&arg, "-")) {
+      continue;  // a positional argument: main reports it
+    }
+    const std::size_t equals = arg.find('=');
+    const absl::string_view name = arg.substr(0, equals);
+    absl::CommandLineFlag* flag = absl::FindCommandLineFlag(name);
+    if (flag == nullptr && absl::StartsWith(name, "no")) {
+      flag = absl::FindCommandLineFlag(name.substr(2));  // --noflag
+      if (flag != nullptr && flag->IsOfType<bool>()) continue;
+      flag = nullptr;
+    }
+    if (flag == nullptr) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("unknown flag --", name, " (see --help)"));
+    }
+    if (flag->IsOfType<bool>() && equals == absl::string_view::npos) continue;
+    if (flag->Filename() != __FILE__) continue;  // Abseil's own
+    std::string value;
+    if (equals != absl::string_view::npos) {
+      value = std::string(arg.substr(equals + 1));
+    } else if (i + 1 < argc) {
+      value = argv[++i];
+    } else {
+      return absl::InvalidArgumentError(
+          absl::StrCat("--", name, " needs a value"));
+    }
+    // (Sets the flag; ParseCommandLine sets it again, to the same value.)
+    std::string error;
+    if (!flag->ParseFrom(value, &error)) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("--", name, "=", value, ": ", error));
+    }
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   absl::SetProgramUsageMessage(kUsage);
+  if (absl::Status flags_ok = check_flags(argc, argv); !flags_ok.ok()) {
+    std::fprintf(stderr, "particles: %s\n",
+                 std::string(flags_ok.message()).c_str());
+    return 2;
+  }
   const std::vector<char*> positional = absl::ParseCommandLine(argc, argv);
   if (positional.size() > 1) {
     return fail(absl::InvalidArgumentError(absl::StrCat(

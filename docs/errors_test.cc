@@ -119,6 +119,20 @@ TEST(ErrorsGuideDeathTest, FullFixedLimit) {
   EXPECT_EQ(ctx.refused_creations(), 2u);
   EXPECT_EQ(ctx.entity_count(), 2u);  // the existing ones are untouched
   // --- end snippet ---
+
+  // --- snippet: full-limit-reaction ---
+  std::size_t refused = 0;
+  ctx.observe_refresh([&](const strata::refresh_event& event) {
+    if (event.what == strata::refresh_event::kind::refused_creations) {
+      refused += event.count;  // e.g. log it, or stop spawning
+    }
+  });
+  ctx.step([](auto& proxy) {
+    proxy.execute_systems()(strata::execution_adapter::all().for_subtasks(
+        [](auto& system, auto& data) { system.process(data); }));
+  });
+  EXPECT_EQ(refused, 2u);  // one event for the step, with the count
+  // --- end snippet ---
 }
 
 TEST(ErrorsGuideTest, ExceptionsFromSystems) {

@@ -108,6 +108,19 @@ std::vector<std::size_t> subtask_counts(Context& ctx) {
   return counts;
 }
 
+TEST(ParallelismGuideTest, RunOptionsPickThreadsAndSchedulerAtRunTime) {
+  const std::size_t threads_flag = 2;  // as if from --threads=2
+  const bool sequential_flag = true;   // as if from --scheduler=sequential
+  // --- snippet: run-options ---
+  auto ctx = strata::make_context<settings>(
+      strata::run_options()
+          .threads(threads_flag)  // instead of the settings' threads(4)
+          .scheduler(sequential_flag ? strata::scheduler_kind::sequential
+                                     : strata::scheduler_kind::atomic_counter));
+  EXPECT_EQ(ctx.thread_count(), 2u);
+  // --- end snippet ---
+}
+
 TEST(ParallelismGuideTest, StrategiesSplitAsDocumented) {
   // --- snippet: run ---
   auto ctx = strata::make_context(settings);

@@ -41,8 +41,8 @@
 // limit; neither modifies the storage, so every existing entity stays alive
 // and unchanged. (std::optional, not absl::StatusOr: the one failure needs no
 // payload, and absl/status/statusor.h, which brings absl::Cord, its mutex and
-// time headers, was most of the compile cost of every file including the
-// context; issue 18, BENCHMARKS.md.)
+// time headers, would be most of the compile cost of every file including
+// the context; //benchmarks/compile:include_only measures it.)
 //
 // Metadata. With a non-void `Metadata` (normally entity_metadata<N, Extra>) the
 // storage keeps one default-constructed Metadata per index, in the same

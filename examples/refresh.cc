@@ -104,6 +104,9 @@ int main() {
         std::printf("  refresh: %s reclaimed\n",
                     to_string(event.entity).c_str());
         break;
+      case strata::refresh_event::kind::refused_creations:
+        std::printf("  refresh: %zu creations refused\n", event.count);
+        break;
     }
   });
   auto run_systems = [](auto& proxy) {

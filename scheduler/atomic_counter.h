@@ -10,7 +10,8 @@
 // the other newly ready ones to the pool. The calling thread then waits in
 // task_group::wait(), which runs queued tasks while it waits, so nested waits
 // (a system splitting into subtasks with parallel_for) cannot deadlock at
-// any worker count, zero included (ECST issue #22).
+// any worker count, zero included (a waiter that blocked instead would wait
+// for tasks queued behind itself: task_group_test's nested-wait tests).
 //
 // Hand-off decisions (scheduler/hand_off.h), from each system's predicted run
 // time, `predict(id)`:

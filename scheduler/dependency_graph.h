@@ -27,9 +27,10 @@
 //
 // Everything is constexpr and meant for constant expressions: system
 // signature lists (scheduler/dag.h) compute the closure once per list and
-// check cycles on it. The matrix is N^2 bools; the closure works on words:
-// a bool per step, computed twice, kept the compiler's constant evaluator
-// 0.28 s on a 32-system list, against 0.08 s now (issue 18).
+// check cycles on it. The matrix is N^2 bools; the closure works on words,
+// a row at a time, because the compiler's constant evaluator is slow and
+// runs it in every unit that defines a list
+// (//benchmarks/compile:large_64x32, scheduler:large_signatures_test).
 #ifndef STRATA_SCHEDULER_DEPENDENCY_GRAPH_H_
 #define STRATA_SCHEDULER_DEPENDENCY_GRAPH_H_
 

@@ -1,5 +1,5 @@
 // When handing work to another thread pays: the cost model behind the
-// adaptive scheduler (issue: threads must never make a step slower).
+// adaptive scheduler (the goal: threads must never make a step slower).
 //
 //   strata::run_cost cost;               // one per system
 //   cost.record(elapsed_ns, entities);   // after a measured run
@@ -55,13 +55,10 @@ enum class hand_off {
 struct hand_off_policy {
   // The three thresholds below assume a thread waiting for its subtasks
   // spins before it sleeps and a spinning worker polls every two pauses
-  // (thread_pool.h: JoinLatency 0.3-0.6 us, HandOff ~0.3 us). Against
-  // twice their values (10, 20 and 15 us), on the 2-core VM of
-  // BENCHMARKS.md, four interleaved runs of update_benchmark's strata_mt
-  // rows, medians at 16k entities, doubled -> these: SystemsUpdate
-  // 46.6 -> 43.6 us, SystemsUpdateMixed 42.8 -> 34.9 us,
-  // ComplexSystemsUpdate 286 -> 270 us, ComplexSystemsUpdateMixed 217 ->
-  // 200 us; at 1 and 1k entities within the runs' noise (+-20 %).
+  // (thread_pool.h; JoinLatency/* and HandOff/* in thread_pool_benchmark),
+  // so a hand-off and a join cost well under a microsecond while the threads
+  // are awake. Lower thresholds let more mid-sized steps use threads; the
+  // strata_mt rows of update_benchmark at 16k entities show the effect.
   //
   // Below this predicted run time a system is not posted to another thread.
   static constexpr std::int64_t kHandOffNs = 5'000;
@@ -83,9 +80,9 @@ struct hand_off_policy {
   }
   // Whether a system predicted to take `predicted_ns` should run its
   // `subtasks` subtasks on several threads (else in order, on the thread
-  // that runs it). Measured: SystemsUpdateMixed at 16k entities, its
-  // systems split in two by a fixed strategy, took 25.9 us a step on 2
-  // threads against 21.6 us on one before this rule, 21.7 us after.
+  // that runs it). Without this rule a fixed strategy split small systems
+  // and sent halves to a sleeping worker, slower than one thread
+  // (update_benchmark, SystemsUpdateMixed strata_mt at 16k entities).
   // (Always inlined, like predict(): GCC kept both out of line, a call
   // each per system and step.)
   [[gnu::always_inline]] constexpr bool worth_splitting(

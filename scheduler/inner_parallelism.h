@@ -117,8 +117,8 @@ struct automatic_t {
   // per thread, so that a thread that finishes early (its share of other
   // systems done) takes slices still queued instead of waiting for a
   // thread that is busy elsewhere; each slice keeps at least
-  // kMinSubtasksPerSlice subtasks' worth of work, so the hand-offs
-  // (~1 µs each) stay a few percent of it.
+  // kMinSubtasksPerSlice subtasks' worth of work, so the hand-offs stay a
+  // small part of it.
   static constexpr std::size_t kMaxSlicesPerThread = 4;
   static constexpr std::size_t kMinSubtasksPerSlice = 8;
 

@@ -1,4 +1,4 @@
-// Scheduler benchmarks (issue 9), each next to the hand-written code that
+// Scheduler benchmarks, each next to the hand-written code that
 // does the same work:
 //   (a) overhead: one step running 16 empty systems shaped as a
 //       chain, as diamond layers (4 wide, each layer depending on the whole

@@ -374,7 +374,7 @@ class ordered_index_set {
   // begin_rank) and stops (just past that of rank end_rank - 1, not at the
   // next member: a world of one entity in a large bitmap costs the words it
   // spans, not capacity). Out of line, returned in two registers: compiled
-  // once, not in every system's loop (issue 18); it runs once per loop.
+  // once, not in every system's loop (compile time); it runs once per loop.
   struct index_span {
     size_type first;
     size_type stop;

@@ -18,8 +18,8 @@
 // Blocking: wait() and execute_and_wait_until_zero() block the calling thread
 //   and do not run pool tasks while they wait. Inside a thread_pool task, wait
 //   on a task_group instead (it helps run queued tasks); a task that blocks
-//   on a latch whose count is held by tasks still queued behind it is
-//   exactly the ECST #22 deadlock.
+//   on a latch whose count is held by tasks still queued behind it waits
+//   forever when no other thread is free to run them.
 // Lifetime: once wait() returns, or try_wait() returns true, no other thread
 //   touches the latch any more (given that every count_down has returned or
 //   is the zeroing one), so the latch may be destroyed immediately, e.g. when

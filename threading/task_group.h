@@ -1,5 +1,5 @@
 // strata::task_group and strata::parallel_for: fork-join on a thread_pool
-// that cannot deadlock on tasks queued behind the waiter (ECST issue #22).
+// that cannot deadlock on tasks queued behind the waiter.
 //
 // Contract
 //   * run(f) posts f to the pool as part of the group; wait() returns once

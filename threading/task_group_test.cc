@@ -45,7 +45,7 @@ TEST_P(TaskGroupTest, RunAndWait) {
   });
 }
 
-// The ECST #22 scenario, three levels deep: every task forks subtasks that are
+// Nested waits, three levels deep: every task forks subtasks that are
 // queued behind it and waits for them. With one worker (or none) the waiting
 // thread is the only one that can run them, so it must help.
 std::uint64_t nested_sum(thread_pool& pool, int depth, std::uint64_t base) {
@@ -91,7 +91,8 @@ TEST_P(TaskGroupTest, NestedParallelForThreeLevelsDoesNotDeadlock) {
 }
 
 // A plain posted task (not part of the group) that waits on a group: the
-// queue holds its subtasks behind it. Exactly ECST #22 with one worker.
+// queue holds its subtasks behind it: with one worker, a waiter that did not
+// help would wait forever.
 TEST_P(TaskGroupTest, PostedTaskWaitingOnGroup) {
   run_with_timeout(30s, "PostedTaskWaitingOnGroup", [&] {
     thread_pool pool(GetParam());

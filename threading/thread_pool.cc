@@ -58,16 +58,15 @@ using ::strata::threading_internal::task_queue;
 // How long a worker that ran dry keeps polling for work before it parks.
 // Long enough that back-to-back systems of one step, and the parallel_for
 // right after a post, reach a worker that is still awake (a futex wake-up
-// costs the poster a system call and the task tens of microseconds on a busy
-// VM); short enough that the CPU burnt after the last task of a step is
+// costs the poster a system call and the task a scheduler wake-up); short
+// enough that the CPU burnt after the last task of a step is
 // noise. Measured in thread_pool_benchmark (HandOff/*, Idle/*).
 constexpr std::chrono::microseconds kSpinTime{20};
 
-// One poll per this many pause instructions. A pause takes ~32 ns on this
-// repository's AMD EPYC VM (~40 ns on Intel since Skylake, a few ns
-// before): 32 pauses per poll made a hand-off to a spinning worker take
-// 1.15 us (HandOff_Pool_Spinning), 2 make it ~0.3 us. A poll only reads
-// queue hints that stay in cache until someone posts.
+// One poll per this many pause instructions. A pause is long on recent x86
+// cores, so many pauses per poll delay the moment a spinning worker sees a
+// posted task (HandOff_Pool_Spinning in thread_pool_benchmark). A poll only
+// reads queue hints that stay in cache until someone posts.
 constexpr int kPausesPerPoll = 2;
 
 inline void cpu_relax() noexcept {
@@ -353,9 +352,9 @@ struct thread_pool::state {
   // task is queued. The last subtask of a split system usually finishes
   // within microseconds of the caller's own; sleeping on the condition
   // variable instead costs the finishing thread a futex wake and the
-  // caller a wake-up latency (tens of microseconds on a busy VM) on the
-  // step's critical path. (A task still running while the pool stops
-  // that waits on a group skips the spin and sleeps, as before it.)
+  // caller a wake-up latency on the step's critical path (JoinLatency/* in
+  // thread_pool_benchmark). (A task still running while the pool stops
+  // that waits on a group skips the spin and sleeps.)
   bool spin_until_done_or_task(const std::atomic<std::size_t>& pending) {
     return spin_until([&] {
       return pending.load(std::memory_order_acquire) == 0 || has_task_hint();
@@ -428,11 +427,10 @@ struct thread_pool::state {
   // True when the pool has more threads (workers and one caller) than the
   // machine has cores: then the core a spinner holds may be wanted by one of
   // the pool's own threads with work, and each poll ends in a sched_yield.
-  // Not otherwise: with a yield after every poll the measured hand-off to a
-  // spinning worker went from ~1 us to milliseconds (thread_pool_benchmark,
-  // HandOff/Pool_Spinning, 1 worker on 2 cores), presumably because the
-  // yield hands the core to whatever else is runnable (the spinning poster,
-  // another process) for up to a time slice.
+  // Not otherwise: a yield after every poll hands the core to whatever else
+  // is runnable (the spinning poster, another process) for up to a time
+  // slice, which makes a hand-off to a spinning worker take a time slice
+  // instead of a poll (thread_pool_benchmark, HandOff/Pool_Spinning).
   const bool yield_while_spinning;
   task_queue injection;
 

@@ -29,6 +29,13 @@
 //     condition variable. The last subtask of a split system usually ends
 //     within microseconds of the caller's own, so the caller does not pay
 //     a wake-up on the step's critical path (JoinLatency/*).
+//   * The same design on lock-free moodycamel::ConcurrentQueue queues is
+//     threading/internal/moodycamel_pool.h, measured beside this pool in
+//     thread_pool_benchmark (the `MoodycamelPool` rows of Contention/*,
+//     HandOff/* and JoinLatency/*). What it costs besides time: a sleep
+//     protocol on sequentially consistent counts instead of the queues'
+//     mutexes, and ThreadSanitizer suppressions for the fences inside
+//     moodycamel's queue, where this pool needs none.
 //
 // Contract
 //   * post(t) queues a move-only task; some thread runs it exactly once.

@@ -11,10 +11,10 @@
 // allocs_per_task counts global operator new calls inside the timed loop,
 // divided by the number of tasks posted there.
 //
-// The pool before work stealing (every thread feeding one shared
+// The design the work-stealing pool replaced (every thread feeding one shared
 // moodycamel::BlockingConcurrentQueue) is kept here as `shared_queue_pool`,
-// the baseline of the Contention, HandOff and Idle groups, so that the
-// before and after of issue 16 are measured by one binary in one run.
+// the baseline of the Contention, HandOff and Idle groups, so that both
+// designs are measured by one binary in one run.
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -31,6 +31,7 @@
 #include "benchmark/benchmark.h"
 #include "concurrentqueue/blockingconcurrentqueue.h"
 #include "testing/allocation_counter.h"
+#include "threading/internal/moodycamel_pool.h"
 #include "threading/task_group.h"
 #include "threading/thread_pool.h"
 
@@ -247,9 +248,9 @@ BENCHMARK(BM_ManyTinyTasks_StdThread)
     ->UseRealTime()
     ->Unit(benchmark::kMillisecond);
 
-// ---- The old design, as a baseline. ---------------------------------------
+// ---- The shared-queue design, as a baseline. ------------------------------
 //
-// Strata's pool before issue 16, reduced to what the benchmarks use: workers
+// The shared-queue pool, reduced to what the benchmarks use: workers
 // block in one moodycamel::BlockingConcurrentQueue (per-producer sub-queues,
 // explicit producer and consumer tokens for workers, 10000 semaphore polls
 // before sleeping), and waiters help, then sleep on a condition variable
@@ -378,8 +379,8 @@ void BM_Contention_Pool(benchmark::State& state) {
 }
 BENCHMARK(BM_Contention_Pool)->Apply(contention_args);
 
-// The same work on the old design. Leaf tasks capture one pointer (inline,
-// as task_group's leaf tasks are in BM_Contention_Pool).
+// The same work on the shared-queue design. Leaf tasks capture one pointer
+// (inline, as task_group's leaf tasks are in BM_Contention_Pool).
 void BM_Contention_SharedQueue(benchmark::State& state) {
   const auto threads = static_cast<std::size_t>(state.range(0));
   shared_queue_pool pool(threads - 1);
@@ -497,6 +498,32 @@ void BM_Contention_MutexQueue(benchmark::State& state) {
 }
 BENCHMARK(BM_Contention_MutexQueue)->Apply(contention_args);
 
+// The same work on Strata's pool design with moodycamel::ConcurrentQueue in
+// place of the mutex ring (threading/internal/moodycamel_pool.h): the
+// question whether lock-free queues pay off in the per-worker design. The
+// producers and the leaves are BM_Contention_Pool's; moodycamel_group counts
+// them as task_group does (without task_group's exception capture, which a
+// task that does not throw never pays for).
+void BM_Contention_MoodycamelPool(benchmark::State& state) {
+  using threading_internal::moodycamel_group;
+  const auto threads = static_cast<std::size_t>(state.range(0));
+  threading_internal::moodycamel_pool pool(threads - 1);
+  std::atomic<std::size_t> sink{0};
+  for (auto _ : state) {
+    moodycamel_group group(pool);
+    for (std::size_t p = 0; p < threads; ++p) {
+      group.run([&group, &sink] {
+        for (std::size_t i = 0; i < kPerProducer; ++i) {
+          group.run([&sink] { sink.fetch_add(1, std::memory_order_relaxed); });
+        }
+      });
+    }
+    group.wait();
+  }
+  report(state, threads * (kPerProducer + 1), 0);
+}
+BENCHMARK(BM_Contention_MoodycamelPool)->Apply(contention_args);
+
 // ---- Hand-off latency: one task to an idle pool. ----------------------------
 //
 // A pool of one worker runs a task, so its worker has just run dry; the
@@ -557,6 +584,22 @@ BENCHMARK(BM_HandOff_SharedQueue_Parked)
     ->UseManualTime()
     ->Unit(benchmark::kMicrosecond);
 
+// The pool's design on moodycamel queues: the same spin and park rules, so
+// a difference from BM_HandOff_Pool_* is the queues' and the sleep
+// protocol's (a seq_cst count per queue instead of the queue's mutex).
+void BM_HandOff_MoodycamelPool_Spinning(benchmark::State& state) {
+  hand_off<threading_internal::moodycamel_pool>(state, false);
+}
+void BM_HandOff_MoodycamelPool_Parked(benchmark::State& state) {
+  hand_off<threading_internal::moodycamel_pool>(state, true);
+}
+BENCHMARK(BM_HandOff_MoodycamelPool_Spinning)
+    ->UseManualTime()
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_HandOff_MoodycamelPool_Parked)
+    ->UseManualTime()
+    ->Unit(benchmark::kMicrosecond);
+
 // ---- Join latency: a waiter woken by the last task of its group. -----------
 //
 // A pool of one worker runs one task of a group; the caller waits for the
@@ -564,7 +607,7 @@ BENCHMARK(BM_HandOff_SharedQueue_Parked)
 // the task busy-runs for `task_us` microseconds. Reported (manual time):
 // from the task's last instruction to the caller's return from the wait,
 // the latency a split system's caller pays after its last subtask ends.
-// The work-stealing pool's waiter polls for kSpinTime (20 us) before it
+// The work-stealing pool's waiter polls for kSpinTime before it
 // sleeps; the shared-queue baseline sleeps at once, so a short task ends
 // with a condition-variable wake-up. Past the spin (50 us), both sleep.
 
@@ -640,6 +683,24 @@ void join_args(benchmark::internal::Benchmark* b) {
 }
 BENCHMARK(BM_JoinLatency_Pool)->Apply(join_args);
 BENCHMARK(BM_JoinLatency_SharedQueue)->Apply(join_args);
+
+// The pool's design on moodycamel queues, joined through moodycamel_group
+// (the same helping wait, spin and sleep as task_group on thread_pool).
+void BM_JoinLatency_MoodycamelPool(benchmark::State& state) {
+  threading_internal::moodycamel_pool pool(1);
+  for (auto _ : state) {
+    join_probe probe;
+    probe.task_ns = state.range(0) * 1000;
+    threading_internal::moodycamel_group group(pool);
+    group.run([p = &probe] { p->run(); });
+    probe.wait_started();
+    group.wait();
+    const std::int64_t returned = now_ns();
+    state.SetIterationTime(
+        static_cast<double>(returned - probe.finished_ns.load()) * 1e-9);
+  }
+}
+BENCHMARK(BM_JoinLatency_MoodycamelPool)->Apply(join_args);
 
 // ---- Idle CPU: what a pool burns between bursts of work. --------------------
 //

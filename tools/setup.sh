@@ -19,6 +19,8 @@ packages=(
   libpng-dev             # PNG output of the demos
   gnuplot-nox            # plots in BENCHMARKS.md
   python3                # tools/bench_report.py
+  cmake                  # the CMake build (CMakeLists.txt, examples/cmake_consumer)
+  pkgconf                # pkg-config, for strata.pc (examples/cmake_consumer)
 )
 
 missing=()

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Compile cost of a target's own translation units, in a bazel config.
 
-Issue 18 asks that every translation unit compile in at most 60 s and 2 GB
-in every config on a 2-core machine. This re-runs, under /usr/bin/time, the
+Strata's budget: every translation unit compiles in at most 60 s and 2 GB
+in every config, on a machine of two cores. This re-runs, under /usr/bin/time, the
 exact compile command bazel uses (from `bazel aquery`) for each source file
 of the given targets (not their dependencies), in the execution root, and
 prints CPU time, wall time and the compiler's peak memory:
@@ -17,7 +17,7 @@ prints CPU time, wall time and the compiler's peak memory:
 goes first on the quote include path; by default this workspace does, so
 that headers of packages the last build did not link into the execution
 root are found). For before/after comparisons run both trees alternately:
-a shared VM's speed drifts.
+a shared machine's speed drifts.
 
 Measure on an idle machine (no build, test or benchmark running) and say
 how idle it was (`uptime`). Exits 1 if a compile fails.

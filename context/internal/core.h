@@ -58,15 +58,21 @@ class context_core {
   template <typename... SystemArgs>
   context_core(const typename Types::settings_type& settings,
                SystemArgs&&... args)
-      : entities_ptr_(context_internal::make_entities<Types>(settings)),
-        components_(context_internal::initial_capacity<Types>(settings)),
+      : entities_ptr_(context_internal::make_entities<Types>(
+            settings, context_internal::run_options_in(args...))),
+        components_(context_internal::initial_capacity<Types>(
+            settings, context_internal::run_options_in(args...))),
         thread_count_(context_internal::thread_count_of<Types>(
-            settings, context_internal::executor_in(args...))),
+            settings, context_internal::executor_in(args...),
+            context_internal::run_options_in(args...))),
         refresh_parallel_(
             settings.template get<context_keys::refresh_parallelism>()),
-        hand_off_(settings.template get<context_keys::hand_off>()),
+        hand_off_(context_internal::hand_off_of<Types>(
+            settings, context_internal::run_options_in(args...))),
+        runs_in_parallel_(context_internal::runs_in_parallel<Types>(
+            context_internal::run_options_in(args...))),
         pool_(thread_count_ - 1, context_internal::executor_in(args...)),
-        measures_costs_(Types::scheduler_type::runs_subtasks_in_parallel &&
+        measures_costs_(runs_in_parallel_ &&
                         hand_off_.mode == hand_off::automatic &&
                         pool_.worker_count() > 0) {
     const auto& systems = settings.template get<context_keys::systems>();
@@ -89,12 +95,12 @@ class context_core {
     if constexpr (Types::trace_enabled) {
       trace_span span;
       span.begin();
-      refresh();
+      refresh_keeping_first(failure);
       span.end();
       trace_.add({trace_event::kind::refresh, "refresh", 0, 0, span.thread,
                   span.start_ns, span.end_ns, step_count_});
     } else {
-      refresh();
+      refresh_keeping_first(failure);
     }
     ++step_count_;
     if (failure) std::rethrow_exception(failure);
@@ -132,8 +138,8 @@ class context_core {
   }
   // create_entities(n, f) (internal/create_batch.h).
   template <typename... Ts, typename Fill>
-  void create_batch(std::size_t n, bool or_null, Fill& fill) {
-    context_internal::create_batch<Ts...>(*this, n, or_null, fill);
+  std::size_t create_batch(std::size_t n, bool or_null, Fill& fill) {
+    return context_internal::create_batch<Ts...>(*this, n, or_null, fill);
   }
   // Whether subscribe events are observed (an observer, or a system with an
   // on_subscribe hook): they come in the order entities were queued.
@@ -153,9 +159,22 @@ class context_core {
         entities().alive(id),
         "add_component: the entity is not alive (killed, or a stale id)");
     refresh_.note_change(entities(), id);
-    return components_.template add<T>(
-        id, entities().metadata_at(id.index()).components,
-        std::forward<Args>(args)...);
+    auto& bits = entities().metadata_at(id.index()).components;
+    constexpr std::size_t bit = component_list::template id_of<T>();
+    const bool replacing = bits.test(bit);
+    try {
+      return components_.template add<T>(id, bits,
+                                         std::forward<Args>(args)...);
+    } catch (...) {
+      // Storing a replacement failed after the old component was destroyed
+      // (component_storage::add): the entity now lacks it, so it departs
+      // from the systems that require it, as after remove_component.
+      if (replacing && !bits.test(bit)) {
+        depart_systems_requiring<bit>(*this, id);
+        departures_noted_ = true;
+      }
+      throw;
+    }
   }
   // The defer proxy's add_component(): on the null id of a refused
   // creation, constructs into a scratch object that the refresh discards.
@@ -268,6 +287,13 @@ class context_core {
 
   thread_pool& pool() { return pool_; }
   std::size_t thread_count() const { return thread_count_; }
+  // Whether systems run on the parallel scheduler: the settings' scheduler
+  // runs subtasks in parallel and the run options did not choose the
+  // sequential one (context/run_options.h).
+  bool runs_in_parallel() const {
+    return Types::scheduler_type::runs_subtasks_in_parallel &&
+           runs_in_parallel_;
+  }
   strata::hand_off_policy hand_off_policy() const { return hand_off_; }
   // Whether systems' run times are measured: only where the decisions they
   // feed are made (a threaded scheduler with workers, deciding
@@ -320,6 +346,28 @@ class context_core {
   std::uint64_t step_count() const { return step_count_; }
 
  private:
+  // The refresh at the end of a step whose function threw `failure` (or
+  // null): the step's exception wins over one a deferred function threw,
+  // which is kept only when the step threw none.
+  // The observer then hears of the step's refused creations, if any.
+  void refresh_keeping_first(std::exception_ptr& failure) {
+    try {
+      refresh();
+    } catch (...) {
+      if (!failure) failure = std::current_exception();
+    }
+    if (observer_ && refused_creations_ > 0) {
+      try {
+        observer_({.what = refresh_event::kind::refused_creations,
+                   .entity = null_entity,
+                   .system_id = refresh_event::no_system,
+                   .system_name = {},
+                   .count = refused_creations_});
+      } catch (...) {
+        if (!failure) failure = std::current_exception();
+      }
+    }
+  }
   void refresh() {
     defer_proxy<Types> proxy(*this);
     refresh_.run(*this, proxy, refresh_parallel_);
@@ -353,6 +401,7 @@ class context_core {
   std::size_t thread_count_;
   bool refresh_parallel_;
   strata::hand_off_policy hand_off_;
+  bool runs_in_parallel_;
   thread_pool pool_;
   // measures_costs(), fixed at construction.
   bool measures_costs_;

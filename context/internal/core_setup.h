@@ -1,6 +1,7 @@
 // Internal to //context: how a context_core (internal/core.h) is put
 // together from its settings and make_context's arguments: the storages'
-// initial sizes, the thread count, the executor given with strata::run_on,
+// initial sizes, the thread count, the scheduler and hand-off policy (the
+// settings', or the run options'), the executor given with strata::run_on,
 // and each system instance, constructed from its strata::system_arguments
 // if any.
 #ifndef STRATA_CONTEXT_INTERNAL_CORE_SETUP_H_
@@ -12,9 +13,12 @@
 #include <tuple>
 #include <type_traits>
 
+#include "base/check.h"
 #include "context/internal/diagnostics.h"
+#include "context/run_options.h"
 #include "context/settings.h"
 #include "context/system_instance.h"
+#include "scheduler/hand_off.h"
 #include "threading/executor.h"
 #include "threading/thread_pool.h"
 
@@ -23,35 +27,85 @@ namespace strata::context_internal {
 // Entities the storages make room for up front. Fixed contiguous buffers
 // size themselves; sparse and hash-map chunks hold rare components and
 // grow with them.
+// The run options (context/run_options.h) are read here, once: each one
+// given overrides the settings' value.
 template <typename Types>
-std::size_t initial_capacity(const typename Types::settings_type& settings) {
+std::size_t initial_capacity(const typename Types::settings_type& settings,
+                             const run_options& options) {
   if constexpr (Types::limit_type::is_fixed) {
+    STRATA_CHECK(!options.reserve_entities().has_value(),
+                 "run_options().reserve_entities(n): the settings' entity "
+                 "limit is fixed and sizes itself; reserve only with "
+                 "dynamic_entity_limit()");
     return 0;
   } else {
-    return settings.template get<context_keys::entity_limit>().initial_capacity;
+    return options.reserve_entities().value_or(
+        settings.template get<context_keys::entity_limit>().initial_capacity);
   }
 }
 
 template <typename Types>
 std::unique_ptr<typename Types::entity_storage_type> make_entities(
-    const typename Types::settings_type& settings) {
+    const typename Types::settings_type& settings, const run_options& options) {
   using storage = typename Types::entity_storage_type;
   if constexpr (Types::limit_type::is_fixed) {
     return std::make_unique<storage>();
   } else {
-    return std::make_unique<storage>(initial_capacity<Types>(settings));
+    return std::make_unique<storage>(
+        initial_capacity<Types>(settings, options));
   }
 }
 
 // Threads of the context, the caller's included: an executor's concurrency
-// plus one, or threads(n) (0: every hardware thread).
+// plus one, or threads(n) of the run options, else of the settings (0:
+// every hardware thread).
 template <typename Types>
 std::size_t thread_count_of(const typename Types::settings_type& settings,
-                            executor* external) {
+                            executor* external, const run_options& options) {
   if (external != nullptr) return external->concurrency() + 1;
-  std::size_t n = settings.template get<context_keys::threads>();
+  std::size_t n = options.threads().value_or(
+      settings.template get<context_keys::threads>());
   if (n == 0) n = std::max<std::size_t>(1, thread_pool::default_worker_count());
   return n;
+}
+
+// Whether systems run on the parallel scheduler: the settings' scheduler
+// can (atomic_counter) and the run options do not choose the sequential
+// one. Asking a sequential context for atomic_counter fails loudly.
+template <typename Types>
+bool runs_in_parallel(const run_options& options) {
+  constexpr bool compiled = Types::scheduler_type::runs_subtasks_in_parallel;
+  const scheduler_kind chosen = options.scheduler().value_or(
+      compiled ? scheduler_kind::atomic_counter : scheduler_kind::sequential);
+  STRATA_CHECK(compiled || chosen == scheduler_kind::sequential,
+               "run_options().scheduler(scheduler_kind::atomic_counter): the "
+               "settings choose the sequential scheduler, which compiles no "
+               "parallel one; choose strata::scheduler::atomic_counter in the "
+               "settings to pick either at run time");
+  return compiled && chosen == scheduler_kind::atomic_counter;
+}
+
+// The hand-off policy: the run options', else the settings'.
+template <typename Types>
+hand_off_policy hand_off_of(const typename Types::settings_type& settings,
+                            const run_options& options) {
+  return options.hand_off().value_or(
+      settings.template get<context_keys::hand_off>());
+}
+
+// The run options among make_context's arguments, or the default ones.
+template <typename... Args>
+run_options run_options_in(const Args&... args) {
+  run_options found;
+  (
+      [&](const auto& arg) {
+        if constexpr (std::is_same_v<std::remove_cvref_t<decltype(arg)>,
+                                     run_options>) {
+          found = arg;
+        }
+      }(args),
+      ...);
+  return found;
 }
 
 // The executor given with strata::run_on among make_context's arguments,
@@ -80,7 +134,7 @@ auto make_instance(const Signature& signature,
   constexpr std::size_t found =
       []<typename... A>(std::type_identity<std::tuple<A...>>) {
         constexpr bool is_for[] = {
-            std::is_same_v<typename std::remove_cvref_t<A>::system_type,
+            std::is_same_v<constructed_system_t<std::remove_cvref_t<A>>,
                            system_type>...,
             false};
         for (std::size_t i = 0; i < sizeof...(A); ++i) {

@@ -49,8 +49,10 @@ class batch_counts {
 };
 
 // Core: a context_core (internal/core.h).
+// Returns how many entities it made (n unless `or_null` refused some).
 template <typename... Ts, typename Core, typename Fill>
-void create_batch(Core& core, std::size_t n, bool or_null, Fill& fill) {
+std::size_t create_batch(Core& core, std::size_t n, bool or_null,
+                         Fill& fill) {
   using bitset_type = typename Core::bitset_type;
   using component_list = typename Core::component_list;
   static constexpr bitset_type bits = [] {
@@ -79,7 +81,7 @@ void create_batch(Core& core, std::size_t n, bool or_null, Fill& fill) {
       std::optional<entity_id> created = entities.try_create();
       if (!created.has_value()) {
         core.note_refused_creations(n - i);
-        return;
+        return i;
       }
       id = *created;
     } else {
@@ -96,6 +98,7 @@ void create_batch(Core& core, std::size_t n, bool or_null, Fill& fill) {
     }
     (std::index_sequence_for<Ts...>{});
   }
+  return n;
 }
 
 }  // namespace strata::context_internal

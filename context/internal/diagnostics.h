@@ -172,6 +172,20 @@ inline constexpr bool system_not_default_constructible = [] {
 
 namespace strata::context_internal {
 
+// The system a make_context argument constructs (a system_arguments_t's
+// system_type); void for the others (an executor, run options).
+template <typename Argument, typename = void>
+struct constructed_system {
+  using type = void;
+};
+template <typename Argument>
+struct constructed_system<Argument,
+                          std::void_t<typename Argument::system_type>> {
+  using type = typename Argument::system_type;
+};
+template <typename Argument>
+using constructed_system_t = typename constructed_system<Argument>::type;
+
 // The first system of List that is not default-constructible and that no
 // system_arguments_t among Args constructs; void if none.
 template <typename List, typename... Args>
@@ -182,7 +196,7 @@ struct unconstructible_system_of<L<Signatures...>, Args...> {
   template <typename System>
   static constexpr bool lacks_arguments =
       !std::is_default_constructible_v<System> &&
-      !(std::is_same_v<typename Args::system_type, System> || ...);
+      !(std::is_same_v<constructed_system_t<Args>, System> || ...);
   using type = type_at_t<
       index_of_v<std::true_type, type_list<std::bool_constant<lacks_arguments<
                                      typename Signatures::system_type>>...>>,

@@ -16,11 +16,20 @@
 // `Checked`, every component goes by id and each access checks that the
 // entity is alive and has the component.
 //
+// Exceptions: a system's loop (loop_ranks) visits every entity of its slice
+// even when f throws for one: it keeps the first exception (the lowest rank
+// of the slice) and rethrows it after the last entity. So what a throwing
+// callable leaves behind (the writes of every visit) does not depend on how
+// the entities were split into subtasks. A callable that cannot throw pays
+// nothing: the handler around its call is removed with the call's
+// exception edges, and the loop compiles as before.
+//
 // Internal.
 #ifndef STRATA_CONTEXT_INTERNAL_FOR_EACH_H_
 #define STRATA_CONTEXT_INTERNAL_FOR_EACH_H_
 
 #include <cstddef>
+#include <exception>
 #include <type_traits>
 #include <utility>
 
@@ -228,19 +237,38 @@ void loop_runs_by_index(const Set& set, std::size_t begin, std::size_t end,
       [&](std::size_t i) { f(at[i]...); });
 }
 
+// f, with what it throws kept in `first` (the first exception only)
+// instead of leaving the loop.
+template <typename F>
+struct continuing_call {
+  F& f;
+  std::exception_ptr& first;
+  template <typename... A>
+  [[gnu::always_inline]] inline void operator()(A&&... a) const {
+    try {
+      f(std::forward<A>(a)...);
+    } catch (...) {
+      if (!first) first = std::current_exception();
+    }
+  }
+};
+
 // f over the members of ranks [begin, end) of an ordered_index_set of
-// entity indices.
+// entity indices; every one, then the first exception f threw is rethrown.
 template <bool TakesId, typename Set, typename Entities, typename F,
           typename... Access>
 void loop_ranks(const Set& set, std::size_t begin, std::size_t end,
                 const Entities& entities, F& f, const Access&... access) {
+  std::exception_ptr first;
+  continuing_call<F> call{f, first};
   if constexpr (!TakesId && (Access::by_index && ...)) {
-    loop_runs_by_index(set, begin, end, f, access.at...);
+    loop_runs_by_index(set, begin, end, call, access.at...);
   } else {
     set.for_each(begin, end, [&](std::size_t i) {
-      call_at<TakesId>(entities, i, f, access...);
+      call_at<TakesId>(entities, i, call, access...);
     });
   }
+  if (first) std::rethrow_exception(first);
 }
 
 // f over every live entity whose components include `required` and none of

@@ -13,6 +13,16 @@
 // context for all of them, instead of twice per system (7 % of the compile
 // time of a 64-component, 32-system program).
 //
+// Runs within a step. Every pass over the subtasks in a step (each run of
+// the system, and each further for_subtasks call of a detailed_instance
+// callable in one run) gets states of its own, after those of the earlier
+// passes of the step: the refresh visits the states in order, so deferred
+// functions come in (run within the step, subtask, deferral) order whatever
+// the number of subtasks. The count restarts with the first run of the next
+// step (run_in_step(): the pass being prepared or run, from 0). When a run
+// throws, discard_run() drops the kills and deferred functions of its
+// passes at once, so a later run in the same step keeps only its own.
+//
 // Thread-safety: during a run each subtask touches only its own state; the
 // rest is mutated only by the context, outside system execution.
 #ifndef STRATA_CONTEXT_INTERNAL_INSTANCE_RUNTIME_H_
@@ -40,25 +50,26 @@ void reset_output(Output& output) {
   }
 }
 
-// Splits `entities` into subtasks and sets each state's slice (and resets
-// its output); returns the count.
+// Splits `entities` into subtasks and sets the slices (and resets the
+// outputs) of states [first, first + count); returns the count.
 template <typename Strategy, typename States>
 std::size_t prepare_states(const Strategy& strategy, States& states,
-                           std::size_t entities, std::size_t threads,
-                           bool allow_split, std::int64_t predicted_ns) {
+                           std::size_t first, std::size_t entities,
+                           std::size_t threads, bool allow_split,
+                           std::int64_t predicted_ns) {
   // (One entity or none: one subtask, whatever the strategy says.)
   const std::size_t count =
       allow_split && entities > 1
           ? ::strata::subtask_count(strategy, entities, threads, predicted_ns)
           : 1;
-  if (states.size() < count) states.resize(count);
+  if (states.size() < first + count) states.resize(first + count);
   for (std::size_t i = 0; i < count; ++i) {
     auto [begin, end] = slice_bounds(i, count, entities);
-    states[i].begin = begin;
-    states[i].end = end;
+    states[first + i].begin = begin;
+    states[first + i].end = end;
     if constexpr (!std::is_same_v<decltype(states[i].output),
                                   ::strata::no_output>) {
-      reset_output(states[i].output);
+      reset_output(states[first + i].output);
     }
   }
   return count;
@@ -97,35 +108,95 @@ class instance_runtime {
   void note_departure(std::uint32_t index) {
     subscription_.note_departure(index);
   }
-  State& state(std::size_t subtask) noexcept { return states_[subtask]; }
+  // The states of the current pass (subtask `subtask` of it).
+  State& state(std::size_t subtask) noexcept {
+    return states_[pass_first_ + subtask];
+  }
+  State* pass_states() noexcept { return states_.data() + pass_first_; }
+  // Every state (those the step's passes used first, then spare ones, left
+  // empty by the refresh), for the refresh.
   State* states() noexcept { return states_.data(); }
   std::size_t state_count() const noexcept { return states_.size(); }
+  // The states of every pass of the latest run, in pass then subtask order.
+  State* run_states() noexcept { return states_.data() + run_first_; }
+  std::size_t run_state_count() const noexcept {
+    return used_states_ - run_first_;
+  }
+  // The pass of the step being prepared or run (0 for the first).
+  std::size_t run_in_step() const noexcept { return run_in_step_; }
 
   // The measured cost of the system's runs (scheduler/hand_off.h).
   run_cost& cost() noexcept { return cost_; }
   const run_cost& cost() const noexcept { return cost_; }
 
-  // Splits the subscribed set for a run and resets the outputs.
+  // Splits the subscribed set for a run of step `step` and resets the
+  // outputs, in states after those of the step's earlier passes.
   // `predicted_ns` reaches cost-aware strategies
   // (inner_parallelism::automatic()).
   void prepare_subtasks(std::size_t threads, bool allow_split,
+                        std::uint64_t step,
                         std::int64_t predicted_ns = run_cost::unknown) {
-    active_subtasks_ = prepare_states(strategy_, states_, entity_count(),
-                                      threads, allow_split, predicted_ns);
-    failed_ = false;
+    if (step != step_ || used_states_ == 0) {
+      step_ = step;
+      used_states_ = 0;
+      run_in_step_ = 0;
+    } else {
+      ++run_in_step_;
+    }
+    run_first_ = pass_first_ = used_states_;
+    active_subtasks_ = prepare_states(strategy_, states_, run_first_,
+                                      entity_count(), threads, allow_split,
+                                      predicted_ns);
+    used_states_ += active_subtasks_;
+    pass_started_ = false;
   }
 
-  // Whether the latest run threw: the refresh then discards the kills and
-  // deferred functions of its subtasks (context/context.h, exceptions).
-  bool failed() const noexcept { return failed_; }
-  void mark_failed() noexcept { failed_ = true; }
+  // Before a pass over the subtasks: the run's first pass uses the states
+  // prepare_subtasks set; a further one (a detailed_instance callable
+  // calling for_subtasks again) gets fresh states with the same slices.
+  void begin_pass() {
+    if (!pass_started_) {
+      pass_started_ = true;
+      return;
+    }
+    const std::size_t first = used_states_;
+    if (states_.size() < first + active_subtasks_) {
+      states_.resize(first + active_subtasks_);
+    }
+    for (std::size_t i = 0; i < active_subtasks_; ++i) {
+      State& fresh = states_[first + i];
+      fresh.begin = states_[pass_first_ + i].begin;
+      fresh.end = states_[pass_first_ + i].end;
+      if constexpr (!std::is_same_v<decltype(fresh.output),
+                                    ::strata::no_output>) {
+        reset_output(fresh.output);
+      }
+    }
+    pass_first_ = first;
+    used_states_ += active_subtasks_;
+    ++run_in_step_;
+  }
+
+  // The latest run threw: the kills and deferred functions of its passes
+  // are dropped (context/context.h, exceptions); earlier runs keep theirs.
+  void discard_run() noexcept {
+    for (std::size_t s = run_first_; s < used_states_; ++s) {
+      states_[s].to_kill.clear();
+      states_[s].deferred.clear();
+    }
+  }
 
  private:
   Strategy strategy_;
   subscription_type subscription_;
   std::vector<State> states_;
-  std::size_t active_subtasks_ = 0;
-  bool failed_ = false;
+  std::size_t active_subtasks_ = 0;  // of the current pass
+  std::uint64_t step_ = 0;           // of the latest prepare_subtasks
+  std::size_t used_states_ = 0;      // by the passes of that step
+  std::size_t run_first_ = 0;        // first state of the latest run
+  std::size_t pass_first_ = 0;       // first state of the current pass
+  std::size_t run_in_step_ = 0;
+  bool pass_started_ = false;
   run_cost cost_;
 };
 

@@ -60,7 +60,8 @@ class subtask_executor {
   template <typename Call>
   ABSL_ATTRIBUTE_ALWAYS_INLINE void run_each_subtask(Call call) {
     measured_ = measure_;
-    context_internal::run_subtasks(core_.pool(), instance_.states(),
+    instance_.begin_pass();
+    context_internal::run_subtasks(core_.pool(), instance_.pass_states(),
                                    instance_.subtask_count(),
                                    {.parallel = parallel_,
                                     .measure = measure_,

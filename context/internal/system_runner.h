@@ -75,7 +75,15 @@ class system_runner {
         const auto run = [&core, &adapter_refs](std::size_t id) {
           table[id](core, adapter_refs);
         };
-        if constexpr (Types::scheduler_type::runs_subtasks_in_parallel) {
+        if constexpr (!Types::scheduler_type::runs_subtasks_in_parallel) {
+          Types::scheduler_type::template execute<system_list, Selected>(
+              core.pool(), run);
+        } else if (!core.runs_in_parallel()) {
+          // The run options chose the sequential scheduler
+          // (context/run_options.h): the run the sequential scheduler makes.
+          scheduler::sequential_t::execute<system_list, Selected>(core.pool(),
+                                                                  run);
+        } else {
           static constexpr auto remembered_table =
               make_run_table<Selected, refs_type, true>(
                   std::make_index_sequence<system_count>{});
@@ -101,9 +109,6 @@ class system_runner {
                   core, &table, probe, trace_span::now_ns() - start);
             }
           }
-        } else {
-          Types::scheduler_type::template execute<system_list, Selected>(
-              core.pool(), run);
         }
         if constexpr (Types::trace_enabled) {
           record_trace<Selected>(core,
@@ -260,7 +265,7 @@ class system_runner {
       }
     } catch (...) {
       if constexpr (Types::trace_enabled) instance.run_span.end();
-      instance.mark_failed();
+      instance.discard_run();
       throw;
     }
     if constexpr (Types::trace_enabled) instance.run_span.end();
@@ -297,7 +302,8 @@ class system_runner {
   [[gnu::noinline]] static void prepare_remembered(core_type& core,
                                                    Runtime& runtime) {
     runtime.prepare_subtasks(core.thread_count(),
-                             Types::inner_parallelism_allowed);
+                             Types::inner_parallelism_allowed,
+                             core.step_count());
   }
   template <typename Runtime>
   [[gnu::noinline]] static run_plan plan_run(core_type& core,
@@ -317,11 +323,11 @@ class system_runner {
         : policy.mode == hand_off::never ? run_cost::unknown
                                          : predicted;
     runtime.prepare_subtasks(core.thread_count(),
-                             Types::inner_parallelism_allowed, strategy_hint);
+                             Types::inner_parallelism_allowed,
+                             core.step_count(), strategy_hint);
     const bool parallel =
         Types::inner_parallelism_allowed &&
-        Types::scheduler_type::runs_subtasks_in_parallel &&
-        policy.worth_splitting(predicted, runtime.subtask_count());
+        core.runs_in_parallel() && policy.worth_splitting(predicted, runtime.subtask_count());
     if (parallel) core.inline_decisions().note_split();
     return {.parallel = parallel,
             .measure = measure,

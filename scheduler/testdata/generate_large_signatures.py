@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Writes large_signatures_test.cc: 64 components, 32 systems, a dense DAG.
 
-It measures what a big declaration costs the compiler (see the closing note
-of issue 6); the test also checks a few derived facts. Regenerate with
+It measures what a big declaration costs the compiler; the test also checks
+a few derived facts. Regenerate with
   python3 scheduler/testdata/generate_large_signatures.py > \
       scheduler/large_signatures_test.cc
 """

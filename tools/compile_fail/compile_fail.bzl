@@ -6,7 +6,7 @@ matches `expected_error_regex` (an extended regular expression) and every
 pattern of `also_expected_regexes`, in at most `max_output_lines` lines and
 `max_output_bytes` bytes: by default 30 lines and 6144 bytes, with GCC and
 with Clang alike, Strata's promise that every misuse prints one screen
-(issue 18; settings/diagnostic.h says how). It fails if the source compiles,
+(settings/diagnostic.h says how). It fails if the source compiles,
 or if it fails for another reason, or too verbosely. The compiler runs at build
 time (so results are cached); the test checks the recorded outcome and prints
 the compiler output, and how many lines of it there were, when it fails.
@@ -15,8 +15,12 @@ the compiler output, and how many lines of it there were, when it fails.
         name = "write_undeclared_component_test",
         src = "write_undeclared_component.cc",
         deps = [":context"],
-        expected_error_regex = "system .* writes a component it did not declare",
+        expected_error_regex = static_assert_regex("writes a component it did not declare"),
     )
+
+A Strata diagnostic is a static_assert whose message tells the user what to
+change; `static_assert_regex(message)` matches that message after the prefix
+GCC ("static assertion failed") and Clang ("static_assert failed") print.
 """
 
 load("@bazel_tools//tools/cpp:toolchain_utils.bzl", "find_cpp_toolchain")
@@ -147,6 +151,11 @@ _cc_compile_fail_test = rule(
     fragments = ["cpp"],
     incompatible_use_toolchain_transition = True,
 )
+
+def static_assert_regex(message):
+    """The expected_error_regex of a failed static_assert whose message matches
+    `message` (an extended regular expression), with GCC and with Clang."""
+    return "static(_| )assert(ion)? failed.*" + message
 
 def cc_compile_fail_test(name, tags = [], **kwargs):
     """The rule above, tagged "compile_fail": the sanitizer configs leave
