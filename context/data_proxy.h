@@ -63,9 +63,8 @@
 //     discards qualifiers" with GCC; with Clang "no matching member function
 //     for call to 'process'" and the note "'this' argument has type
 //     'const S', but method is not marked const"), since a member call has
-//     no hook for Strata's message. Mark
-//     process() const; per-subtask state lives in output() or in the
-//     subtask's own locals;
+//     no hook for Strata's message. Mark process() const; per-subtask state
+//     lives in output() or in the subtask's own locals;
 //   * for_previous_outputs(st, f) gives f const references, since every
 //     subtask visits the same outputs.
 // Reads of read() and read_optional() components at any id, and resources
@@ -84,7 +83,8 @@
 // message (STRATA_CHECK, base/check.h) when the id is not alive (killed, or
 // stale: its slot was reused) or lacks the component, so a stale id is never
 // served the slot's new owner. The check is one load of the entity's record
-// and one of its component bits (//benchmarks:entity_benchmark, Unpack*).
+// and one of its component bits (//benchmarks:update_benchmark,
+// strata_1t_ids: data.get by id for every entity).
 //
 // Thread-safety: data proxies of different subtasks, of one system or of
 // systems the scheduler runs at once, are used concurrently. Each touches
@@ -224,7 +224,8 @@ class data_proxy {
   template <tag_value Tag>
   decltype(auto) get(Tag, entity_id id) {  // to write: data.write, .write()
     using T = tag_type<Tag>;
-    if constexpr (splits && contains_v<T, typename signature_type::write_types>) {
+    if constexpr (splits &&
+                  contains_v<T, typename signature_type::write_types>) {
       diagnostic::report(
           diagnostic::random_access_to_written_component_in_split_system<
               system_type, T>);
@@ -248,7 +249,8 @@ class data_proxy {
   template <tag_value Tag>
   tag_type<Tag>& write(Tag tag, entity_id id) {
     using T = tag_type<Tag>;
-    if constexpr (splits && contains_v<T, typename signature_type::write_types>) {
+    if constexpr (splits &&
+                  contains_v<T, typename signature_type::write_types>) {
       diagnostic::report(
           diagnostic::random_access_to_written_component_in_split_system<
               system_type, T>);
@@ -303,13 +305,12 @@ class data_proxy {
   // read_resource<T>().
   template <typename T>
   decltype(auto) resource() {
-    if constexpr (splits &&
-                  contains_v<T, typename signature_type::write_resource_types>) {
+    using written = typename signature_type::write_resource_types;
+    if constexpr (splits && contains_v<T, written>) {
       diagnostic::report(
           diagnostic::written_resource_in_split_system<system_type, T>);
       return diagnostic::after_report<T>();
-    } else if constexpr (contains_v<
-                             T, typename signature_type::write_resource_types>) {
+    } else if constexpr (contains_v<T, written>) {
       return static_cast<T&>(core_.template resource<T>());
     } else if constexpr (contains_v<
                              T, typename signature_type::read_resource_types>) {

@@ -101,7 +101,7 @@ bool spawn_saw_null = false;
 // Writes every entity's position; y counts the visits' two halves.
 struct visitor {
   template <typename Data>
-  void process(Data& data) {
+  void process(Data& data) const {
     data.for_each([&](entity_id e, position& p) {
       p.y += 1;
       const int x = static_cast<int>(p.x);
@@ -137,7 +137,7 @@ std::vector<int> seen;
 template <typename T>
 struct reader {
   template <typename Data>
-  void process(Data& data) {
+  void process(Data& data) const {
     data.for_each([&](const T& c) {
       std::lock_guard<std::mutex> lock(seen_mutex);
       seen.push_back(c.value);

@@ -37,11 +37,11 @@ class subtask_executor {
         parallel_(parallel),
         measure_(measure) {}
 
-  // f(system, data_proxy&) once per subtask (the system as subtask_system()
-  // gives it); concurrently when the context
-  // runs subtasks in parallel. Every subtask runs even if another throws;
-  // then the exception of the lowest subtask index is rethrown, whatever the
-  // thread count (context_internal::run_subtasks, shared by every system).
+  // f(system, data_proxy&) once per subtask, the system as subtask_system()
+  // gives it; concurrently when the context runs subtasks in parallel. Every
+  // subtask runs even if another throws; then the exception of the lowest
+  // subtask index is rethrown, whatever the thread count
+  // (context_internal::run_subtasks, shared by every system).
   // Always inlined into the system's run: a call per system and step
   // otherwise (GCC kept it out of line under the threaded scheduler).
   template <typename F>
@@ -81,8 +81,8 @@ class subtask_executor {
   // shared by every subtask cannot be written from them; `system&` when the
   // system always runs as one subtask.
   decltype(auto) subtask_system() noexcept {
-    if constexpr (context_internal::may_split<
-                      Types, typename system_instance<Types, I>::signature_type>) {
+    using signature = typename system_instance<Types, I>::signature_type;
+    if constexpr (context_internal::may_split<Types, signature>) {
       return std::as_const(instance_.system());
     } else {
       return (instance_.system());
