@@ -91,3 +91,15 @@ def strata_dependencies():
         name = "libpng",
         build_file = Label("//third_party:libpng.BUILD"),
     )
+
+    _maybe(
+        system_library_repository,
+        name = "xxhash",
+        build_file = Label("//third_party:xxhash.BUILD"),
+    )
+
+    _maybe(
+        system_library_repository,
+        name = "cereal",
+        build_file = Label("//third_party:cereal.BUILD"),
+    )

@@ -169,6 +169,22 @@ class basic_contiguous_buffer_chunk {
 
   size_type capacity() const noexcept { return columns_.capacity(); }
 
+  // For snapshots (context/snapshot.h), when every component is trivially
+  // copyable: the chunk's slots [0, n) (n <= capacity()) as bytes, column
+  // by column, and back (assign_image empties every later slot and grows
+  // a dynamic chunk to n slots). O(n) memcpy.
+  static constexpr bool has_image = columns_type::has_image;
+  static constexpr size_type image_bytes(size_type n) noexcept {
+    return columns_type::image_bytes(n);
+  }
+  void copy_image(std::byte* out, size_type n) const noexcept
+      requires has_image {
+    columns_.copy_image(out, n);
+  }
+  void assign_image(const std::byte* in, size_type n) requires has_image {
+    columns_.assign_image(in, n);
+  }
+
   // `a[index]` is the T of the entity with that index (live slots only);
   // valid until the chunk reallocates. SoA: the array itself; AoS: the rows
   // with T's offset and the row stride, both compile-time constants.

@@ -13,6 +13,14 @@
 // Components> using chunk = ...;`) passed to `.storage(selector)`. Grouped
 // components are laid out SoA (one array each) unless `.aos()` is given.
 //
+// `.serialize_with(io)` chooses how ctx.save / ctx.load (context/save_load.h)
+// write and read the group's components: `io` is a type with
+// `static void save(std::ostream&, const T&)` and
+// `static bool load(std::istream&, T&)` for each T of the group (false: the
+// bytes are not a T), e.g. strata::cereal_io (context/cereal_io.h). Without
+// it a trivially copyable component is saved as its bytes, and saving any
+// other is a compile error naming it.
+//
 // `component_signatures(...)` checks that no component type is listed twice
 // and gives every component type a dense id (its position in the flattened
 // list), usable in constant expressions: `list.id(ct::velocity)`,
@@ -81,6 +89,14 @@ inline constexpr bool layout_chosen_twice = [] {
   return false;
 }();
 
+template <typename Components>
+inline constexpr bool serializer_chosen_twice = [] {
+  static_assert(always_false<Components>,
+                "component signature: .serialize_with(...) is given twice; "
+                "choose one serializer per signature");
+  return false;
+}();
+
 template <typename Component>
 inline constexpr bool unknown_component = [] {
   static_assert(always_false<Component>,
@@ -112,16 +128,31 @@ struct first_option<Pick, Default, First, Rest...> {
       std::conditional_t<Pick<First>::value, First,
                          typename first_option<Pick, Default, Rest...>::type>;
 };
+// The option .serialize_with(io) sets.
+template <typename Io>
+struct serializer_option {
+  using type = Io;
+};
+template <typename T>
+inline constexpr bool is_serializer_v = false;
+template <typename Io>
+inline constexpr bool is_serializer_v<serializer_option<Io>> = true;
+// No serializer chosen: bytes for trivially copyable components.
+struct no_serializer {};
+
 template <typename T>
 struct is_layout : std::bool_constant<is_layout_v<T>> {};
 template <typename T>
-struct is_storage : std::bool_constant<!is_layout_v<T>> {};
+struct is_serializer : std::bool_constant<is_serializer_v<T>> {};
+template <typename T>
+struct is_storage
+    : std::bool_constant<!is_layout_v<T> && !is_serializer_v<T>> {};
 
 }  // namespace signature_internal
 
 // The components (a type_list) and the options that were set, in order: a
-// storage selector, a layout. Only what was set is in the type, so compiler
-// messages spell cs::make(ct::health).sparse() as
+// storage selector, a layout, a serializer. Only what was set is in the
+// type, so compiler messages spell cs::make(ct::health).sparse() as
 // cs::signature<type_list<health>, storage::sparse>.
 template <typename Components, typename... Options>
 struct signature {
@@ -133,6 +164,12 @@ struct signature {
       typename signature_internal::first_option<signature_internal::is_layout,
                                                 layout::soa, Options...>::type;
   static constexpr bool is_aos = std::is_same_v<layout_type, layout::aos>;
+  // The type given to .serialize_with(...), or signature_internal::
+  // no_serializer.
+  using serializer_type = typename signature_internal::first_option<
+      signature_internal::is_serializer,
+      signature_internal::serializer_option<signature_internal::no_serializer>,
+      Options...>::type::type;
 
   constexpr auto contiguous_buffer() const {
     return storage(strata::storage::contiguous_buffer{});
@@ -154,6 +191,19 @@ struct signature {
 
   constexpr auto aos() const { return set_layout<layout::aos>(); }
   constexpr auto soa() const { return set_layout<layout::soa>(); }
+
+  // How ctx.save / ctx.load write and read these components (see the top
+  // of this file).
+  template <typename Io>
+  constexpr auto serialize_with(Io) const {
+    if constexpr ((signature_internal::is_serializer_v<Options> || ...)) {
+      diagnostic::report(diagnostic::serializer_chosen_twice<component_types>);
+      return *this;
+    } else {
+      return signature<Components, Options...,
+                       signature_internal::serializer_option<Io>>{};
+    }
+  }
 
  private:
   template <typename Layout>

@@ -150,6 +150,7 @@
 #include "context/resources.h"
 #include "context/run_options.h"
 #include "context/settings.h"
+#include "context/snapshot.h"
 #include "context/step_proxy.h"
 #include "context/system_instance.h"
 #include "context/trace.h"
@@ -220,6 +221,54 @@ class context {
     query_each<types, /*ReadOnly=*/true>(*core_, exclusion<Excluded...>{}, f);
   }
 
+  // Snapshots and the state hash, between steps (context/snapshot.h,
+  // context/state_hash.h).
+  using snapshot_type = world_snapshot<types>;
+  // A copy of the world.
+  snapshot_type snapshot() const {
+    snapshot_type saved;
+    snapshot_into(saved);
+    return saved;
+  }
+  // The same into `saved`, reusing its memory.
+  void snapshot_into(snapshot_type& saved) const { saved.capture(*core_); }
+  // Makes the world what it was when `saved` was taken.
+  void restore(const snapshot_type& saved) { saved.restore_into(*core_); }
+  // A 64-bit fingerprint of the world, equal for equal worlds (needs
+  // #include "context/state_hash.h").
+  template <typename Types = types>
+  std::uint64_t state_hash() const {
+    if constexpr (!requires { sizeof(context_internal::world_hash<Types>); }) {
+      diagnostic::report(diagnostic::state_hash_header_missing<Types>);
+      return 0;
+    } else {
+      return context_internal::world_hash<Types>::of(std::as_const(*core_));
+    }
+  }
+
+  // Writes the world to `out`; reads one from `in`, replacing this one only
+  // if all of it is valid (needs #include "context/save_load.h", which
+  // documents the format and the errors).
+  template <typename Types = types>
+  auto save(std::ostream& out) const {
+    if constexpr (!requires { sizeof(context_internal::world_io<Types>); }) {
+      diagnostic::report(diagnostic::save_load_header_missing<Types>);
+    } else {
+      report_unserializable<Types>();
+      return context_internal::world_io<Types>::save(std::as_const(*core_),
+                                                     out);
+    }
+  }
+  template <typename Types = types>
+  auto load(std::istream& in) {
+    if constexpr (!requires { sizeof(context_internal::world_io<Types>); }) {
+      diagnostic::report(diagnostic::save_load_header_missing<Types>);
+    } else {
+      report_unserializable<Types>();
+      return context_internal::world_io<Types>::load(*core_, in);
+    }
+  }
+
   // A resource the settings declare, e.g. to set it up before the first
   // step.
   template <typename T>
@@ -254,6 +303,16 @@ class context {
   }
 
  private:
+  template <typename Types>
+  static constexpr void report_unserializable() {
+    using unserializable =
+        typename context_internal::world_io<Types>::unserializable;
+    if constexpr (!std::is_same_v<unserializable, type_list<>>) {
+      diagnostic::report(diagnostic::save_of_unserializable_type<
+                         type_at_t<0, unserializable>>);
+    }
+  }
+
   std::unique_ptr<core_type> core_;
 };
 

@@ -30,17 +30,25 @@ namespace strata::demos {
 namespace particles {
 namespace {
 
-template <typename Scheduler>
-auto make_settings(Scheduler scheduler, const simulation_config& config) {
-  return strata::settings()
-      .dynamic_entity_limit(static_cast<std::size_t>(entity_capacity_for(
-          static_cast<std::int64_t>(config.particles))))
-      .allow_inner_parallelism()
-      .component_signatures(kComponents)
-      .system_signatures(kSystems)
-      .scheduler(scheduler)
+// The settings are a named constant, so that compiler messages name them
+// in a few words; what the command line decides (threads, the scheduler,
+// the world's size) goes in run options beside them. atomic_counter in the
+// settings lets the run options pick either scheduler with one context
+// type (context/run_options.h).
+constexpr auto kSettings = strata::settings()
+                               .dynamic_entity_limit()
+                               .allow_inner_parallelism()
+                               .component_signatures(kComponents)
+                               .system_signatures(kSystems)
+                               .scheduler(strata::scheduler::atomic_counter)
+                               .trace();
+
+strata::run_options run_options_for(const simulation_config& config) {
+  return strata::run_options()
+      .reserve_entities(static_cast<std::size_t>(
+          entity_capacity_for(static_cast<std::int64_t>(config.particles))))
       .threads(config.threads)
-      .trace();
+      .scheduler(config.scheduler);
 }
 
 std::uint64_t fnv1a(std::uint64_t hash, std::uint32_t word) {
@@ -123,15 +131,13 @@ void fill_samples(simulation_result& result) {
   result.refresh_ms = milliseconds(result.timing.refresh());
 }
 
-template <typename Settings>
-absl::StatusOr<simulation_result> run(const Settings& settings,
-                                      const simulation_config& config,
+absl::StatusOr<simulation_result> run(const simulation_config& config,
                                       const progress_callback& on_frame) {
   using clock = std::chrono::steady_clock;
   const world w{static_cast<float>(config.width),
                 static_cast<float>(config.height), config.seed};
-  auto ctx = strata::make_context(
-      settings, strata::system_arguments(st::acceleration, w),
+  auto ctx = strata::make_context<kSettings>(
+      run_options_for(config), strata::system_arguments(st::acceleration, w),
       strata::system_arguments(st::keep_in_bounds, w),
       strata::system_arguments(st::spatial_partition, w),
       strata::system_arguments(st::solve_contacts, w),
@@ -290,14 +296,7 @@ std::string system_graph_dot() {
 
 absl::StatusOr<simulation_result> run_particle_simulation(
     const simulation_config& config, const progress_callback& on_frame) {
-  using particles::make_settings;
-  if (config.scheduler == scheduler_kind::sequential) {
-    return particles::run(make_settings(strata::scheduler::sequential, config),
-                          config, on_frame);
-  }
-  return particles::run(
-      make_settings(strata::scheduler::atomic_counter, config), config,
-      on_frame);
+  return particles::run(config, on_frame);
 }
 
 }  // namespace strata::demos

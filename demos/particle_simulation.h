@@ -49,11 +49,14 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "context/run_options.h"
 #include "context/trace.h"
 
 namespace strata::demos {
 
-enum class scheduler_kind { atomic_counter, sequential };
+// The scheduler a run uses: Strata's run-time choice
+// (context/run_options.h), so one context type runs either.
+using scheduler_kind = strata::scheduler_kind;
 
 // A validated run description (config_from_flags() builds one from the
 // command line and checks every field; tests fill it directly).

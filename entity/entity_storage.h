@@ -259,6 +259,48 @@ class basic_entity_storage {
     }
   }
 
+  // The raw state, for code that copies or fingerprints a whole storage
+  // (context/snapshot.h, context/state_hash.h): the value of the slot at
+  // `index` < end_index() (a live slot's id; a free slot's link to the
+  // next free index and the version it hands out next), and the ends of
+  // the free list (null_index when empty). The storage itself is copyable:
+  // a copy is an equal storage that hands out the same ids.
+  value_type slot_value(size_type index) const noexcept {
+    STRATA_DCHECK(index < slot_count(), "entity storage: index out of range");
+    return records_[index].id;
+  }
+  value_type free_list_head() const noexcept { return free_head_; }
+  value_type free_list_tail() const noexcept { return free_tail_; }
+
+  // The inverse, for a saved storage read back: makes this storage the one
+  // whose slot values are slots[0, n) and whose free list runs from `head`
+  // to `tail`, every metadata reset to Metadata{}. Checks that the values
+  // make a storage (n within the limit; every index either live, holding
+  // its own index, or free and on the free list exactly once, the list
+  // ending at `tail`); if not, returns false and changes nothing.
+  // O(n); a dynamic storage allocates room for n slots.
+  bool assign_slots(const value_type* slots, size_type n, value_type head,
+                    value_type tail) {
+    if (!slots_form_storage(slots, n, head, tail)) return false;
+    if constexpr (is_fixed) {
+      record_type unused{};
+      unused.id = id_type::null().value();
+      records_.fill(unused);
+    } else {
+      records_.assign(n, record_type{});
+    }
+    size_type live = 0;
+    for (size_type i = 0; i < n; ++i) {
+      set_slot(i, id_type::from_value(slots[i]));
+      live += slot(i).index() == i;
+    }
+    free_head_ = head;
+    free_tail_ = tail;
+    used_ = n;
+    size_ = live;
+    return true;
+  }
+
   // Handles.
 
   // A handle to live entity `id`; check-fails if `id` is not alive, since a
@@ -343,6 +385,29 @@ class basic_entity_storage {
     ++used_;
     ++size_;
     return id;
+  }
+
+  static bool slots_form_storage(const value_type* slots, size_type n,
+                                 value_type head, value_type tail) noexcept {
+    if (n > max_size()) return false;
+    size_type free = 0;
+    for (size_type i = 0; i < n; ++i) {
+      free += id_type::from_value(slots[i]).index() != i;
+    }
+    // Walk the free list: `free` steps, each to a free index, ending at
+    // tail, whose link is null. Visiting an index twice would take more
+    // steps than there are free indices.
+    value_type at = head;
+    value_type last = Traits::null_index;
+    for (size_type step = 0; step < free; ++step) {
+      if (at >= n) return false;
+      const id_type link = id_type::from_value(slots[at]);
+      if (link.index() == at) return false;  // a live index
+      last = at;
+      at = link.index();
+    }
+    return at == Traits::null_index && last == tail &&
+           (free > 0 || head == Traits::null_index);
   }
 
   // Resets to Metadata{} by copying a constant: assigning a temporary made

@@ -544,5 +544,44 @@ TEST(EntityStorageTest, ConcurrentConstReadsAreSafe) {
   for (const std::size_t count : counts) EXPECT_EQ(count, 666u);
 }
 
+// assign_slots rebuilds a storage from another's slot values and free list
+// (a saved world read back): the same ids alive, the same ids handed out
+// next; values that make no storage are refused and change nothing.
+TEST(EntityStorageTest, AssignSlotsRebuildsAnEqualStorage) {
+  dynamic_entity_storage<> original;
+  std::vector<entity_id> ids;
+  for (int i = 0; i < 20; ++i) ids.push_back(original.create());
+  for (int i = 0; i < 20; i += 3) original.reclaim(ids[i]);
+  std::vector<std::uint32_t> slots;
+  for (std::size_t i = 0; i < original.end_index(); ++i) {
+    slots.push_back(original.slot_value(i));
+  }
+  dynamic_entity_storage<> copy;
+  ASSERT_TRUE(copy.assign_slots(slots.data(), slots.size(),
+                                original.free_list_head(),
+                                original.free_list_tail()));
+  EXPECT_EQ(copy.size(), original.size());
+  for (const entity_id id : ids) EXPECT_EQ(copy.alive(id), original.alive(id));
+  for (int i = 0; i < 10; ++i) EXPECT_EQ(copy.create(), original.create());
+
+  fixed_entity_storage<8> small;
+  const entity_id kept = small.create();
+  const auto refused = [&](std::vector<std::uint32_t> values,
+                           std::uint32_t head, std::uint32_t tail) {
+    EXPECT_FALSE(small.assign_slots(values.data(), values.size(), head, tail));
+    EXPECT_TRUE(small.alive(kept));
+    EXPECT_EQ(small.size(), 1u);
+  };
+  const std::uint32_t null = entity_traits32::null_index;
+  refused(std::vector<std::uint32_t>(9, 0), null, null);  // past the limit
+  refused({0, 0}, null, null);  // index 1 free but not on the list
+  refused({0, null}, 0, 0);     // a live index on the list
+  refused({1, 0}, 0, 1);        // a cycle: 0 -> 1 -> 0
+  refused({0, null}, 1, 0);     // the list ends elsewhere than the tail
+  EXPECT_TRUE(
+      small.assign_slots(std::vector<std::uint32_t>{0, null}.data(), 2, 1, 1));
+  EXPECT_EQ(small.size(), 1u);
+}
+
 }  // namespace
 }  // namespace strata

@@ -14,6 +14,7 @@
 #define STRATA_SETTINGS_TYPE_NAME_H_
 
 #include <string_view>
+#include <type_traits>
 
 namespace strata {
 
@@ -30,7 +31,12 @@ constexpr std::string_view type_name() {
 
 template <typename T>
 constexpr std::string_view name_of() {
-  if constexpr (requires { std::string_view(T::name); }) {
+  // (A non-static data member called `name`, such as a component's
+  // std::string, is not the type's name.)
+  if constexpr (requires {
+                  requires !std::is_member_object_pointer_v<decltype(&T::name)>;
+                  std::string_view(T::name);
+                }) {
     return T::name;
   } else {
     return type_name<T>();

@@ -17,6 +17,8 @@ packages=(
   libbenchmark-dev       # Google Benchmark
   libconcurrentqueue-dev # moodycamel::ConcurrentQueue
   libpng-dev             # PNG output of the demos
+  libxxhash-dev          # xxHash: the state hash, saved worlds' checksums
+  libcereal-dev          # cereal: strata::cereal_io (context/cereal_io.h)
   gnuplot-nox            # plots in BENCHMARKS.md
   python3                # tools/bench_report.py
   cmake                  # the CMake build (CMakeLists.txt, examples/cmake_consumer)

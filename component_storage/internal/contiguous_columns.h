@@ -151,6 +151,53 @@ class contiguous_columns {
 
   size_type capacity() const noexcept { return capacity_; }
 
+  // The memory of slots [0, n) (n <= capacity()) as one image: each
+  // column's bytes (SoA: column by column; AoS: the rows), then the live
+  // flags. Only for columns that are all trivially copyable (and so never
+  // destroyed): the image is the chunk's whole state for those slots.
+  static constexpr bool has_image = (std::is_trivially_copyable_v<Ts> && ...);
+  static constexpr size_type image_bytes(size_type n) noexcept {
+    if constexpr (is_aos) {
+      return n * (kRow.size + kComponents);
+    } else {
+      return n * ((sizeof(Ts) + ...) + kComponents);
+    }
+  }
+  void copy_image(std::byte* out, size_type n) const noexcept
+      requires has_image {
+    STRATA_DCHECK(n <= capacity_, "contiguous_buffer_chunk: image too long");
+    if constexpr (is_aos) {
+      out = copy_bytes(out, storage_.rows, n * kRow.size);
+    } else {
+      storage_.arrays.apply([&](auto* const&... arrays) {
+        ((out = copy_bytes(out, arrays, n * sizeof(*arrays))), ...);
+      });
+    }
+    copy_bytes(out, live_.get(), n * kComponents);
+  }
+  // Makes slots [0, n) what the image says and every later slot empty;
+  // a dynamic chunk grows to n slots first.
+  void assign_image(const std::byte* in, size_type n) requires has_image {
+    if constexpr (Limit::is_fixed) {
+      STRATA_CHECK(n <= capacity_,
+                   "contiguous_buffer_chunk: image past the fixed capacity");
+    } else {
+      reserve(n);
+    }
+    if constexpr (is_aos) {
+      in = paste_bytes(storage_.rows, in, n * kRow.size);
+    } else {
+      storage_.arrays.apply([&](auto*&... arrays) {
+        ((in = paste_bytes(arrays, in, n * sizeof(*arrays))), ...);
+      });
+    }
+    paste_bytes(live_.get(), in, n * kComponents);
+    if (capacity_ > n) {
+      std::fill(live_.get() + n * kComponents,
+                live_.get() + capacity_ * kComponents, 0);
+    }
+  }
+
   // `a[index]` is the View at column T of the entity with that index (live
   // slots only); valid until the columns reallocate. SoA: the array itself;
   // AoS: the rows with the column's offset and the row stride. View is T,
@@ -174,6 +221,17 @@ class contiguous_columns {
 
  private:
   static constexpr row_layout<kComponents> kRow = compute_row_layout<Ts...>();
+
+  static std::byte* copy_bytes(std::byte* to, const void* from,
+                               size_type n) noexcept {
+    if (n > 0) std::memcpy(to, from, n);
+    return to + n;
+  }
+  static const std::byte* paste_bytes(void* to, const std::byte* from,
+                                      size_type n) noexcept {
+    if (n > 0) std::memcpy(to, from, n);
+    return from + n;
+  }
 
   struct soa_storage {
     base_internal::flat_tuple<Ts*...> arrays{};

@@ -219,6 +219,10 @@ class context_core {
   T& resource() {
     return resources_.template get<T>();
   }
+  typename Types::resource_storage_type& resources() { return resources_; }
+  const typename Types::resource_storage_type& resources() const {
+    return resources_;
+  }
 
   // The World the refresh and the proxies work on.
   entity_storage_type& entities() { return *entities_ptr_; }
@@ -348,8 +352,8 @@ class context_core {
  private:
   // The refresh at the end of a step whose function threw `failure` (or
   // null): the step's exception wins over one a deferred function threw,
-  // which is kept only when the step threw none.
-  // The observer then hears of the step's refused creations, if any.
+  // which is kept only when the step threw none. Then the observer hears of
+  // the step's refused creations, if any.
   void refresh_keeping_first(std::exception_ptr& failure) {
     try {
       refresh();

@@ -3,8 +3,8 @@
 //
 // Why: deciding costs a prediction per system (its measured cost per
 // entity times its entity count), a critical-path ranking and the checks
-// around them, about a hundred instructions a system: most of a step on a
-// small world, where the answer is always "inline". So a call decided
+// around them, per system: most of a step on a
+// small world (the update benchmarks' 1-entity rows), where the answer is always "inline". So a call decided
 // inline is remembered with its budget (the predicted work at which the
 // decision could change), and runs again the way the sequential scheduler
 // runs it (no prediction, no per-system measurement, no ranking) until

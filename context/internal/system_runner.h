@@ -232,12 +232,14 @@ class system_runner {
   // subtask body are compiled per system; planning the run and recording
   // its cost work on the instance's runtime (internal/instance_runtime.h),
   // out of line and compiled once for every system of the same strategy
-  // and state types. (One variant with `Remembered` as a run-time flag
-  // saved another ~0.6 s on the 64x32 program but cost ~25 instructions
-  // per system and step on the remembered path.) A for_subtasks adapter is
-  // called through subtask_call, one type for both variants: one subtask
-  // body per system, for one more GCC note on a mistake in a system's code
-  // (Clang prints none for it; settings/diagnostic.h).
+  // and state types. (`Remembered` stays a template parameter, not a
+  // run-time flag: a flag would compile one variant less but add a branch
+  // per system and step to the remembered path, which exists to be cheap;
+  // //benchmarks/compile and the update benchmarks' 1-entity rows weigh
+  // the two.) A for_subtasks adapter is called through subtask_call, one
+  // type for both variants: one subtask body per system, at the price of
+  // one more frame in GCC's notes on a mistake in a system's code
+  // (settings/diagnostic.h).
   template <std::size_t I, typename Refs, bool Remembered>
   static void run_system(context_core<Types>& core, Refs& adapters) {
     using system_type = typename system_list::template system_at<I>;
@@ -278,7 +280,7 @@ class system_runner {
   // system and the subtask's data proxy. Made here, outside run_system, so
   // that both variants of a system's run (remembered or not) share this one
   // type, and its subtask body (internal/subtask_loop.h) is compiled once
-  // (4.5 KB of the 64x32 program's text). The callable is called here,
+  // per system, not twice. The callable is called here,
   // not in a further helper, to keep the notes on a mistake in a system's
   // code few.
   template <std::size_t I, typename Adapter>

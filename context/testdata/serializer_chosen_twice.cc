@@ -1,0 +1,9 @@
+// Must not compile: a component signature given .serialize_with twice.
+#include "context/testdata/fixture.h"
+
+struct io {};
+
+constexpr auto twice =
+    strata::cs::make(ct::position).serialize_with(io{}).serialize_with(io{});
+
+int main() {}
