@@ -28,7 +28,7 @@ inline constexpr auto health = strata::tag<::health>;
 
 struct movement {
   template <typename Data>
-  void process(float dt, Data& data) {
+  void process(float dt, Data& data) const {
     // position& needs write(); const velocity& needs read() (or write()).
     data.for_each([dt](position& p, const velocity& v) {
       p.x += v.x * dt;
@@ -39,14 +39,14 @@ struct movement {
 
 struct census {  // counts moving entities, per subtask
   template <typename Data>
-  void process(float, Data& data) {
+  void process(float, Data& data) const {
     data.output() = static_cast<int>(data.entity_count());
   }
 };
 
 struct decay {  // kills entities whose health runs out
   template <typename Data>
-  void process(float, Data& data) {
+  void process(float, Data& data) const {
     data.for_each([&](strata::entity_id e, health& h) {
       if (--h.hp <= 0) data.kill_entity(e);  // effective at the refresh
     });

@@ -273,7 +273,7 @@ enum class access { typed, by_id };
 template <access A>
 struct movement_system {
   template <typename Data>
-  void process(float dt, Data& d) {
+  void process(float dt, Data& d) const {
     if constexpr (A == access::typed) {
       d.for_each(
           [dt](position& p, const velocity& v) { update_movement(p, v, dt); });
@@ -287,7 +287,7 @@ struct movement_system {
 template <access A>
 struct data_system {
   template <typename Data>
-  void process(float dt, Data& d) {
+  void process(float dt, Data& d) const {
     if constexpr (A == access::typed) {
       d.for_each([dt](data& x) { update_data(x, dt); });
     } else {
@@ -299,7 +299,7 @@ struct data_system {
 template <access A>
 struct more_complex_system {
   template <typename Data>
-  void process(float, Data& d) {
+  void process(float, Data& d) const {
     if constexpr (A == access::typed) {
       d.for_each([](const position& p, velocity& v, data& x) {
         update_more_complex(p, v, x);
@@ -315,7 +315,7 @@ struct more_complex_system {
 template <access A>
 struct health_system {
   template <typename Data>
-  void process(float, Data& d) {
+  void process(float, Data& d) const {
     if constexpr (A == access::typed) {
       d.for_each([](health& h) { update_health(h); });
     } else {
@@ -327,7 +327,7 @@ struct health_system {
 template <access A>
 struct damage_system {
   template <typename Data>
-  void process(float, Data& d) {
+  void process(float, Data& d) const {
     if constexpr (A == access::typed) {
       d.for_each([](health& h, const damage& x) { update_damage(h, x); });
     } else {
@@ -340,7 +340,7 @@ struct damage_system {
 template <access A>
 struct sprite_system {
   template <typename Data>
-  void process(float, Data& d) {
+  void process(float, Data& d) const {
     if constexpr (A == access::typed) {
       d.for_each([](sprite& s, const player& p, const health& h) {
         update_sprite(s, p, h);

@@ -71,8 +71,16 @@
 // Ids: ids that a system's iteration hands out (data.for_each,
 // data.for_entities) are valid by construction and unchecked in optimized
 // builds. Any other id may be stale: ask data.try_get / data.alive (and, in
-// a step, alive / has_component); data.get checks dead and reused slots in
-// debug builds only (context/data_proxy.h).
+// a step, alive / has_component); data.get and data.write refuse dead and
+// reused slots with a check failure in every build (context/data_proxy.h).
+//
+// Races: systems the scheduler runs at once never write what another uses
+// (the compile-time race check, scheduler/dag.h). Within a system that may
+// split (inner parallelism allowed, .parallelism(...) not none()), the
+// subtasks write only the entity they visit: random access to a component
+// the system writes, and data.resource<T>() of a resource it writes, are
+// compile errors with Strata's message, and the subtasks receive the system
+// object as const (the split rule, context/data_proxy.h).
 //
 // Run-time misuse (documented results, never corruption):
 //   * killing a dead or stale id, or removing a component an entity does not

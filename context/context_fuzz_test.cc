@@ -309,14 +309,15 @@ struct hooks {
   std::vector<hook_event> events;
   int throw_salt = -1;  // set by the test before each execute_systems()
   // Throws for the lowest triggered entity of `ids` (ascending), if any.
-  void throw_for_first(const std::vector<entity_id>& ids, std::size_t system) {
+  void throw_for_first(const std::vector<entity_id>& ids,
+                       std::size_t system) const {
     for (entity_id e : ids) {
       if (triggers(throw_salt, e)) {
         throw fuzz_error{fuzz_error::source::system, system, e};
       }
     }
   }
-  void throw_if_triggered(entity_id e, std::size_t system) {
+  void throw_if_triggered(entity_id e, std::size_t system) const {
     if (triggers(throw_salt, e)) {
       throw fuzz_error{fuzz_error::source::system, system, e};
     }
@@ -330,7 +331,7 @@ struct deferring : hooks {
   int run = 0;  // set by the test before each execute_systems()
   int defer_throw_salt = -1;  // deferred functions that throw
   template <typename Data>
-  void defer_op(Data& data, deferred_op op) {
+  void defer_op(Data& data, deferred_op op) const {
     op.throws = triggers(defer_throw_salt, op.source);
     data.defer([log = log, op](auto& proxy) {
       log->records.push_back(apply_op(proxy, op));
@@ -343,7 +344,7 @@ struct deferring : hooks {
 
 struct movement : hooks {
   template <typename Data>
-  void process(Data& data) {
+  void process(Data& data) const {
     data.for_each([&](entity_id e, position& p, const velocity& v) {
       move(p, v);
       throw_if_triggered(e, 0);  // inside for_each, after the write
@@ -353,7 +354,7 @@ struct movement : hooks {
 
 struct damage : hooks {
   template <typename Data>
-  void process(Data& data) {
+  void process(Data& data) const {
     data.for_each([&](entity_id e, health& h) {
       if (hurt(h, data.try_get(ct::velocity, e) != nullptr)) {
         data.kill_entity(e);
@@ -365,7 +366,7 @@ struct damage : hooks {
 
 struct freezer : deferring {
   template <typename Data>
-  void process(Data& data) {
+  void process(Data& data) const {
     data.for_each([&](entity_id e, const position& p) {
       frozen* f = data.try_get(ct::frozen, e);
       const freeze_decision d = freeze_rule(p, f);
@@ -382,7 +383,7 @@ position spawn_position(const health& h) {
 
 struct spawner : deferring {
   template <typename Data>
-  void process(Data& data) {
+  void process(Data& data) const {
     std::vector<entity_id> visited;
     data.for_each([&](entity_id e, const health& h) {
       if (auto kind = spawn_rule(h)) {
@@ -406,7 +407,7 @@ struct census_output {
 struct census : hooks {
   std::vector<entity_id> stale;  // set by the test before a run; read only
   template <typename Data>
-  void process(Data& data) {
+  void process(Data& data) const {
     auto& out = data.output();
     std::vector<entity_id> visited;
     data.for_each([&](entity_id e, const velocity& v) {
@@ -454,7 +455,9 @@ constexpr auto systems = strata::system_signatures(
         .read(ct::position)
         .write_optional(ct::frozen)
         .dependencies(st::movement)
-        .parallelism(strata::ips::split_evenly_per_core()),
+        // It writes frozen through try_get (an optional component), which
+        // only a system that never splits may (data_proxy.h).
+        .parallelism(strata::ips::none()),
     strata::ss::make(st::spawner)
         .read(ct::health)
         .exclude(ct::frozen)
@@ -1840,7 +1843,7 @@ TEST(ContextFuzzTest, ExceptionsAtomicCounterFourThreads) {
 // subscription became empty and no observer is set.
 struct solo : hooks {
   template <typename Data>
-  void process(Data&) {}
+  void process(Data&) const {}
 };
 
 TEST(ContextFuzzTest, KillAfterRemoveUnsubscribesFromEmptiedSystem) {

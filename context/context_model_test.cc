@@ -26,10 +26,8 @@ constexpr float kDt = 0.25f;
 
 struct movement {
   template <typename Data>
-  void process(Data& data) {
-    data.for_entities([&](strata::entity_id e) {
-      auto& p = data.get(ct::position, e);
-      const auto& v = data.get(ct::velocity, e);
+  void process(Data& data) const {
+    data.for_each([](position& p, const velocity& v) {
       p.x += v.x * kDt;
       p.y += v.y * kDt;
     });
@@ -37,15 +35,15 @@ struct movement {
 };
 struct damage {
   template <typename Data>
-  void process(Data& data) {
-    data.for_entities([&](strata::entity_id e) {
-      if (--data.get(ct::health, e).hp <= 0) data.kill_entity(e);
+  void process(Data& data) const {
+    data.for_each([&](strata::entity_id e, health& h) {
+      if (--h.hp <= 0) data.kill_entity(e);
     });
   }
 };
 struct census {
   template <typename Data>
-  void process(Data& data) {
+  void process(Data& data) const {
     data.for_entities([&](strata::entity_id) { ++data.output(); });
   }
 };
@@ -54,14 +52,14 @@ struct census {
 // Entities with position but no velocity; counts them.
 struct resting {
   template <typename Data>
-  void process(Data& data) {
+  void process(Data& data) const {
     data.for_each([&](const position&) { ++data.output(); });
   }
 };
 // Entities with velocity; sums the health of those that have one.
 struct triage {
   template <typename Data>
-  void process(Data& data) {
+  void process(Data& data) const {
     data.for_each([&](strata::entity_id e, const velocity&) {
       if (const health* h = data.try_get(ct::health, e)) data.output() += h->hp;
     });

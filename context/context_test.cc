@@ -34,10 +34,9 @@ inline constexpr auto label = strata::tag<::label>;
 
 struct movement {
   template <typename Data>
-  void process(float dt, Data& data) {
-    data.for_entities([&](strata::entity_id e) {
-      auto& p = data.get(ct::position, e);
-      const auto& v = data.get(ct::velocity, e);
+  void process(float dt, Data& data) const {
+    data.for_each([dt](strata::testing::position& p,
+                       const strata::testing::velocity& v) {
       p.x += v.x * dt;
       p.y += v.y * dt;
     });
@@ -47,12 +46,13 @@ struct movement {
 // Counts entities per subtask into its output.
 struct counter {
   template <typename Data>
-  void process(Data& data) {
+  void process(Data& data) const {
     data.for_entities([&](strata::entity_id) { ++data.output(); });
   }
 };
 
-// Sums the counter's outputs (reads a previous output).
+// Sums the counter's outputs (reads a previous output) into its member: one
+// subtask (none()), the only kind that may write the system object.
 struct summer {
   int total = 0;
   template <typename Data>
@@ -70,7 +70,7 @@ struct reaper {
   void on_subscribe(strata::entity_id) { ++subscribed; }
   void on_unsubscribe(strata::entity_id) { ++unsubscribed; }
   template <typename Data>
-  void process(Data& data) {
+  void process(Data& data) const {
     data.for_entities([&](strata::entity_id e) {
       if (data.get(strata::tag<health>, e).hp <= 0) {
         data.kill_entity(e);
@@ -102,7 +102,9 @@ constexpr auto systems = strata::system_signatures(
         .dependencies(st::movement)
         .parallelism(strata::ips::split_evenly(3))
         .output<int>(),
-    strata::ss::make(st::summer).dependencies(st::counter),
+    strata::ss::make(st::summer)
+        .dependencies(st::counter)
+        .parallelism(strata::ips::none()),
     strata::ss::make(st::reaper).read(ct::health));
 
 template <typename Settings>
@@ -237,7 +239,7 @@ TEST(ContextTest, DeferredCriticalOperationsRunInTheRefresh) {
 
 struct adder {
   template <typename Data>
-  void process(Data& data) {
+  void process(Data& data) const {
     data.for_entities([&](strata::entity_id e) {
       data.defer([e](auto& proxy) {
         proxy.add_component(ct::velocity, e, velocity{1, 1});
@@ -391,7 +393,7 @@ struct counted {
 };
 struct counted_spawner {  // defers three creations, each given a counted
   template <typename Data>
-  void process(Data& data) {
+  void process(Data& data) const {
     data.defer([](auto& proxy) {
       for (int i = 0; i < 3; ++i) {
         const strata::entity_id e = proxy.create_entity();  // null if full
@@ -435,7 +437,7 @@ TEST(ContextTest, ComponentsForRefusedCreationsAreDiscardedAtTheRefresh) {
 
 struct thrower {
   template <typename Data>
-  void process(Data& data) {
+  void process(Data& data) const {
     data.for_entities([&](strata::entity_id) {
       if (data.subtask_index() == 1) throw std::runtime_error("boom");
     });
@@ -475,7 +477,7 @@ struct with_arguments {
   int scale;
   explicit with_arguments(int s) : scale(s) {}
   template <typename Data>
-  void process(Data&) {}
+  void process(Data&) const {}
 };
 
 TEST(ContextTest, SystemsGetConstructorArguments) {

@@ -31,8 +31,10 @@
 //     try_get(ct::x, id): T* / const T*, null if the entity is dead, stale or
 //     lacks the component, for any component the signature declares
 //     (required or optional); alive(id); has(ct::x, id) for any stored
-//     component;
-//   * resource<T>(): T& for write_resource<T>(), const T& for read_resource;
+//     component. In a system that may split, get / write / try_get reach
+//     only components it does not write (the split rule below);
+//   * resource<T>(): T& for write_resource<T>() (not in a system that may
+//     split), const T& for read_resource;
 //   * kill_entity(id): marks it dead (effective at the refresh);
 //   * defer(f): runs f(defer_proxy&) during the refresh, where critical
 //     operations are allowed (no allocation per call in a steady state,
@@ -40,6 +42,38 @@
 //   * output(): this subtask's output (signature .output<T>(); reset before
 //     every run); for_previous_outputs(st, f): f(system&, output&) for each
 //     subtask output of st, which must be a (transitive) dependency.
+//
+// Access to other entities (the split rule). A system "may split" when the
+// settings allow inner parallelism and its .parallelism(...) is not
+// inner_parallelism::none() (a system without .parallelism(...) may split:
+// the context's default, automatic(), splits when it pays). Its subtasks
+// then run at once over disjoint slices, so in a system that may split:
+//   * get / write / try_get by id of a component the system writes (write()
+//     or write_optional()) is a compile error with Strata's message: another
+//     subtask may write that entity's row, or read it, at the same time.
+//     The current entity is written through for_each's T& parameter;
+//     effects on other entities go to a later system (an output read with
+//     for_previous_outputs, or data.defer for the refresh);
+//   * resource<T>() of a write_resource<T>() is a compile error: every
+//     subtask would write it at once. Collect per-subtask results in
+//     output() and merge them in a later system, or declare none();
+//   * the system object is shared by the subtasks, so they receive it as
+//     `const system&` (a for_subtasks callable and executor.for_subtasks
+//     alike): calling a non-const process() on it, or writing a member, is
+//     the compiler's own error ("passing 'const S' as 'this' argument
+//     discards qualifiers" with GCC; with Clang "no matching member function
+//     for call to 'process'" and the note "'this' argument has type
+//     'const S', but method is not marked const"), since a member call has
+//     no hook for Strata's message. Mark process() const; per-subtask state
+//     lives in output() or in the subtask's own locals;
+//   * for_previous_outputs(st, f) gives f const references, since every
+//     subtask visits the same outputs.
+// Reads of read() and read_optional() components at any id, and resources
+// declared with read_resource, stay allowed everywhere: no system that runs
+// at the same time writes them (the inter-system race check,
+// scheduler/dag.h). A system with .parallelism(inner_parallelism::none()),
+// or any system of settings that disallow inner parallelism, runs as one
+// subtask and keeps random access to everything it declares.
 //
 // Change filters. With changed(ct::x) / added(ct::x) in the signature,
 // for_each and for_entities visit only the slice's entities whose x was
@@ -56,10 +90,14 @@
 // Ids and versions. Ids the proxy hands out (for_each, for_entities) name
 // live subscribed entities by construction, so component access through them
 // is unchecked in optimized builds. An id from anywhere else (stored in a
-// component, read from an output) may be stale: ask try_get or alive. get()
-// and write() check, in debug builds only, that the id is alive (version
-// included: a reused slot is caught) and has the component; in optimized
-// builds they index storage by the id's index without checks.
+// component, read from an output) may be stale. Every random-access call
+// checks the id's version in every build: try_get returns null and has /
+// alive return false for a dead or stale id; get and write abort with a
+// message (STRATA_CHECK, base/check.h) when the id is not alive (killed, or
+// stale: its slot was reused) or lacks the component, so a stale id is never
+// served the slot's new owner. The check is one load of the entity's record
+// and one of its component bits (//benchmarks:update_benchmark,
+// strata_1t_ids: data.get by id for every entity).
 //
 // Thread-safety: data proxies of different subtasks, of one system or of
 // systems the scheduler runs at once, are used concurrently. Each touches
@@ -82,6 +120,7 @@
 #include "context/internal/for_each.h"
 #include "context/system_instance.h"
 #include "entity/entity_id.h"
+#include "scheduler/inner_parallelism.h"
 #include "settings/diagnostic.h"
 #include "settings/tag.h"
 #include "settings/type_list.h"
@@ -94,6 +133,16 @@ namespace context_internal {
 // compilers' notes on a write through it may name it; see data_proxy::get.)
 template <typename T>
 using read_only_component = const T;
+
+// Whether the subtasks of a system with signature Signature may run at once
+// (see "Access to other entities" above): the settings allow inner
+// parallelism and the strategy is not none(). Decided from types only, so
+// settings passed by value through a template are checked the same.
+template <typename Types, typename Signature>
+inline constexpr bool may_split =
+    Types::inner_parallelism_allowed &&
+    !std::is_same_v<typename Signature::parallelism_type,
+                    inner_parallelism::none_t>;
 
 // Accepts any assignment; stands in after a reported misuse.
 struct assignment_sink {
@@ -203,7 +252,13 @@ class data_proxy {
   template <tag_value Tag>
   decltype(auto) get(Tag, entity_id id) {  // to write: data.write, .write()
     using T = tag_type<Tag>;
-    if constexpr (contains_v<T, typename signature_type::write_types>) {
+    if constexpr (splits &&
+                  contains_v<T, typename signature_type::write_types>) {
+      diagnostic::report(
+          diagnostic::random_access_to_written_component_in_split_system<
+              system_type, T>);
+      return diagnostic::after_report<T>();
+    } else if constexpr (contains_v<T, typename signature_type::write_types>) {
       T& component = checked_get<T>(id);
       note_written<T>(id);
       return component;
@@ -224,7 +279,13 @@ class data_proxy {
   template <tag_value Tag>
   tag_type<Tag>& write(Tag tag, entity_id id) {
     using T = tag_type<Tag>;
-    if constexpr (contains_v<T, typename signature_type::write_types>) {
+    if constexpr (splits &&
+                  contains_v<T, typename signature_type::write_types>) {
+      diagnostic::report(
+          diagnostic::random_access_to_written_component_in_split_system<
+              system_type, T>);
+      return diagnostic::after_report<T>();
+    } else if constexpr (contains_v<T, typename signature_type::write_types>) {
       return get(tag, id);
     } else if constexpr (contains_v<T, typename signature_type::read_types>) {
       diagnostic::report(
@@ -250,6 +311,11 @@ class data_proxy {
       diagnostic::report(
           diagnostic::system_uses_undeclared_component<system_type, T>);
       return static_cast<const T*>(nullptr);
+    } else if constexpr (splits && writes<T>) {
+      diagnostic::report(
+          diagnostic::random_access_to_written_component_in_split_system<
+              system_type, T>);
+      return static_cast<T*>(nullptr);
     } else {
       using pointer = std::conditional_t<writes<T>, T*, const T*>;
       if (!core_.template has_component<T>(id)) return pointer{nullptr};
@@ -269,8 +335,12 @@ class data_proxy {
   // read_resource<T>().
   template <typename T>
   decltype(auto) resource() {
-    if constexpr (contains_v<T,
-                             typename signature_type::write_resource_types>) {
+    using written = typename signature_type::write_resource_types;
+    if constexpr (splits && contains_v<T, written>) {
+      diagnostic::report(
+          diagnostic::written_resource_in_split_system<system_type, T>);
+      return diagnostic::after_report<T>();
+    } else if constexpr (contains_v<T, written>) {
       return static_cast<T&>(core_.template resource<T>());
     } else if constexpr (contains_v<
                              T, typename signature_type::read_resource_types>) {
@@ -312,7 +382,8 @@ class data_proxy {
   }
 
   // f(system&, output&) for each subtask output of `st`, which must be a
-  // (transitive) dependency of this system.
+  // (transitive) dependency of this system; const references in a system
+  // that may split.
   template <tag_value Tag, typename F>
   void for_previous_outputs(Tag, F&& f) {
     using other = tag_type<Tag>;
@@ -320,12 +391,23 @@ class data_proxy {
     if constexpr (!Types::system_list::runs_before(other_id, I)) {
       diagnostic::report(
           diagnostic::output_read_without_dependency<system_type, other>);
+    } else if constexpr (splits) {
+      // for_outputs' loop, with const references, written here: a wrapping
+      // lambda would add two notes to the compiler's const error.
+      auto& other_instance = core_.template instance<other_id>();
+      for (std::size_t i = 0; i < other_instance.subtask_count(); ++i) {
+        f(std::as_const(other_instance.system()),
+          std::as_const(other_instance.state(i).output));
+      }
     } else {
       core_.template instance<other_id>().for_outputs(std::forward<F>(f));
     }
   }
 
  private:
+  static constexpr bool splits =
+      context_internal::may_split<Types, signature_type>;
+
   template <typename T>
   static constexpr bool writes =
       contains_v<T, typename signature_type::written_types>;
@@ -375,12 +457,11 @@ class data_proxy {
 
   template <typename T>
   T& checked_get(entity_id id) {
-    STRATA_DCHECK(core_.entities().alive(id),
-                  "data.get: the id is not alive (killed, or stale: its slot "
-                  "was reused); ask data.try_get or data.alive for ids that "
-                  "do not come from this system's iteration");
-    STRATA_DCHECK(core_.template has_component<T>(id),
-                  "data.get: the entity lacks this component");
+    STRATA_CHECK(core_.template has_component<T>(id),
+                 "data.get / data.write: the id is not alive (killed, or "
+                 "stale: its slot was reused) or the entity lacks this "
+                 "component; ask data.try_get or data.alive for ids that do "
+                 "not come from this system's iteration");
     return core_.components().template get<T>(id);
   }
 

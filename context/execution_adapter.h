@@ -11,7 +11,9 @@
 // `execution_adapter::matching(pred)` (systems whose tag satisfies `pred`, a
 // stateless lambda evaluated at compile time: `[](auto tag) { return ...; }`).
 // Each selector makes an adapter with
-//   .for_subtasks(f)       f(system&, data_proxy&) per subtask, or
+//   .for_subtasks(f)       f(system&, data_proxy&) per subtask (const
+//                          system& for a system that may split:
+//                          context/data_proxy.h), or
 //   .detailed_instance(f)  f(instance&, executor&): run subtasks with
 //                          executor.for_subtasks(g), then e.g. merge outputs
 //                          with instance.for_outputs(...).

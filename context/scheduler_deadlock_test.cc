@@ -34,9 +34,9 @@ namespace ct = strata::testing::ct;
 // Role r of the systems made for strategy tag S.
 template <typename S, int Role>
 struct counting_system {
-  std::atomic<int> runs{0};  // subtasks run (any thread)
+  mutable std::atomic<int> runs{0};  // subtasks run (any thread, as const)
   template <typename Data>
-  void process(Data& data) {
+  void process(Data& data) const {
     runs.fetch_add(1, std::memory_order_relaxed);
     data.for_entities([&](entity_id e) {
       data.output() += 1 + static_cast<int>(data.get(ct::position, e).x * 0);

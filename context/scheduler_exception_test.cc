@@ -47,10 +47,11 @@ std::atomic<bool> armed{false};
 // Counts its runs and the entities it visited; `Role` names it.
 template <int Role>
 struct system_base {
-  std::atomic<int> runs{0};     // completed runs of a subtask
-  std::atomic<int> visited{0};  // entities visited
+  // Atomics, so that the subtasks sharing the system (as const) may count.
+  mutable std::atomic<int> runs{0};     // completed runs of a subtask
+  mutable std::atomic<int> visited{0};  // entities visited
   template <typename Data>
-  void visit(Data& data, int spin) {
+  void visit(Data& data, int spin) const {
     data.for_entities([&](entity_id e) {
       volatile float sink = data.get(ct::position, e).x;
       for (int i = 0; i < spin; ++i) sink = sink + 1;
@@ -62,13 +63,13 @@ struct system_base {
 
 struct root : system_base<0> {
   template <typename Data>
-  void process(Data& data) {
+  void process(Data& data) const {
     visit(data, 0);
   }
 };
 struct thrower : system_base<1> {
   template <typename Data>
-  void process(Data& data) {
+  void process(Data& data) const {
     if (armed && data.subtask_index() == 1)
       throw std::runtime_error("thrower: subtask 1 failed");
     visit(data, 1000);
@@ -85,25 +86,25 @@ struct thrower : system_base<1> {
 };
 struct after_thrower : system_base<2> {
   template <typename Data>
-  void process(Data& data) {
+  void process(Data& data) const {
     visit(data, 0);
   }
 };
 struct after_after : system_base<3> {
   template <typename Data>
-  void process(Data& data) {
+  void process(Data& data) const {
     visit(data, 0);
   }
 };
 struct independent : system_base<4> {
   template <typename Data>
-  void process(Data& data) {
+  void process(Data& data) const {
     visit(data, 20000);  // slow: still running when the thrower throws
   }
 };
 struct sibling : system_base<5> {
   template <typename Data>
-  void process(Data& data) {
+  void process(Data& data) const {
     visit(data, 0);
   }
 };
@@ -285,7 +286,7 @@ INSTANTIATE_TEST_SUITE_P(
 // asked for kills and creations, which the failure discards).
 struct culler {
   template <typename Data>
-  void process(Data& data) {
+  void process(Data& data) const {
     data.for_each([&](entity_id e, const strata::testing::health& h) {
       if (armed && data.subtask_index() == 1) {
         throw std::runtime_error("culler failed");  // after subtask 0's work
@@ -303,14 +304,14 @@ struct culler {
 // Ages every entity (runs after culler: skipped when culler throws).
 struct ager {
   template <typename Data>
-  void process(Data& data) {
+  void process(Data& data) const {
     data.for_each([](strata::testing::health& h) { h.hp += 5; });
   }
 };
 // Independent of both: always runs, defers work every step.
 struct spawner {
   template <typename Data>
-  void process(Data& data) {
+  void process(Data& data) const {
     data.for_each([&](const strata::testing::position& p) {
       if (static_cast<int>(p.x) % 5 == 0) {
         data.defer([x = p.x](auto& proxy) {

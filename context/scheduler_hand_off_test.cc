@@ -31,7 +31,7 @@ namespace ct = strata::testing::ct;
 template <std::size_t I>
 struct idle_system {
   template <typename Data>
-  void process(Data& data) {
+  void process(Data& data) const {
     data.for_entities([](strata::entity_id) {});
   }
 };
@@ -133,7 +133,7 @@ constexpr auto kPerEntity = std::chrono::microseconds(1);
 template <std::size_t I>
 struct per_entity_system {
   template <typename Data>
-  void process(Data& data) {
+  void process(Data& data) const {
     const auto until = std::chrono::steady_clock::now() +
                        kPerEntity * static_cast<int>(data.entity_count());
     while (std::chrono::steady_clock::now() < until) {

@@ -51,7 +51,7 @@ template <typename Tag, std::size_t I>
 struct busy_system {
   std::uint64_t sink = 0;
   template <typename Data>
-  void process(Data& data) {
+  void process(Data& data) const {
     std::uint64_t h = I;
     data.for_entities([&](entity_id e) {
       for (int k = 0; k < 20; ++k) h = mix64(h + e.index());

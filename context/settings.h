@@ -127,10 +127,12 @@ struct context_settings : fluent_settings<context_settings, Map> {
   // Lets a system run as several subtasks at once, each over a slice of
   // its entities (scheduler/inner_parallelism.h; a system without
   // .parallelism(...) uses inner_parallelism::automatic(), which splits only
-  // when the measured cost says it pays). The subtasks share the system object:
-  // a system whose process() writes its own members (an accumulator, a frame
-  // buffer) must say .parallelism(strata::inner_parallelism::none()) or keep
-  // per-subtask state (data.subtask_index()).
+  // when the measured cost says it pays). The subtasks share the system object,
+  // so a system that may split receives it as const (context/data_proxy.h,
+  // the split rule): a system whose process() writes its own members (an
+  // accumulator, a frame buffer) says
+  // .parallelism(strata::inner_parallelism::none()) or keeps per-subtask
+  // state in data.output().
   constexpr auto allow_inner_parallelism() const {
     return set(settings_internal::once<context_keys::inner_parallelism, keys>,
                std::true_type{});

@@ -78,7 +78,7 @@ inline constexpr auto marked = tag<snapshot_testing::marked>;
 
 struct move {
   template <typename Data>
-  void process(Data& data) {
+  void process(Data& data) const {
     data.for_each([](position& p, const velocity& v) {
       p.x += v.x * 0.25f;
       p.y += v.y * 0.25f;
@@ -87,7 +87,7 @@ struct move {
 };
 struct turn {
   template <typename Data>
-  void process(Data& data) {
+  void process(Data& data) const {
     data.for_each([](spin& s, const velocity& v) {
       s.angle += v.x;
       if (s.angle > 6.f) {
@@ -100,10 +100,9 @@ struct turn {
 // Burns health; entities at zero die, counted in a deferred function.
 struct burn {
   template <typename Data>
-  void process(Data& data) {
-    data.for_entities([&](entity_id e) {
-      auto& h = data.write(ct::health, e);
-      h.hp -= data.get(ct::heat, e).degrees > 0.5 ? 2 : 1;
+  void process(Data& data) const {
+    data.for_each([&](entity_id e, health& h, const heat& t) {
+      h.hp -= t.degrees > 0.5 ? 2 : 1;
       if (h.hp <= 0) {
         data.kill_entity(e);
         data.defer(
@@ -116,7 +115,7 @@ struct burn {
 // fixed order), whose components the world's random generator picks.
 struct spawn {
   template <typename Data>
-  void process(Data& data) {
+  void process(Data& data) const {
     data.for_entities([&](entity_id e) {
       const position p = data.get(ct::position, e);
       data.defer([p, e](auto& proxy) {

@@ -38,10 +38,9 @@ constexpr float kDt = 0.01f;
 
 struct accelerate {
   template <typename Data>
-  void process(Data& data) {
-    data.for_entities([&](entity_id e) {
-      auto& v = data.get(ct::velocity, e);
-      const auto& a = data.get(ct::acceleration, e);
+  void process(Data& data) const {
+    data.for_each([](strata::testing::velocity& v,
+                     const strata::testing::acceleration& a) {
       v.x += a.x * kDt;
       v.y += a.y * kDt;
     });
@@ -49,7 +48,7 @@ struct accelerate {
 };
 struct move {
   template <typename Data>
-  void process(Data& data) {
+  void process(Data& data) const {
     data.for_each(
         [](strata::testing::position& p, const strata::testing::velocity& v) {
           p.x += v.x * kDt;
@@ -62,44 +61,44 @@ struct clock {
   float now = 0;
   std::size_t deferred_runs = 0;
 };
-// Entities without life (excluded), life read optionally: counts them into
-// the clock resource, and defers a 64-byte capture every run.
+// Entities without life (excluded), life read optionally: counts them, and
+// defers a 64-byte capture every run that updates the clock resource (a
+// system that splits writes a resource only through the refresh).
 struct census {
   template <typename Data>
-  void process(Data& data) {
+  void process(Data& data) const {
     std::size_t ageless = 0;
     data.for_each([&](entity_id e, const strata::testing::position&) {
       ageless += data.try_get(ct::life, e) == nullptr;
     });
     if (data.subtask_index() == 0) {
-      data.template resource<clock>().now += kDt;
       std::array<float, 16> payload{};  // 64 bytes
       payload[0] = static_cast<float>(ageless);
       data.defer([payload](auto& proxy) {
-        proxy.template resource<clock>().deferred_runs +=
-            payload[0] >= 0 ? 1 : 0;
+        clock& c = proxy.template resource<clock>();
+        c.now += kDt;
+        c.deferred_runs += payload[0] >= 0 ? 1 : 0;
       });
     }
   }
 };
 struct age {
   template <typename Data>
-  void process(Data& data) {
-    data.for_entities(
-        [&](entity_id e) { data.get(ct::life, e).seconds += kDt; });
+  void process(Data& data) const {
+    data.for_each([](life& l) { l.seconds += kDt; });
   }
 };
 // Entities outside a box: a per-subtask vector output, refilled each run.
 struct bounds {
   template <typename Data>
-  void process(Data& data) {
+  void process(Data& data) const {
     data.for_entities([&](entity_id e) {
       const auto& p = data.get(ct::position, e);
       if (p.x > 1 || p.y > 1) data.output().push_back(e);
     });
   }
 };
-// Reads bounds' outputs; counts them into its own output.
+// Reads bounds' outputs; counts them into its member (one subtask).
 struct report {
   std::size_t outside = 0;
   template <typename Data>
@@ -108,13 +107,13 @@ struct report {
     data.for_previous_outputs(
         strata::tag<bounds>,
         [&](auto&, const std::vector<entity_id>& out) { n += out.size(); });
-    if (data.subtask_index() == 0) outside = n;
+    outside = n;
   }
 };
 // A "render" pass: every subtask fills its own vector of vertices.
 struct render {
   template <typename Data>
-  void process(Data& data) {
+  void process(Data& data) const {
     data.for_entities([&](entity_id e) {
       const auto& p = data.get(ct::position, e);
       data.output().push_back(p.x + data.get(ct::life, e).seconds);
@@ -153,7 +152,9 @@ constexpr auto systems = strata::system_signatures(
         .dependencies(st::move)
         .parallelism(strata::ips::split_evenly_per_core())
         .output<std::vector<entity_id>>(),
-    strata::ss::make(st::report).dependencies(st::bounds),
+    strata::ss::make(st::report)
+        .dependencies(st::bounds)
+        .parallelism(strata::ips::none()),
     strata::ss::make(st::render)
         .read(ct::position, ct::life)
         .dependencies(st::move, st::age)

@@ -28,20 +28,20 @@ namespace ct = strata::testing::ct;
 struct first {
   static constexpr std::string_view name = "first";
   template <typename Data>
-  void process(Data& data) {
-    data.for_entities([&](entity_id e) { data.get(ct::position, e).x += 1; });
+  void process(Data& data) const {
+    data.for_each([](strata::testing::position& p) { p.x += 1; });
   }
 };
 struct second {  // unnamed: the trace uses its type name
   template <typename Data>
-  void process(Data& data) {
-    data.for_entities([&](entity_id e) { data.get(ct::position, e).x *= 2; });
+  void process(Data& data) const {
+    data.for_each([](strata::testing::position& p) { p.x *= 2; });
   }
 };
 struct third {
   static constexpr std::string_view name = "third \"quoted\"";
   template <typename Data>
-  void process(Data& data) {
+  void process(Data& data) const {
     data.for_entities([&](entity_id e) { (void)data.get(ct::position, e); });
   }
 };

@@ -22,8 +22,9 @@
 // life's respawns are seeded by (seed, entity index, frame).
 //
 // Thread-safety: subtasks of one system run concurrently and touch only
-// their entities and their own output; the systems' own members are written
-// only outside subtasks (spatial_partition's grid by merge_outputs, life's
+// their entities and their own output (they receive the system as const:
+// context/data_proxy.h); the systems' own members are written only outside
+// subtasks (spatial_partition's grid by merge_outputs, life's
 // frame by begin_frame and its respawn count by deferred functions, which
 // the refresh runs sequentially).
 #ifndef STRATA_DEMOS_PARTICLE_SYSTEMS_H_
@@ -52,10 +53,9 @@ struct cycle_color {
   static constexpr bool integrates = true;
 
   template <typename Data>
-  void process(float dt, Data& data) {
-    data.for_entities([&](entity_id e) {
-      auto& c = data.get(ct::color, e);
-      const float r = data.get(ct::circle, e).radius;
+  void process(float dt, Data& data) const {
+    data.for_each([dt](components::color& c, const components::circle& body) {
+      const float r = body.radius;
       c.hue = std::fmod(c.hue + (70.f - 12.f * r) * dt, 360.f);
       c.rgb = hsv_to_rgb(c.hue, 0.65f, 1.f);
     });
@@ -75,9 +75,8 @@ struct life {
   std::size_t respawns() const { return respawns_; }
 
   template <typename Data>
-  void process(float dt, Data& data) {
-    data.for_entities([&](entity_id e) {
-      auto& l = data.get(ct::lifetime, e);
+  void process(float dt, Data& data) const {
+    data.for_each([&](entity_id e, components::lifetime& l) {
       l.remaining -= dt;
       if (l.remaining > 0) return;
       data.kill_entity(e);
@@ -94,7 +93,9 @@ struct life {
  private:
   world world_;
   std::uint64_t frame_ = 0;
-  std::size_t respawns_ = 0;
+  // Written only by the deferred functions, which the refresh runs
+  // sequentially (process() runs on a const life: its subtasks share it).
+  mutable std::size_t respawns_ = 0;
 };
 
 // One sprite per particle; the step composes the sprites into an image.
@@ -102,7 +103,7 @@ struct render {
   static constexpr std::string_view name = "render";
 
   template <typename Data>
-  void process(Data& data) {
+  void process(Data& data) const {
     auto& out = data.output().items;
     data.for_entities([&](entity_id e) {
       const auto& p = data.get(ct::position, e);
@@ -117,7 +118,7 @@ struct halo {
   static constexpr std::string_view name = "halo";
 
   template <typename Data>
-  void process(Data& data) {
+  void process(Data& data) const {
     auto& out = data.output().items;
     data.for_entities([&](entity_id e) {
       const auto& p = data.get(ct::position, e);

@@ -39,14 +39,13 @@ struct acceleration {
   explicit acceleration(world w) : world_(w) {}
 
   template <typename Data>
-  void process(float dt, Data& data) {
+  void process(float dt, Data& data) const {
     const float cx = world_.width / 2;
     const float cy = world_.height / 2;
     const float scale = std::min(world_.width, world_.height);
-    data.for_entities([&](entity_id e) {
-      const auto& p = data.get(ct::position, e);
-      const auto& a = data.get(ct::acceleration, e);
-      auto& v = data.get(ct::velocity, e);
+    data.for_each([&](const components::position& p,
+                      const components::acceleration& a,
+                      components::velocity& v) {
       const float dx = p.x - cx;
       const float dy = p.y - cy;
       const float d = std::sqrt(dx * dx + dy * dy) + 1.f;
@@ -80,10 +79,9 @@ struct velocity {
   static constexpr bool integrates = true;
 
   template <typename Data>
-  void process(float dt, Data& data) {
-    data.for_entities([&](entity_id e) {
-      const auto& v = data.get(ct::velocity, e);
-      auto& p = data.get(ct::position, e);
+  void process(float dt, Data& data) const {
+    data.for_each([dt](components::position& p,
+                       const components::velocity& v) {
       p.x += v.x * dt;
       p.y += v.y * dt;
     });
@@ -96,11 +94,10 @@ struct keep_in_bounds {
   explicit keep_in_bounds(world w) : world_(w) {}
 
   template <typename Data>
-  void process(Data& data) {
-    data.for_entities([&](entity_id e) {
-      const float r = data.get(ct::circle, e).radius;
-      auto& p = data.get(ct::position, e);
-      auto& v = data.get(ct::velocity, e);
+  void process(Data& data) const {
+    data.for_each([&](const components::circle& c, components::position& p,
+                      components::velocity& v) {
+      const float r = c.radius;
       bounce(p.x, v.x, r, world_.width - r);
       bounce(p.y, v.y, r, world_.height - r);
     });
@@ -127,10 +124,9 @@ struct spatial_partition {
   explicit spatial_partition(world w) : grid_(w.width, w.height, kCellSize) {}
 
   template <typename Data>
-  void process(Data& data) {
+  void process(Data& data) const {
     auto& out = data.output().items;
-    data.for_entities([&](entity_id e) {
-      const auto& p = data.get(ct::position, e);
+    data.for_each([&](entity_id e, const components::position& p) {
       out.push_back({grid_.cell_of(p.x, p.y), e});
     });
   }
@@ -155,7 +151,7 @@ struct collision_detection {
   static constexpr std::string_view name = "collision_detection";
 
   template <typename Data>
-  void process(Data& data) {
+  void process(Data& data) const {
     // The grid lives in the spatial_partition system; for_previous_outputs
     // is how a system reaches a dependency (and proves it is one).
     const spatial_grid* grid = nullptr;

@@ -57,7 +57,7 @@ struct damage_log {
 // --- snippet: systems ---
 struct movement {
   template <typename Data>
-  void process(float dt, Data& data) {
+  void process(float dt, Data& data) const {
     data.for_each([dt](position& p, const velocity& v) {
       p.x += v.x * dt;
       p.y += v.y * dt;
@@ -67,7 +67,7 @@ struct movement {
 
 struct aging {  // counts the entities it visited, per subtask
   template <typename Data>
-  void process(float, Data& data) {
+  void process(float, Data& data) const {
     data.for_each([&](health& h) {
       --h.hp;
       ++data.output();
@@ -77,15 +77,15 @@ struct aging {  // counts the entities it visited, per subtask
 
 struct blown {  // pushed by the wind, unless frozen
   template <typename Data>
-  void process(float dt, Data& data) {
+  void process(float dt, Data& data) const {
     const wind& w = data.template resource<wind>();
     data.for_each([&](velocity& v) { v.x += w.push * dt; });
   }
 };
 
-struct reporter {  // reads aging's outputs; optional access to nicknames
+struct reporter {  // sums aging's outputs; optional access to nicknames
   template <typename Data>
-  void process(float, Data& data) {
+  void process(float, Data& data) const {
     auto& log = data.template resource<damage_log>();
     data.for_previous_outputs(strata::tag<aging>,
                               [&](aging&, int n) { log.total += n; });
@@ -121,7 +121,10 @@ constexpr auto systems = strata::system_signatures(
         .read(ct::position)
         .read_optional(ct::nickname)
         .write_resource<damage_log>()
-        .dependencies(st::aging, st::movement));
+        .dependencies(st::aging, st::movement)
+        // One subtask: it adds every output to the log once, and only a
+        // system that never splits may write a resource (3. Parallelism).
+        .parallelism(strata::inner_parallelism::none()));
 // --- end snippet ---
 
 // --- snippet: settings ---
@@ -193,7 +196,8 @@ struct inspector {
       if (p.x > 100) h.hp = 0;
       if (h.hp <= 0) data.kill_entity(e);  // effective at the refresh
     });
-    // By id: get() gives T& for write(), const T& for read().
+    // By id: get() gives T& for write(), const T& for read(). A system that
+    // may split reaches by id only what it reads (3. Parallelism).
     data.for_entities([&](strata::entity_id e) {
       const position& p = data.get(ct::position, e);
       health& h = data.write(ct::health, e);  // compile error if read-only

@@ -20,36 +20,55 @@ inline constexpr auto target = strata::tag<::target>;
 }  // namespace ct
 
 // --- snippet: stored-ids ---
-struct hunter {
+struct hunter {  // may split: it only reads, and names its prey per subtask
+  template <typename Data>
+  void process(Data& data) const {
+    data.for_each([&](const target& t) { data.output().push_back(t.id); });
+  }
+};
+
+struct wounds {  // never splits: the one place that writes other entities
   int hits = 0;
   template <typename Data>
   void process(Data& data) {
-    data.for_each([&](const target& t) {
-      // t.id came from a component, not from this system's iteration: it
-      // may be stale. try_get is null for a dead, stale or bare id.
-      if (hp* prey = data.try_get(ct::hp, t.id)) {
-        prey->value -= 1;
-        ++hits;
-      }
-    });
+    data.for_previous_outputs(
+        strata::tag<hunter>,
+        [&](const hunter&, const std::vector<strata::entity_id>& prey) {
+          for (strata::entity_id id : prey) {
+            // id came from a component, not from this system's iteration:
+            // it may be stale. try_get is null for a dead, stale or bare id.
+            if (hp* p = data.try_get(ct::hp, id)) {
+              p->value -= 1;
+              ++hits;
+            }
+          }
+        });
   }
 };
 // --- end snippet ---
 
 namespace st {
 inline constexpr auto hunter = strata::tag<::hunter>;
+inline constexpr auto wounds = strata::tag<::wounds>;
 }  // namespace st
 
+// --- snippet: stored-ids-signatures ---
 constexpr auto settings =
     strata::settings()
+        .allow_inner_parallelism()
         .component_signatures(strata::component_signatures(
             strata::component_signature::make(ct::hp),
             strata::component_signature::make(ct::target)))
-        .system_signatures(
-            strata::system_signatures(strata::system_signature::make(st::hunter)
-                                          .read(ct::target)
-                                          .write_optional(ct::hp)))
-        .threads(1);
+        .system_signatures(strata::system_signatures(
+            strata::system_signature::make(st::hunter)
+                .read(ct::target)
+                .output<std::vector<strata::entity_id>>(),
+            strata::system_signature::make(st::wounds)
+                .write_optional(ct::hp)
+                .dependencies(st::hunter)
+                .parallelism(strata::inner_parallelism::none())))
+        .threads(2);
+// --- end snippet ---
 
 void run_systems(auto& proxy) {
   proxy.execute_systems()(strata::execution_adapter::all().for_subtasks(
@@ -108,7 +127,7 @@ TEST(IdsGuideTest, IdsInComponents) {
   ctx.step([&](auto& proxy) {
     proxy.add_component(ct::hp, proxy.create_entity(), 9);  // reuses the slot
     run_systems(proxy);  // the stale target is skipped
-    EXPECT_EQ(proxy.system(st::hunter).hits, 1);
+    EXPECT_EQ(proxy.system(st::wounds).hits, 1);
   });
   // --- end snippet ---
 }

@@ -27,17 +27,18 @@ struct contact {
 // Finds entities below the floor; each subtask fills its own vector.
 struct detect {
   template <typename Data>
-  void process(Data& data) {
+  void process(Data& data) const {
     data.for_each([&](strata::entity_id e, const position& p) {
       if (p.y < 0) data.output().push_back({e, -p.y});
     });
   }
 };
 
-// Reads every subtask output of detect (a dependency) and pushes back.
+// Reads every subtask output of detect (a dependency) and pushes back: one
+// subtask, the only kind that may write entities by id (3. Parallelism).
 struct solve {
   template <typename Data>
-  void process(Data& data) {
+  void process(Data& data) const {
     data.for_previous_outputs(strata::tag<detect>,
                               [&](detect&, const std::vector<contact>& found) {
                                 for (const contact& c : found) {
@@ -54,7 +55,7 @@ struct gravity {
   static constexpr bool takes_dt =
       true;  // see execution_adapter::matching below
   template <typename Data>
-  void process(float dt, Data& data) {
+  void process(float dt, Data& data) const {
     data.for_each([dt](position& p) { p.y -= dt; });
   }
 };
@@ -76,7 +77,8 @@ constexpr auto systems = strata::system_signatures(
     strata::system_signature::make(st::solve)
         .write(ct::position)
         .dependencies(st::detect)  // required to read detect's outputs
-        .output<int>());           // reset to 0 before each run
+        .parallelism(strata::inner_parallelism::none())  // writes by id
+        .output<int>());  // reset to 0 before each run
 // --- end snippet ---
 
 constexpr auto settings =

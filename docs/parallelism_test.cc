@@ -20,7 +20,7 @@ inline constexpr auto value = strata::tag<::value>;
 // --- snippet: subtask-view ---
 struct doubler {
   template <typename Data>
-  void process(Data& data) {
+  void process(Data& data) const {
     // Each subtask sees its own slice of the system's entities, in index
     // order; slices differ in size by at most one.
     data.for_each([](value& x) { x.v *= 2; });
@@ -36,7 +36,7 @@ struct doubler {
 template <int I>
 struct reader {
   template <typename Data>
-  void process(Data& data) {
+  void process(Data& data) const {
     data.for_each([](const value&) {});
   }
 };

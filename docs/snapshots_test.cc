@@ -49,7 +49,7 @@ inline constexpr auto nickname = strata::tag<::nickname>;
 
 struct move {
   template <typename Data>
-  void process(Data& data) {
+  void process(Data& data) const {
     data.for_each([](position& p, const velocity& v) {
       p.x += v.x;
       p.y += v.y;

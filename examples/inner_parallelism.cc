@@ -29,13 +29,13 @@ inline constexpr auto value = strata::tag<::value>;
 
 // One system type per strategy; they only read, so no two of them race.
 template <int I>
-// The subtasks of one system run at once on the same system object: each
-// sums its own slice locally and adds the result atomically. (A plain
-// `sum += x.v` on a member here is a data race; ThreadSanitizer finds it.)
+// The subtasks of one system run at once on the same system object, which
+// they receive as const: each sums its own slice locally and adds the result
+// to a mutable atomic. (A plain member `sum += x.v` does not compile there.)
 struct reader {
-  std::atomic<long long> sum{0};
+  mutable std::atomic<long long> sum{0};
   template <typename Data>
-  void process(Data& data) {
+  void process(Data& data) const {
     long long partial = 0;
     data.for_each([&](const value& x) { partial += x.v; });
     sum.fetch_add(partial, std::memory_order_relaxed);

@@ -27,7 +27,7 @@ inline constexpr auto position = strata::tag<::position>;
 struct spotter {
   std::size_t merged = 0;  // filled by the detailed adapter
   template <typename Data>
-  void process(Data& data) {
+  void process(Data& data) const {
     data.for_each([&](strata::entity_id e, const position& p) {
       if (p.y > 4) data.output().push_back(e);
     });
@@ -36,10 +36,10 @@ struct spotter {
 
 struct counter {
   template <typename Data>
-  void process(Data& data) {
+  void process(Data& data) const {
     data.for_previous_outputs(
         strata::tag<spotter>,
-        [&](spotter&, const std::vector<strata::entity_id>& found) {
+        [&](const spotter&, const std::vector<strata::entity_id>& found) {
           data.output() += static_cast<int>(found.size());
         });
   }
@@ -95,7 +95,7 @@ int main() {
       int subtask = 0;
       proxy.for_system_outputs(
           st::spotter,
-          [&](spotter&, const std::vector<strata::entity_id>& found) {
+          [&](const spotter&, const std::vector<strata::entity_id>& found) {
             std::printf("  spotter subtask %d found:", subtask++);
             for (strata::entity_id e : found) {
               std::printf(" %s", to_string(e).c_str());

@@ -44,7 +44,7 @@ inline constexpr auto lifetime = strata::tag<::lifetime>;
 
 struct move {
   template <typename Data>
-  void process(Data& data) {
+  void process(Data& data) const {
     data.for_each([](position& p, const velocity& v) {
       p.x += v.dx;
       p.y += v.dy;
@@ -54,9 +54,9 @@ struct move {
 // Shots expire: killed at the refresh, their indices reused by later shots.
 struct expire {
   template <typename Data>
-  void process(Data& data) {
-    data.for_entities([&](strata::entity_id e) {
-      if (--data.write(ct::lifetime, e).frames == 0) data.kill_entity(e);
+  void process(Data& data) const {
+    data.for_each([&](strata::entity_id e, lifetime& l) {
+      if (--l.frames == 0) data.kill_entity(e);
     });
   }
 };

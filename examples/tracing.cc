@@ -35,14 +35,14 @@ inline constexpr auto velocity = strata::tag<::velocity>;
 struct gravity {
   static constexpr std::string_view name = "gravity";  // shown in traces
   template <typename Data>
-  void process(Data& data) {
+  void process(Data& data) const {
     data.for_each([](velocity& v) { v.y -= 0.1f; });
   }
 };
 struct movement {
   static constexpr std::string_view name = "movement";
   template <typename Data>
-  void process(Data& data) {
+  void process(Data& data) const {
     data.for_each([](position& p, const velocity& v) {
       p.x += v.x;
       p.y += v.y;
@@ -52,7 +52,7 @@ struct movement {
 struct lowest {  // outputs the lowest y of its slice
   static constexpr std::string_view name = "lowest";
   template <typename Data>
-  void process(Data& data) {
+  void process(Data& data) const {
     data.output() = 1e9f;
     data.for_each([&](const position& p) {
       if (p.y < data.output()) data.output() = p.y;

@@ -41,7 +41,7 @@ enum class shape { chain, layers, independent };
 template <shape Shape, std::size_t N, std::size_t I>
 struct empty_system {
   template <typename Data>
-  void process(Data&) {}
+  void process(Data&) const {}
 };
 
 template <shape Shape, std::size_t N, std::size_t I>

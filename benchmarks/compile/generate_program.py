@@ -137,7 +137,7 @@ class Program:
             if s.constructor:
                 out.append(f"  {s.constructor}")
             out += ["  template <typename Data>",
-                    "  void process(Data& data) {",
+                    "  void process(Data& data) const {",
                     f"    {s.body or s.for_each()}",
                     "  }", "};"]
         out.append("")
@@ -386,7 +386,8 @@ MISUSES = {
     # Inside a system's process().
     "undeclared_component": _body(
         "data.for_entities([&](strata::entity_id e) { "
-        "data.get(ct::c5, e).a += data.get(ct::c2, e).a; });"),
+        "static_cast<void>(data.get(ct::c0, e).a + data.get(ct::c2, e).a); "
+        "});"),
     "write_read_only": _body(
         "data.for_entities([&](strata::entity_id e) { "
         "data.get(ct::c0, e).a = 0; });"),

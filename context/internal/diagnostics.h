@@ -54,6 +54,34 @@ inline constexpr bool get_of_optional_component = [] {
   return false;
 }();
 
+template <typename System, typename Component>
+inline constexpr bool random_access_to_written_component_in_split_system = [] {
+  static_assert(always_false<System, Component>,
+                "data.get / data.write / data.try_get by id of a component "
+                "the system writes, in a system whose subtasks may run at "
+                "once (inner parallelism allowed, .parallelism(...) not "
+                "none()): another subtask may write that entity at the same "
+                "time. Write the current entity through data.for_each's T& "
+                "parameter, act on other entities from a later system (an "
+                "output, or data.defer), or declare .parallelism(strata::"
+                "inner_parallelism::none()) (system and component are named "
+                "above)");
+  return false;
+}();
+
+template <typename System, typename Resource>
+inline constexpr bool written_resource_in_split_system = [] {
+  static_assert(always_false<System, Resource>,
+                "data.resource<T>() of a write_resource<T>() in a system "
+                "whose subtasks may run at once (inner parallelism allowed, "
+                ".parallelism(...) not none()): every subtask would write it "
+                "at the same time. Collect per-subtask results in "
+                "data.output() and merge them in a later system, or declare "
+                ".parallelism(strata::inner_parallelism::none()) (system and "
+                "resource are named above)");
+  return false;
+}();
+
 template <typename System, typename Parameter>
 inline constexpr bool for_each_parameter_not_a_component_reference = [] {
   static_assert(always_false<System, Parameter>,

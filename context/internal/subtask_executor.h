@@ -16,6 +16,7 @@
 #define STRATA_CONTEXT_INTERNAL_SUBTASK_EXECUTOR_H_
 
 #include <cstddef>
+#include <utility>
 
 #include "absl/base/attributes.h"
 #include "context/data_proxy.h"
@@ -36,17 +37,18 @@ class subtask_executor {
         parallel_(parallel),
         measure_(measure) {}
 
-  // f(system&, data_proxy&) once per subtask; concurrently when the context
-  // runs subtasks in parallel. Every subtask runs even if another throws;
-  // then the exception of the lowest subtask index is rethrown, whatever the
-  // thread count (context_internal::run_subtasks, shared by every system).
+  // f(system, data_proxy&) once per subtask, the system as subtask_system()
+  // gives it; concurrently when the context runs subtasks in parallel. Every
+  // subtask runs even if another throws; then the exception of the lowest
+  // subtask index is rethrown, whatever the thread count
+  // (context_internal::run_subtasks, shared by every system).
   // Always inlined into the system's run: a call per system and step
   // otherwise (GCC kept it out of line under the threaded scheduler).
   template <typename F>
   ABSL_ATTRIBUTE_ALWAYS_INLINE void for_subtasks(F&& f) {
     run_each_subtask([&](std::size_t subtask) {
       data_proxy<Types, I> data = data_of(subtask);
-      f(instance_.system(), data);
+      f(subtask_system(), data);
     });
   }
 
@@ -74,6 +76,18 @@ class subtask_executor {
 
   // The system this executor runs.
   auto& system() noexcept { return instance_.system(); }
+  // The system as its subtasks receive it: `const system&` when they may run
+  // at once (context_internal::may_split, data_proxy.h), so that state
+  // shared by every subtask cannot be written from them; `system&` when the
+  // system always runs as one subtask.
+  decltype(auto) subtask_system() noexcept {
+    using signature = typename system_instance<Types, I>::signature_type;
+    if constexpr (context_internal::may_split<Types, signature>) {
+      return std::as_const(instance_.system());
+    } else {
+      return (instance_.system());
+    }
+  }
 
   // Whether for_subtasks measured the run (a detailed_instance callable may
   // not call it).

@@ -293,7 +293,7 @@ class system_runner {
                            Adapter& adapter) {
     return [&executor, &adapter](std::size_t subtask) {
       auto data = executor.data_of(subtask);
-      adapter.callable(executor.system(), data);
+      adapter.callable(executor.subtask_system(), data);
     };
   }
 

@@ -20,6 +20,12 @@ constexpr auto settings_with(auto... system_signatures) {
       .system_signatures(strata::system_signatures(system_signatures...));
 }
 
+// The same, allowing inner parallelism: systems without
+// .parallelism(inner_parallelism::none()) may split.
+constexpr auto split_settings_with(auto... system_signatures) {
+  return settings_with(system_signatures...).allow_inner_parallelism();
+}
+
 // Runs every system once with `process(data)`, on a context made with
 // make_context<Settings>(), as users are advised to (short messages).
 template <const auto& Settings>

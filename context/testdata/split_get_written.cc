@@ -1,0 +1,20 @@
+// A system that may split reads another entity's row of a component it
+// writes through data.get: another subtask may be writing that row.
+#include "context/testdata/fixture.h"
+
+struct follower {
+  strata::entity_id leader;
+  template <typename Data>
+  void process(Data& data) const {
+    data.for_each([&](strata::testing::position& p) {
+      p.x = data.get(ct::position, leader).x;
+    });
+  }
+};
+
+constexpr auto settings = split_settings_with(
+    strata::ss::make(strata::tag<follower>)
+        .write(ct::position)
+        .parallelism(strata::inner_parallelism::split_evenly_per_core()));
+
+int main() { run_once<settings>(); }

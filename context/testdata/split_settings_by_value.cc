@@ -1,0 +1,25 @@
+// The split rule holds when the settings reach make_context by value through
+// a function template, as a user's driver passes them.
+#include "context/testdata/fixture.h"
+
+struct pusher {
+  strata::entity_id target;
+  template <typename Data>
+  void process(Data& data) const {
+    data.write(ct::position, target).x = 0;
+  }
+};
+
+template <typename Settings>
+void run_game(Settings settings) {
+  auto ctx = strata::make_context(settings);
+  ctx.step([](auto& proxy) {
+    proxy.execute_systems()(strata::sea::all().for_subtasks(
+        [](auto& system, auto& data) { system.process(data); }));
+  });
+}
+
+int main() {
+  run_game(split_settings_with(
+      strata::ss::make(strata::tag<pusher>).write(ct::position)));
+}
