@@ -29,13 +29,20 @@
 //     condition variable. The last subtask of a split system usually ends
 //     within microseconds of the caller's own, so the caller does not pay
 //     a wake-up on the step's critical path (JoinLatency/*).
-//   * The same design on lock-free moodycamel::ConcurrentQueue queues is
-//     threading/internal/moodycamel_pool.h, measured beside this pool in
-//     thread_pool_benchmark (the `MoodycamelPool` rows of Contention/*,
-//     HandOff/* and JoinLatency/*). What it costs besides time: a sleep
+//   * Why a mutex ring and not moodycamel::ConcurrentQueue, the queue the
+//     design card names: the same per-worker design on moodycamel's
+//     lock-free queues (threading/internal/moodycamel_pool.h, kept as a
+//     baseline) is measured beside this pool in thread_pool_benchmark, the
+//     `MoodycamelPool` rows of Contention/*, HandOff/* and JoinLatency/*
+//     (BENCHMARKS.md, "The pool's design on moodycamel queues"). It is no
+//     faster per task at 2 and 64 threads and slower at 8 and 16, and
+//     hand-off and join cost the same within the runs' spread: a worker's
+//     own queue is uncontended, so the lock-free queue saves nothing on the
+//     common path, while per-producer sub-queues make thieves and dry
+//     workers scan more. And it costs what this pool does not: a sleep
 //     protocol on sequentially consistent counts instead of the queues'
 //     mutexes, and ThreadSanitizer suppressions for the fences inside
-//     moodycamel's queue, where this pool needs none.
+//     moodycamel's queue, which ThreadSanitizer does not model.
 //
 // Contract
 //   * post(t) queues a move-only task; some thread runs it exactly once.
