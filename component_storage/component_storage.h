@@ -221,12 +221,12 @@ class component_storage {
   }
 
   // Constructs id's T from args and sets its bit; replaces a T the entity
-  // already has. The T is built from args before the storage changes (then moved in),
-  // so args may refer into this storage, e.g. add(e, bits, get<T>(other)),
-  // as std::vector::push_back(v[0]) may: creating the T can reallocate
-  // what they refer to. And a constructor that throws leaves everything as
-  // it was: the entity keeps the T it had. (Only the move into the storage,
-  // or the storage's growth, can then throw after a replaced T was
+  // already has. The T is built from args before the storage changes (then
+  // moved in), so args may refer into this storage, e.g. add(e, bits,
+  // get<T>(other)), as std::vector::push_back(v[0]) may: creating the T can
+  // reallocate what they refer to. And a constructor that throws leaves
+  // everything as it was: the entity keeps the T it had. (Only the move into
+  // the storage, or the storage's growth, can then throw after a replaced T was
   // destroyed; the entity is then without a T, its bit clear.)
   template <typename T, typename Bitset, typename... Args>
   T& add(entity_id id, Bitset& bits, Args&&... args) {
@@ -271,7 +271,6 @@ class component_storage {
   }
 
  public:
-
   // For batches of new entities (the context's create_entities): add<T>
   // for an entity known to have no T (its bit clear: checked in debug
   // builds), and without counting it; the caller adds the batch's count

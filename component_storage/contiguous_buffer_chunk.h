@@ -177,8 +177,8 @@ class basic_contiguous_buffer_chunk {
   static constexpr size_type image_bytes(size_type n) noexcept {
     return columns_type::image_bytes(n);
   }
-  void copy_image(std::byte* out, size_type n) const noexcept
-      requires has_image {
+  void copy_image(std::byte* out,
+                  size_type n) const noexcept requires has_image {
     columns_.copy_image(out, n);
   }
   void assign_image(const std::byte* in, size_type n) requires has_image {

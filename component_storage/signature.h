@@ -145,8 +145,8 @@ struct is_layout : std::bool_constant<is_layout_v<T>> {};
 template <typename T>
 struct is_serializer : std::bool_constant<is_serializer_v<T>> {};
 template <typename T>
-struct is_storage
-    : std::bool_constant<!is_layout_v<T> && !is_serializer_v<T>> {};
+struct is_storage : std::bool_constant<!is_layout_v<T> && !is_serializer_v<T>> {
+};
 
 }  // namespace signature_internal
 

@@ -328,7 +328,7 @@ struct hooks {
 
 struct deferring : hooks {
   deferred_log* log = nullptr;
-  int run = 0;  // set by the test before each execute_systems()
+  int run = 0;                // set by the test before each execute_systems()
   int defer_throw_salt = -1;  // deferred functions that throw
   template <typename Data>
   void defer_op(Data& data, deferred_op op) const {
@@ -720,19 +720,17 @@ class model {
       if (hurt(*e.hp, e.vel.has_value())) kills.push_back(e.id);
       visit(1, e);
     }
-    if (!threw[1]) system_kills_.insert(system_kills_.end(), kills.begin(),
-                                        kills.end());
+    if (!threw[1])
+      system_kills_.insert(system_kills_.end(), kills.begin(), kills.end());
     if (!threw[0]) {  // freezer depends on movement
       kills.clear();
       std::vector<deferred_op> ops;
       for (std::uint32_t i : now_[2]) {
         model_entity& e = alive_.at(i);
-        const freeze_decision d =
-            freeze_rule(*e.pos, e.fr ? &*e.fr : nullptr);
+        const freeze_decision d = freeze_rule(*e.pos, e.fr ? &*e.fr : nullptr);
         if (d.kill) kills.push_back(e.id);
         if (d.defer) {
-          ops.push_back(
-              op({*d.defer, 2, e.id, run, *e.pos, d.strip_velocity}));
+          ops.push_back(op({*d.defer, 2, e.id, run, *e.pos, d.strip_velocity}));
         }
         visit(2, e);
       }
@@ -1713,8 +1711,8 @@ void print_stats(const fuzz_stats& s) {
       s.refused_in_step, s.refused_deferred, s.system_kills, s.subscribes,
       s.unsubscribes, s.reclaims, s.deferred[0], s.deferred[1], s.deferred[2],
       s.deferred[3], s.deferred[4], s.deferred[5], s.system_throws,
-      s.caught_in_step, s.deferred_throws, s.constructor_throws,
-      s.step_throws, s.escaped);
+      s.caught_in_step, s.deferred_throws, s.constructor_throws, s.step_throws,
+      s.escaped);
   std::fflush(stdout);
 }
 
@@ -1822,9 +1820,9 @@ TEST(ContextFuzzTest, FixedLimitSequentialObserved) {
 
 #if STRATA_FUZZ_PART == 5  // exceptions
 TEST(ContextFuzzTest, ExceptionsSequentialObserved) {
-  run_variant(base.dynamic_entity_limit().threads(1),
-              {.number = 7, .steps = 1500, .observe = true,
-               .exceptions = true});
+  run_variant(
+      base.dynamic_entity_limit().threads(1),
+      {.number = 7, .steps = 1500, .observe = true, .exceptions = true});
 }
 
 TEST(ContextFuzzTest, ExceptionsAtomicCounterFourThreads) {

@@ -35,11 +35,11 @@ inline constexpr auto label = strata::tag<::label>;
 struct movement {
   template <typename Data>
   void process(float dt, Data& data) const {
-    data.for_each([dt](strata::testing::position& p,
-                       const strata::testing::velocity& v) {
-      p.x += v.x * dt;
-      p.y += v.y * dt;
-    });
+    data.for_each(
+        [dt](strata::testing::position& p, const strata::testing::velocity& v) {
+          p.x += v.x * dt;
+          p.y += v.y * dt;
+        });
   }
 };
 

@@ -416,10 +416,10 @@ class data_proxy {
   template <typename T>
   void note_written(entity_id id) {
     auto& changes = core_.changes();
-    if constexpr (std::remove_reference_t<decltype(changes)>::template
-                      tracks_changes<T>) {
-      changes.template written<T>().stamp(
-          id.index(), changes.template system_stamp<I>());
+    if constexpr (std::remove_reference_t<
+                      decltype(changes)>::template tracks_changes<T>) {
+      changes.template written<T>().stamp(id.index(),
+                                          changes.template system_stamp<I>());
     }
   }
 
@@ -427,12 +427,13 @@ class data_proxy {
   auto change_filter() {
     auto& changes = core_.changes();
     return [&]<typename... Changed, typename... Added>(type_list<Changed...>,
-                                                      type_list<Added...>) {
+                                                       type_list<Added...>) {
       return context_internal::change_filter<sizeof...(Changed) +
                                              sizeof...(Added)>{
           {changes.template written<Changed>().data()...,
            changes.template additions<Added>().data()...},
-          instance_.change_since, instance_.change_seen};
+          instance_.change_since,
+          instance_.change_seen};
     }(typename signature_type::changed_types{},
            typename signature_type::added_types{});
   }
@@ -444,10 +445,10 @@ class data_proxy {
     using tracking = std::remove_reference_t<decltype(changes)>;
     using stamped = concat_t<
         type_list<>,
-        std::conditional_t<!std::is_const_v<std::remove_reference_t<P>> &&
-                               tracking::template tracks_changes<
-                                   std::remove_cvref_t<P>>,
-                           type_list<std::remove_cvref_t<P>>, type_list<>>...>;
+        std::conditional_t<
+            !std::is_const_v<std::remove_reference_t<P>> &&
+                tracking::template tracks_changes<std::remove_cvref_t<P>>,
+            type_list<std::remove_cvref_t<P>>, type_list<>>...>;
     return [&]<typename... T>(type_list<T...>) {
       return context_internal::write_stamps<sizeof...(T)>{
           {changes.template written<T>().data()...},

@@ -137,8 +137,8 @@ class deferred_queue {
     const std::size_t bytes = std::max(block_size, size);
     // new std::byte[] returns memory aligned for max_align_t; left
     // uninitialized, since every object is constructed in place.
-    blocks_.push_back({std::unique_ptr<std::byte[]>(new std::byte[bytes]),
-                       bytes});
+    blocks_.push_back(
+        {std::unique_ptr<std::byte[]>(new std::byte[bytes]), bytes});
     block_ = blocks_.size() - 1;
     offset_ = size;
     return blocks_.back().bytes.get();

@@ -79,7 +79,8 @@ TEST(DeferredQueueTest, CallablesLargerThanABlockGetOneOfTheirOwn) {
   std::array<char, 3 * deferred_queue<log>::block_size> huge{};
   huge[0] = 'h';
   queue.push([](log& into) { into.calls.push_back("small"); });
-  queue.push([huge](log& into) { into.calls.push_back(std::string(1, huge[0])); });
+  queue.push(
+      [huge](log& into) { into.calls.push_back(std::string(1, huge[0])); });
   queue.push([](log& into) { into.calls.push_back("after"); });
   queue.run_all(l);
   EXPECT_EQ(l.calls, (std::vector<std::string>{"small", "h", "after"}));

@@ -10,7 +10,8 @@
 //       strata::run_options()
 //           .threads(flags.threads)                      // 0: hardware
 //           .scheduler(flags.sequential ? strata::scheduler_kind::sequential
-//                                       : strata::scheduler_kind::atomic_counter)
+//                                       :
+//                                       strata::scheduler_kind::atomic_counter)
 //           .hand_off(strata::hand_off::automatic)
 //           .reserve_entities(flags.entities));
 //

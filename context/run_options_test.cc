@@ -127,7 +127,8 @@ TEST(RunOptionsTest, ThreadsOverrideTheSettings) {
   EXPECT_EQ(three.thread_count(), 3u);
 }
 
-TEST(RunOptionsTest, SequentialChosenAtRunTimeRunsEverySubtaskInOrderOnTheCaller) {
+TEST(RunOptionsTest,
+     SequentialChosenAtRunTimeRunsEverySubtaskInOrderOnTheCaller) {
   subtask_log log;
   auto ctx = strata::make_context<parallel_settings>(
       strata::system_arguments(st::integrate, &log),
@@ -191,12 +192,11 @@ TEST(RunOptionsTest, EverySchedulerChoiceEndsInTheSameState) {
 
 TEST(RunOptionsDeathTest, AtomicCounterOnASequentialContextFailsNamingTheFix) {
   subtask_log log;
-  EXPECT_DEATH(
-      strata::make_context<sequential_settings>(
-          strata::system_arguments(st::integrate, &log),
-          strata::run_options().scheduler(
-              strata::scheduler_kind::atomic_counter)),
-      "choose strata::scheduler::atomic_counter in the settings");
+  EXPECT_DEATH(strata::make_context<sequential_settings>(
+                   strata::system_arguments(st::integrate, &log),
+                   strata::run_options().scheduler(
+                       strata::scheduler_kind::atomic_counter)),
+               "choose strata::scheduler::atomic_counter in the settings");
 }
 
 constexpr auto fixed_settings = strata::settings()

@@ -80,10 +80,11 @@ void check_on_thread_pools(const run_length& length) {
       SCOPED_TRACE("atomic_counter, threads=" + std::to_string(threads) +
                    ", hand_off=" + std::to_string(static_cast<int>(mode)));
       expect_same_run(length, reference, [&] {
-        return run<Dag>(length, base_settings<Dag>()
-                                    .scheduler(strata::scheduler::atomic_counter)
-                                    .threads(threads)
-                                    .hand_off(mode));
+        return run<Dag>(length,
+                        base_settings<Dag>()
+                            .scheduler(strata::scheduler::atomic_counter)
+                            .threads(threads)
+                            .hand_off(mode));
       });
     }
   }
@@ -97,7 +98,8 @@ void check_on_executors(const run_length& length) {
   auto check_on = [&](strata::executor& jobs, const std::string& name) {
     SCOPED_TRACE("atomic_counter on " + name);
     expect_same_run(length, reference, [&] {
-      return run<Dag>(length, base_settings<Dag>()
+      return run<Dag>(length,
+                      base_settings<Dag>()
                           .scheduler(strata::scheduler::atomic_counter)
                           .hand_off(strata::hand_off::always),
                       strata::run_on(jobs));

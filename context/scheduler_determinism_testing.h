@@ -200,8 +200,8 @@ void run_systems_again(Proxy& proxy, int step) {
     run_systems(proxy);
     return;
   }
-  proxy.execute_systems()(strata::sea::all().detailed_instance(
-      [](auto&, auto& executor) {
+  proxy.execute_systems()(
+      strata::sea::all().detailed_instance([](auto&, auto& executor) {
         for (int pass = 0; pass < 2; ++pass) {
           executor.for_subtasks(
               [](auto& system, auto& data) { system.process(data); });

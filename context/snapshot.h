@@ -173,10 +173,12 @@ class world_snapshot {
   // Whether the chunk is copied as an image of its memory (contiguous
   // chunks of trivially copyable components), not component by component.
   template <typename Chunk>
-  static constexpr bool imaged = requires { requires Chunk::has_image; };
+  static constexpr bool imaged = requires {
+    requires Chunk::has_image;
+  };
   template <std::size_t K>
-  static constexpr bool component_imaged = imaged<
-      typename Types::component_storage_type::template chunk_type<
+  static constexpr bool component_imaged =
+      imaged<typename Types::component_storage_type::template chunk_type<
           type_at_t<K, component_types>>>;
   using resource_types = typename context_internal::resource_types_of<
       typename Types::resource_storage_type>::type;
@@ -333,7 +335,8 @@ class world_snapshot {
       const auto& chunk =
           std::as_const(core.components())
               .template chunk_for<type_at_t<
-                  0, typename type_at_t<S, signature_types>::component_types>>();
+                  0,
+                  typename type_at_t<S, signature_types>::component_types>>();
       const std::size_t n =
           std::min<std::size_t>(core.entities().end_index(), chunk.capacity());
       images_[S].resize(chunk_of<S>::image_bytes(n));

@@ -99,7 +99,8 @@ std::vector<std::uint32_t> run_step(Context& ctx, std::size_t k) {
   return seen;
 }
 
-TEST(SnapshotChangeFilterTest, AFilteredSystemSeesAfterARestoreWhatItSawTheFirstTime) {
+TEST(SnapshotChangeFilterTest,
+     AFilteredSystemSeesAfterARestoreWhatItSawTheFirstTime) {
   auto ctx = strata::make_context<settings>();
   populate(ctx);
   for (std::size_t k = 0; k < 6; ++k) run_step(ctx, k);

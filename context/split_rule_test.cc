@@ -96,16 +96,16 @@ TEST(SplitRuleTest, SplitSystemsReadAndNeverSplitSystemsWriteOtherEntities) {
   });
   for (int step = 0; step < 3; ++step) {
     ctx.step([](auto& proxy) {
-      proxy.execute_systems()(strata::sea::all().for_subtasks(
-          [](auto& system, auto& data) {
-            constexpr bool shared = std::is_const_v<
-                std::remove_reference_t<decltype(system)>>;
-            static_assert(shared == std::is_same_v<std::remove_cvref_t<
-                                                       decltype(system)>,
-                                                   follow>,
-                          "a split system's subtasks get const system&");
-            system.process(data);
-          }));
+      proxy.execute_systems()(strata::sea::all().for_subtasks([](auto& system,
+                                                                 auto& data) {
+        constexpr bool shared =
+            std::is_const_v<std::remove_reference_t<decltype(system)>>;
+        static_assert(
+            shared ==
+                std::is_same_v<std::remove_cvref_t<decltype(system)>, follow>,
+            "a split system's subtasks get const system&");
+        system.process(data);
+      }));
     });
   }
   ctx.step([&](auto& proxy) {

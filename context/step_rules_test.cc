@@ -88,11 +88,11 @@ inline constexpr auto label_hashed = strata::tag<::label_hashed>;
 // What visitor does, set by the step function while no system runs.
 struct visit_config {
   int run = 0;
-  int throw_every = 0;     // throw at x > 0, x % throw_every == 0 (0: never)
-  bool mark = false;       // defer a marked creation per visit
-  bool kill = false;       // kill x % 5 == 1
-  int deferred_throw = -1; // defer a throwing function at this x
-  std::size_t spawn = 0;   // at x == 0: defer create_entities(spawn, ...)
+  int throw_every = 0;       // throw at x > 0, x % throw_every == 0 (0: never)
+  bool mark = false;         // defer a marked creation per visit
+  bool kill = false;         // kill x % 5 == 1
+  int deferred_throw = -1;   // defer a throwing function at this x
+  std::size_t spawn = 0;     // at x == 0: defer create_entities(spawn, ...)
   bool by_entities = false;  // visit through for_entities, not for_each
 };
 visit_config config;
@@ -161,7 +161,8 @@ struct reader {
 
 constexpr auto components = strata::component_signatures(
     strata::cs::make(ct::position), strata::cs::make(ct::marker).sparse(),
-    strata::cs::make(ct::fragile), strata::cs::make(ct::fragile_sparse).sparse(),
+    strata::cs::make(ct::fragile),
+    strata::cs::make(ct::fragile_sparse).sparse(),
     strata::cs::make(ct::brittle));
 constexpr auto systems = strata::system_signatures(
     strata::ss::make(strata::tag<visitor>)
@@ -234,9 +235,8 @@ std::vector<marker> deferred_order(const Settings& settings, twice_by how) {
                 (void)instance;
                 for (int run = 1; run <= 2; ++run) {
                   config.run = run;
-                  executor.for_subtasks([](auto& system, auto& data) {
-                    system.process(data);
-                  });
+                  executor.for_subtasks(
+                      [](auto& system, auto& data) { system.process(data); });
                 }
               }),
           all_subtasks);
@@ -307,8 +307,7 @@ failure_outcome run_with_failures(const Settings& settings,
 }
 
 TEST(StepRulesTest, AThrowingForEachEndsInTheSameStateAtEveryThreadCount) {
-  strata::testing::run_with_timeout(std::chrono::seconds(120), "failures",
-                                    [] {
+  strata::testing::run_with_timeout(std::chrono::seconds(120), "failures", [] {
     const failure_outcome reference = run_with_failures(
         base.scheduler(strata::scheduler::sequential).threads(1));
     // Throwing steps report their lowest x; every entity was visited (y
@@ -321,8 +320,7 @@ TEST(StepRulesTest, AThrowingForEachEndsInTheSameStateAtEveryThreadCount) {
     EXPECT_EQ(reference.markers.size(), 2u * 37u);  // steps 2 and 4
     for (const auto& [index, x, y] : reference.positions) {
       const int i = static_cast<int>(x);
-      const int throws =
-          i > 0 ? (i % 5 == 0) + (i % 7 == 0) + (i % 9 == 0) : 0;
+      const int throws = i > 0 ? (i % 5 == 0) + (i % 7 == 0) + (i % 9 == 0) : 0;
       EXPECT_EQ(y, 66.f - 10.f * static_cast<float>(throws)) << "x=" << i;
     }
     for_every_schedule([&](const auto& settings) {
@@ -334,8 +332,7 @@ TEST(StepRulesTest, AThrowingForEachEndsInTheSameStateAtEveryThreadCount) {
 // for_entities keeps for_each's rule: every entity visited, the lowest
 // exception rethrown, the same state at every thread count.
 TEST(StepRulesTest, AThrowingForEntitiesEndsLikeForEachAtEveryThreadCount) {
-  strata::testing::run_with_timeout(std::chrono::seconds(120), "failures",
-                                    [] {
+  strata::testing::run_with_timeout(std::chrono::seconds(120), "failures", [] {
     const failure_outcome reference = run_with_failures(
         base.scheduler(strata::scheduler::sequential).threads(1),
         /*by_entities=*/true);

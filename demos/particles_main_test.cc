@@ -21,8 +21,7 @@ struct run_result {
 
 // Runs the demo (a data dependency, in the test's runfiles) with `flags`.
 run_result run_particles(const std::string& flags) {
-  const std::string command =
-      absl::StrCat("demos/particles ", flags, " 2>&1");
+  const std::string command = absl::StrCat("demos/particles ", flags, " 2>&1");
   run_result result;
   FILE* pipe = popen(command.c_str(), "r");
   if (pipe == nullptr) return result;
@@ -38,8 +37,8 @@ run_result run_particles(const std::string& flags) {
 TEST(ParticlesMainTest, MalformedValuesAndUnknownFlagsExitWithTwo) {
   for (const char* flags :
        {"--particles=abc", "--seed=-1", "--frames=1.5", "--no_such_flag=1",
-        "--no_such_flag", "--scheduler=fastest", "--particles=0",
-        "--particles", "stray_argument"}) {
+        "--no_such_flag", "--scheduler=fastest", "--particles=0", "--particles",
+        "stray_argument"}) {
     SCOPED_TRACE(flags);
     const run_result result = run_particles(flags);
     EXPECT_EQ(result.status, 2) << result.output;

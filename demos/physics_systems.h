@@ -80,8 +80,7 @@ struct velocity {
 
   template <typename Data>
   void process(float dt, Data& data) const {
-    data.for_each([dt](components::position& p,
-                       const components::velocity& v) {
+    data.for_each([dt](components::position& p, const components::velocity& v) {
       p.x += v.x * dt;
       p.y += v.y * dt;
     });

@@ -398,9 +398,8 @@ struct signature {
       return i;
     }(list{});
     if constexpr (check_list<List>() && not_required < size_v<list>) {
-      diagnostic::report(
-          diagnostic::change_filter_on_component_not_required<
-              System, type_at_t<not_required, list>>);
+      diagnostic::report(diagnostic::change_filter_on_component_not_required<
+                         System, type_at_t<not_required, list>>);
     }
     return signature<System, Lists..., List>{strategy};
   }

@@ -51,10 +51,10 @@ std::uint64_t child_key(std::uint64_t key, int i) noexcept {
 // How a node spawns its children. Every kind makes `fanout` children, each
 // one task execution at depth - 1.
 enum class kind {
-  leaf,          // nothing
-  post,          // plain posts: nobody waits for them
-  group,         // moodycamel_group::run each child, then wait
-  chain,         // a group chain: each child runs the next into the group
+  leaf,   // nothing
+  post,   // plain posts: nobody waits for them
+  group,  // moodycamel_group::run each child, then wait
+  chain,  // a group chain: each child runs the next into the group
 };
 
 struct shape {
@@ -96,8 +96,8 @@ void run_node(world& w, std::uint64_t key, int depth, std::size_t id);
 
 // One link of a `chain` node: runs child i, then adds link i + 1 to the
 // group (a group task spawning into its own group).
-void run_link(world& w, moodycamel_group& group, std::uint64_t parent, int depth,
-              int i, int fanout, std::size_t id) {
+void run_link(world& w, moodycamel_group& group, std::uint64_t parent,
+              int depth, int i, int fanout, std::size_t id) {
   run_node(w, child_key(parent, i), depth - 1, id);
   if (i + 1 < fanout) {
     const std::size_t next = w.new_ids(1);
@@ -163,7 +163,8 @@ std::size_t expected_executions() {
   return n;
 }
 
-class MoodycamelPoolStressTest : public ::testing::TestWithParam<std::size_t> {};
+class MoodycamelPoolStressTest : public ::testing::TestWithParam<std::size_t> {
+};
 
 INSTANTIATE_TEST_SUITE_P(Workers, MoodycamelPoolStressTest,
                          ::testing::Values(0u, 1u, 2u, 8u, 64u),
@@ -181,24 +182,27 @@ TEST_P(MoodycamelPoolStressTest, EveryTaskRunsExactlyOnce) {
   RecordProperty("task_executions", static_cast<int>(expected));
   auto pool = std::make_unique<moodycamel_pool>(GetParam());
   world w(*pool);
-  run_with_timeout(120s, "MoodycamelPoolStressTest.EveryTaskRunsExactlyOnce", [&] {
-    std::vector<std::thread> posters;
-    for (int t = 0; t < kPostingThreads; ++t) {
-      posters.emplace_back([&w, t] {
-        for (int r = 0; r < kRootsPerThread; ++r) {
-          const std::uint64_t key = root_key(t, r);
-          const std::size_t id = w.new_ids(1);
-          if (r % 2 == 0 && r + 2 < kRootsPerThread) {
-            run_node(w, key, kRootDepth, id);
-          } else {
-            w.pool.post([&w, key, id] { run_node(w, key, kRootDepth, id); });
-          }
+  run_with_timeout(
+      120s, "MoodycamelPoolStressTest.EveryTaskRunsExactlyOnce", [&] {
+        std::vector<std::thread> posters;
+        for (int t = 0; t < kPostingThreads; ++t) {
+          posters.emplace_back([&w, t] {
+            for (int r = 0; r < kRootsPerThread; ++r) {
+              const std::uint64_t key = root_key(t, r);
+              const std::size_t id = w.new_ids(1);
+              if (r % 2 == 0 && r + 2 < kRootsPerThread) {
+                run_node(w, key, kRootDepth, id);
+              } else {
+                w.pool.post(
+                    [&w, key, id] { run_node(w, key, kRootDepth, id); });
+              }
+            }
+          });
         }
+        for (std::thread& t : posters) t.join();
+        pool.reset();  // Runs everything posted, including what is still
+                       // spawning.
       });
-    }
-    for (std::thread& t : posters) t.join();
-    pool.reset();  // Runs everything posted, including what is still spawning.
-  });
   EXPECT_FALSE(w.overflow.load());
   EXPECT_EQ(w.next_id.load(), expected);
   std::size_t never = 0;

@@ -1,5 +1,7 @@
 // moodycamel_pool's contract (threading/internal/moodycamel_pool.h), tested
 // as thread_pool_test tests strata::thread_pool's, plus moodycamel_group.
+#include "threading/internal/moodycamel_pool.h"
+
 #include <atomic>
 #include <chrono>
 #include <cstdint>
@@ -12,7 +14,6 @@
 #include "gtest/gtest.h"
 #include "testing/allocation_counter.h"
 #include "testing/timeout.h"
-#include "threading/internal/moodycamel_pool.h"
 #include "threading/latch.h"
 
 namespace strata::threading_internal {
@@ -104,7 +105,8 @@ TEST(MoodycamelPoolTest, TasksPostedDuringShutdownRun) {
       struct chain {
         moodycamel_pool* pool;
         std::atomic<int>* ran;
-        static void step(moodycamel_pool* pool, std::atomic<int>* ran, int left) {
+        static void step(moodycamel_pool* pool, std::atomic<int>* ran,
+                         int left) {
           ran->fetch_add(1, std::memory_order_relaxed);
           if (left > 1) {
             pool->post([pool, ran, left] { step(pool, ran, left - 1); });

@@ -163,8 +163,8 @@ class contiguous_columns {
       return n * ((sizeof(Ts) + ...) + kComponents);
     }
   }
-  void copy_image(std::byte* out, size_type n) const noexcept
-      requires has_image {
+  void copy_image(std::byte* out,
+                  size_type n) const noexcept requires has_image {
     STRATA_DCHECK(n <= capacity_, "contiguous_buffer_chunk: image too long");
     if constexpr (is_aos) {
       out = copy_bytes(out, storage_.rows, n * kRow.size);

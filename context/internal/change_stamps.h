@@ -13,14 +13,14 @@
 // entity that gains a component joins the systems requiring it only at the
 // refresh, so a run earlier in the step could not see it. A filtering
 // system remembers the stamp of its previous run and visits the entities
-// whose stamp is newer, up to its current run's stamp. A writer and a filtering reader of one component
-// are ordered by the DAG (the race check), so the writer's rank is lower
-// when it runs first: the reader sees the write in the same execution, else
-// in its next run. Stamps depend only on the DAG and on the count of steps
-// and executions, never on threads or the scheduler; a system's own writes
-// carry its run's stamp and are not seen by its next run. An entity keeps
-// one stamp per component, the latest write's: changes a system has not
-// seen yet merge into one visit, at the time the latest of them allows.
+// whose stamp is newer, up to its current run's stamp. A writer and a filtering
+// reader of one component are ordered by the DAG (the race check), so the
+// writer's rank is lower when it runs first: the reader sees the write in the
+// same execution, else in its next run. Stamps depend only on the DAG and on
+// the count of steps and executions, never on threads or the scheduler; a
+// system's own writes carry its run's stamp and are not seen by its next run.
+// An entity keeps one stamp per component, the latest write's: changes a system
+// has not seen yet merge into one visit, at the time the latest of them allows.
 // Limits: 4095
 // executions per step (checked), 4094 systems (checked at compile time).
 //
@@ -50,9 +50,11 @@ template <typename SignatureList>
 struct tracked_components;
 template <typename... Signatures>
 struct tracked_components<type_list<Signatures...>> {
-  using changed = unique_t<concat_t<type_list<>, typename Signatures::changed_types...,
-                                    typename Signatures::added_types...>>;
-  using added = unique_t<concat_t<type_list<>, typename Signatures::added_types...>>;
+  using changed =
+      unique_t<concat_t<type_list<>, typename Signatures::changed_types...,
+                        typename Signatures::added_types...>>;
+  using added =
+      unique_t<concat_t<type_list<>, typename Signatures::added_types...>>;
 };
 
 // One component's stamps by entity index.
@@ -84,8 +86,8 @@ class stamp_array {
 template <typename Types>
 class change_tracking {
  public:
-  using tracked = tracked_components<
-      typename Types::system_list::signature_types>;
+  using tracked =
+      tracked_components<typename Types::system_list::signature_types>;
   using changed_types = typename tracked::changed;
   using added_types = typename tracked::added;
   template <typename T>

@@ -166,8 +166,7 @@ class context_core {
     const bool replacing = bits.test(bit);
     changes_.template note_add<T>(id.index(), replacing);
     try {
-      return components_.template add<T>(id, bits,
-                                         std::forward<Args>(args)...);
+      return components_.template add<T>(id, bits, std::forward<Args>(args)...);
     } catch (...) {
       // Storing a replacement failed after the old component was destroyed
       // (component_storage::add): the entity now lacks it, so it departs

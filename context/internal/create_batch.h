@@ -51,8 +51,7 @@ class batch_counts {
 // Core: a context_core (internal/core.h).
 // Returns how many entities it made (n unless `or_null` refused some).
 template <typename... Ts, typename Core, typename Fill>
-std::size_t create_batch(Core& core, std::size_t n, bool or_null,
-                         Fill& fill) {
+std::size_t create_batch(Core& core, std::size_t n, bool or_null, Fill& fill) {
   using bitset_type = typename Core::bitset_type;
   using component_list = typename Core::component_list;
   static constexpr bitset_type bits = [] {

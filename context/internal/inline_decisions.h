@@ -4,11 +4,11 @@
 // Why: deciding costs a prediction per system (its measured cost per
 // entity times its entity count), a critical-path ranking and the checks
 // around them, per system: most of a step on a
-// small world (the update benchmarks' 1-entity rows), where the answer is always "inline". So a call decided
-// inline is remembered with its budget (the predicted work at which the
-// decision could change), and runs again the way the sequential scheduler
-// runs it (no prediction, no per-system measurement, no ranking) until
-// something could change the answer:
+// small world (the update benchmarks' 1-entity rows), where the answer is
+// always "inline". So a call decided inline is remembered with its budget (the
+// predicted work at which the decision could change), and runs again the way
+// the sequential scheduler runs it (no prediction, no per-system measurement,
+// no ranking) until something could change the answer:
 //   * a system grows past the size the decision allows
 //     (subscription::set_growth_limit, checked by the refresh): the
 //     decision's headroom is spent;

@@ -144,9 +144,9 @@ class instance_runtime {
       ++run_in_step_;
     }
     run_first_ = pass_first_ = used_states_;
-    active_subtasks_ = prepare_states(strategy_, states_, run_first_,
-                                      entity_count(), threads, allow_split,
-                                      predicted_ns);
+    active_subtasks_ =
+        prepare_states(strategy_, states_, run_first_, entity_count(), threads,
+                       allow_split, predicted_ns);
     used_states_ += active_subtasks_;
     pass_started_ = false;
   }

@@ -38,8 +38,7 @@ template <typename World, typename DeferProxy>
 std::exception_ptr run_deferred(World& world, DeferProxy& proxy) {
   std::exception_ptr failure;
   world.for_each_instance_in_order([&](auto& instance) {
-    run_deferred_of(instance.states(), instance.state_count(), proxy,
-                    failure);
+    run_deferred_of(instance.states(), instance.state_count(), proxy, failure);
   });
   return failure;
 }
@@ -59,8 +58,7 @@ template <typename World, typename Queue>
 void gather_subtask_kills(World& world, Queue& queue) {
   auto& entities = world.entities();
   world.for_each_instance_in_order([&](auto& instance) {
-    gather_kills_of(instance.states(), instance.state_count(), entities,
-                    queue);
+    gather_kills_of(instance.states(), instance.state_count(), entities, queue);
   });
 }
 

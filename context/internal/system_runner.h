@@ -333,8 +333,8 @@ class system_runner {
                              Types::inner_parallelism_allowed,
                              core.step_count(), strategy_hint);
     const bool parallel =
-        Types::inner_parallelism_allowed &&
-        core.runs_in_parallel() && policy.worth_splitting(predicted, runtime.subtask_count());
+        Types::inner_parallelism_allowed && core.runs_in_parallel() &&
+        policy.worth_splitting(predicted, runtime.subtask_count());
     if (parallel) core.inline_decisions().note_split();
     return {.parallel = parallel,
             .measure = measure,

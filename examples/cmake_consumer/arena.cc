@@ -99,8 +99,8 @@ int main() {
       proxy.for_system_outputs(st::census,
                                [&](auto&, int& n) { hit_points += n; });
     });
-    std::printf("step %d: %zu ships, %d hit points\n", step,
-                ctx.entity_count(), hit_points);
+    std::printf("step %d: %zu ships, %d hit points\n", step, ctx.entity_count(),
+                hit_points);
   }
   return 0;
 }

@@ -167,8 +167,7 @@ class counted_queue {
     while (n != 0) {
       // Acquire: the increment consumed follows an enqueue, which this
       // thread's dequeue must see.
-      if (unclaimed_.compare_exchange_weak(n, n - 1,
-                                           std::memory_order_acq_rel,
+      if (unclaimed_.compare_exchange_weak(n, n - 1, std::memory_order_acq_rel,
                                            std::memory_order_relaxed)) {
         return true;
       }
@@ -457,8 +456,7 @@ void moodycamel_pool::worker_main(std::size_t index) {
   for (;;) {
     if (!s.find_task(&self, t)) {
       if (!searching) searching = s.try_start_searching();
-      if (!searching ||
-          !s.spin_until([&] { return s.find_task(&self, t); })) {
+      if (!searching || !s.spin_until([&] { return s.find_task(&self, t); })) {
         if (s.park(self, searching) == state::park_result::stop) break;
         continue;
       }
