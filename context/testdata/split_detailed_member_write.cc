@@ -13,8 +13,8 @@ constexpr auto settings = split_settings_with(
 int main() {
   auto ctx = strata::make_context<settings>();
   ctx.step([](auto& proxy) {
-    proxy.execute_systems()(strata::sea::all().detailed_instance(
-        [](auto&, auto& executor) {
+    proxy.execute_systems()(
+        strata::sea::all().detailed_instance([](auto&, auto& executor) {
           executor.for_subtasks([](auto& system, auto&) { system.seen = 1; });
         }));
   });

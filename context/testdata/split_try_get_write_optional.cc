@@ -10,9 +10,9 @@ struct braker {
   }
 };
 
-constexpr auto settings = split_settings_with(
-    strata::ss::make(strata::tag<braker>)
-        .read(ct::position)
-        .write_optional(ct::velocity));
+constexpr auto settings =
+    split_settings_with(strata::ss::make(strata::tag<braker>)
+                            .read(ct::position)
+                            .write_optional(ct::velocity));
 
 int main() { run_once<settings>(); }
