@@ -35,7 +35,9 @@ constexpr auto split_settings_with(auto... system_signatures) {
 // STRATA_COMPILE_FAIL_BY_VALUE: the settings then get a thread count known
 // only at run time and reach make_context by value through a function
 // template, as a driver that takes `--threads` does. Both must print the
-// same message in one screen.
+// same message: in one screen, or for a misuse found in a step or a
+// system's process within the ceiling context/BUILD.bazel sets (its notes
+// spell the settings type).
 #ifdef STRATA_COMPILE_FAIL_BY_VALUE
 inline std::size_t threads_from_command_line = 2;  // not a constant
 

@@ -164,7 +164,7 @@ def cc_compile_fail_test(
         name,
         tags = [],
         by_value = False,
-        by_value_limits = {},
+        by_value_overrides = {},
         copts = [],
         **kwargs):
     """The rule above, tagged "compile_fail": the sanitizer configs leave
@@ -179,10 +179,10 @@ def cc_compile_fail_test(
     context/testdata/fixture.h: settings given a run-time thread count and
     passed by value through a function template, as a user's driver does),
     so one source proves both settings styles print one screen.
-    by_value_limits (e.g. {"max_output_bytes": ..., "max_output_lines_clang":
-    ...}) replaces limits for that variant only: a ceiling for a message
-    whose notes must spell the settings type (the BUILD file that sets it
-    says why), which still fails the test if the message grows.
+    by_value_overrides replaces attributes for that variant only, e.g.
+    {"max_output_bytes": ..., "max_output_lines_clang": ...}: a ceiling for
+    a message whose notes must spell the settings type (the BUILD file that
+    sets it says why), which still fails the test if the message grows.
     """
     _cc_compile_fail_test(
         name = name,
@@ -194,7 +194,7 @@ def cc_compile_fail_test(
         if not name.endswith("_test"):
             fail("cc_compile_fail_test(by_value = True): name must end with _test")
         variant = dict(kwargs)
-        variant.update(by_value_limits)
+        variant.update(by_value_overrides)
         _cc_compile_fail_test(
             name = name[:-len("_test")] + "_by_value_test",
             tags = tags + ["compile_fail", "by_value"],
