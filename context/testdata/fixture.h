@@ -2,6 +2,9 @@
 #ifndef STRATA_CONTEXT_TESTDATA_FIXTURE_H_
 #define STRATA_CONTEXT_TESTDATA_FIXTURE_H_
 
+#include <cstddef>
+#include <utility>
+
 #include "context/context.h"
 #include "testing/components.h"
 
@@ -26,8 +29,50 @@ constexpr auto split_settings_with(auto... system_signatures) {
   return settings_with(system_signatures...).allow_inner_parallelism();
 }
 
-// Runs every system once with `process(data)`, on a context made with
-// make_context<Settings>(), as users are advised to (short messages).
+// How a test makes its context. By default as users are advised to, with
+// make_context<Settings>() (messages name the settings in a few words).
+// cc_compile_fail_test(by_value = True) compiles each test a second time with
+// STRATA_COMPILE_FAIL_BY_VALUE: the settings then get a thread count known
+// only at run time and reach make_context by value through a function
+// template, as a driver that takes `--threads` does. Both must print the
+// same message: in one screen, or for a misuse found in a step or a
+// system's process within the ceiling context/BUILD.bazel sets (its notes
+// spell the settings type).
+#ifdef STRATA_COMPILE_FAIL_BY_VALUE
+inline std::size_t threads_from_command_line = 2;  // not a constant
+
+template <typename Settings, typename... Extra>
+auto make_context_by_value(Settings settings, Extra&&... extra) {
+  return strata::make_context(settings, std::forward<Extra>(extra)...);
+}
+
+template <typename Settings>
+void run_by_value(Settings settings) {
+  auto ctx = strata::make_context(settings);
+  ctx.step([](auto& proxy) {
+    proxy.execute_systems()(strata::sea::all().for_subtasks(
+        [](auto& system, auto& data) { system.process(data); }));
+  });
+}
+
+template <const auto& Settings, typename... Extra>
+auto make_test_context(Extra&&... extra) {
+  return make_context_by_value(Settings.threads(threads_from_command_line),
+                               std::forward<Extra>(extra)...);
+}
+
+// Runs every system once with `process(data)`.
+template <const auto& Settings>
+void run_once() {
+  run_by_value(Settings.threads(threads_from_command_line));
+}
+#else
+template <const auto& Settings, typename... Extra>
+auto make_test_context(Extra&&... extra) {
+  return strata::make_context<Settings>(std::forward<Extra>(extra)...);
+}
+
+// Runs every system once with `process(data)`.
 template <const auto& Settings>
 void run_once() {
   auto ctx = strata::make_context<Settings>();
@@ -36,5 +81,6 @@ void run_once() {
         [](auto& system, auto& data) { system.process(data); }));
   });
 }
+#endif
 
 #endif  // STRATA_CONTEXT_TESTDATA_FIXTURE_H_

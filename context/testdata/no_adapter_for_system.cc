@@ -13,7 +13,7 @@ constexpr auto settings = settings_with(strata::ss::make(strata::tag<a>),
                                         strata::ss::make(strata::tag<b>));
 
 int main() {
-  auto ctx = strata::make_context<settings>();
+  auto ctx = make_test_context<settings>();
   ctx.step([](auto& proxy) {
     proxy.execute_systems()(strata::sea::t(strata::tag<a>)
                                 .for_subtasks([](auto& system, auto& data) {

@@ -12,7 +12,7 @@ inline constexpr auto idle = strata::tag<::idle>;
 inline constexpr auto settings = settings_with(strata::ss::make(st::idle));
 
 int main() {
-  auto ctx = strata::make_context<settings>(strata::run_options().threads(2),
+  auto ctx = make_test_context<settings>(strata::run_options().threads(2),
                                             strata::run_options());
   (void)ctx;
 }

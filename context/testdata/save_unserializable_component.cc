@@ -24,7 +24,7 @@ constexpr auto settings =
             strata::ss::make(strata::tag<moves>).write(ct::position)));
 
 int main() {
-  auto ctx = strata::make_context<settings>();
+  auto ctx = make_test_context<settings>();
   std::ostringstream out;
   return static_cast<int>(ctx.save(out));
 }

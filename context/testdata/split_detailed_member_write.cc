@@ -11,7 +11,7 @@ constexpr auto settings = split_settings_with(
     strata::ss::make(strata::tag<counter>).read(ct::position));
 
 int main() {
-  auto ctx = strata::make_context<settings>();
+  auto ctx = make_test_context<settings>();
   ctx.step([](auto& proxy) {
     proxy.execute_systems()(
         strata::sea::all().detailed_instance([](auto&, auto& executor) {

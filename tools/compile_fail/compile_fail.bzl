@@ -157,13 +157,47 @@ def static_assert_regex(message):
     `message` (an extended regular expression), with GCC and with Clang."""
     return "static(_| )assert(ion)? failed.*" + message
 
-def cc_compile_fail_test(name, tags = [], **kwargs):
+# The define a by_value variant compiles its source with.
+BY_VALUE_DEFINE = "STRATA_COMPILE_FAIL_BY_VALUE"
+
+def cc_compile_fail_test(
+        name,
+        tags = [],
+        by_value = False,
+        by_value_overrides = {},
+        copts = [],
+        **kwargs):
     """The rule above, tagged "compile_fail": the sanitizer configs leave
     these tests out (a sanitizer changes no diagnostic, only the compile
     cost), and CI runs them again with Clang (`--config=clang
-    --test_tag_filters=compile_fail`)."""
+    --test_tag_filters=compile_fail`).
+
+    by_value = True adds a second test, NAME_by_value_test for a NAME_test,
+    that compiles the same source with -DSTRATA_COMPILE_FAIL_BY_VALUE and
+    checks the same patterns within the same limits. The source makes its
+    context through a shared fixture that reads the define (e.g.
+    context/testdata/fixture.h: settings given a run-time thread count and
+    passed by value through a function template, as a user's driver does),
+    so one source proves both settings styles print one screen.
+    by_value_overrides replaces attributes for that variant only, e.g.
+    {"max_output_bytes": ..., "max_output_lines_clang": ...}: a ceiling for
+    a message whose notes must spell the settings type (the BUILD file that
+    sets it says why), which still fails the test if the message grows.
+    """
     _cc_compile_fail_test(
         name = name,
         tags = tags + ["compile_fail"],
+        copts = copts,
         **kwargs
     )
+    if by_value:
+        if not name.endswith("_test"):
+            fail("cc_compile_fail_test(by_value = True): name must end with _test")
+        variant = dict(kwargs)
+        variant.update(by_value_overrides)
+        _cc_compile_fail_test(
+            name = name[:-len("_test")] + "_by_value_test",
+            tags = tags + ["compile_fail", "by_value"],
+            copts = copts + ["-D" + BY_VALUE_DEFINE],
+            **variant
+        )

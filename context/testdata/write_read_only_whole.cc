@@ -1,0 +1,16 @@
+// Assigning a whole read() component through data.get's const T&.
+#include "context/testdata/fixture.h"
+
+struct mover {
+  template <typename Data>
+  void process(Data& data) {
+    data.for_entities([&](strata::entity_id e) {
+      data.get(ct::velocity, e) = strata::testing::velocity{1, 0};
+    });
+  }
+};
+
+constexpr auto settings =
+    settings_with(strata::ss::make(strata::tag<mover>).read(ct::velocity));
+
+int main() { run_once<settings>(); }
