@@ -427,6 +427,8 @@ auto make_context(const Settings& settings, SystemArgs&&... system_args) {
       diagnostic::report(component_storage_internal::hash_map_missing_reported<
                          missing_hash_map>);
     }
+    context_internal::compile_hooks<context_types<Settings>>(
+        std::make_index_sequence<Settings::hook_list_type::count>{});
     return context<Settings>(settings,
                              std::forward<SystemArgs>(system_args)...);
   }

@@ -93,7 +93,8 @@ inline constexpr bool hook_callback_set_twice = [] {
   static_assert(always_false<Component>,
                 "strata::hook(ct::x): on_add, on_remove, reads, writes or "
                 "resources is given twice for the component named above; "
-                "give each once (list several components in one call)");
+                "give each once (reads, writes and resources take several "
+                "items in one call)");
   return false;
 }();
 
@@ -169,15 +170,19 @@ inline constexpr std::size_t kMaxHookRounds = 64;
 
 namespace hooks_internal {
 
-// A callback not given.
-struct no_callback {};
+// A callback not given: callable, and does nothing (so that every hook's
+// two callbacks can be named alike).
+struct no_callback {
+  template <typename... Args>
+  constexpr void operator()(Args&&...) const noexcept {}
+};
 
 }  // namespace hooks_internal
 
 // One component's hooks and what they may touch: made by strata::hook(ct::x),
 // completed with the setters below (each at most once).
 template <typename T, typename OnAdd, typename OnRemove, typename Reads,
-          typename Writes, typename Resources, typename Set>
+          typename Writes, typename Resources>
 struct component_hook {
   using component_type = T;
   using read_types = Reads;
@@ -194,35 +199,55 @@ struct component_hook {
   // f(proxy, entity_id, T&) when an entity gains T.
   template <typename F>
   constexpr auto on_add(F f) const {
-    return with<struct on_add_key>(
-        component_hook<T, F, OnRemove, Reads, Writes, Resources,
-                       type_list<>>{f, remove_callback});
+    if constexpr (has_on_add) {
+      diagnostic::report(diagnostic::hook_callback_set_twice<T>);
+      return *this;
+    } else {
+      return component_hook<T, F, OnRemove, Reads, Writes, Resources>{
+          f, remove_callback};
+    }
   }
   // f(proxy, entity_id, const T&) when an entity loses T (or is killed).
   template <typename F>
   constexpr auto on_remove(F f) const {
-    return with<struct on_remove_key>(
-        component_hook<T, OnAdd, F, Reads, Writes, Resources, type_list<>>{
-            add_callback, f});
+    if constexpr (has_on_remove) {
+      diagnostic::report(diagnostic::hook_callback_set_twice<T>);
+      return *this;
+    } else {
+      return component_hook<T, OnAdd, F, Reads, Writes, Resources>{
+          add_callback, f};
+    }
   }
   template <tag_value... Tags>
   constexpr auto reads(Tags...) const {
-    return with<struct reads_key>(
-        component_hook<T, OnAdd, OnRemove, type_list<tag_type<Tags>...>,
-                       Writes, Resources, type_list<>>{add_callback,
-                                                      remove_callback});
+    if constexpr (size_v<Reads> > 0) {
+      diagnostic::report(diagnostic::hook_callback_set_twice<T>);
+      return *this;
+    } else {
+      return component_hook<T, OnAdd, OnRemove, type_list<tag_type<Tags>...>,
+                            Writes, Resources>{add_callback, remove_callback};
+    }
   }
   template <tag_value... Tags>
   constexpr auto writes(Tags...) const {
-    return with<struct writes_key>(
-        component_hook<T, OnAdd, OnRemove, Reads, type_list<tag_type<Tags>...>,
-                       Resources, type_list<>>{add_callback, remove_callback});
+    if constexpr (size_v<Writes> > 0) {
+      diagnostic::report(diagnostic::hook_callback_set_twice<T>);
+      return *this;
+    } else {
+      return component_hook<T, OnAdd, OnRemove, Reads,
+                            type_list<tag_type<Tags>...>, Resources>{
+          add_callback, remove_callback};
+    }
   }
   template <typename... Rs>
   constexpr auto resources(resource_t<Rs>...) const {
-    return with<struct resources_key>(
-        component_hook<T, OnAdd, OnRemove, Reads, Writes, type_list<Rs...>,
-                       type_list<>>{add_callback, remove_callback});
+    if constexpr (size_v<Resources> > 0) {
+      diagnostic::report(diagnostic::hook_callback_set_twice<T>);
+      return *this;
+    } else {
+      return component_hook<T, OnAdd, OnRemove, Reads, Writes,
+                            type_list<Rs...>>{add_callback, remove_callback};
+    }
   }
 
   // Whether the hook may read (or write) U through its proxy.
@@ -235,28 +260,6 @@ struct component_hook {
   static constexpr bool uses_resource = contains_v<R, Resources>;
   // T, then every component it reads or writes (for the storage check).
   using component_types = concat_t<type_list<T>, Reads, Writes>;
-
- private:
-  template <typename, typename, typename, typename, typename, typename,
-            typename>
-  friend struct component_hook;
-
-  // `next` with the setters used so far plus Key (a second use reported).
-  template <typename Key, typename Next>
-  constexpr auto with(Next next) const {
-    if constexpr (contains_v<Key, Set>) {
-      diagnostic::report(diagnostic::hook_callback_set_twice<T>);
-      return *this;
-    } else {
-      return rebind<concat_t<Set, type_list<Key>>>(next);
-    }
-  }
-  template <typename NewSet, typename A, typename R, typename Rd, typename W,
-            typename Rs, typename S>
-  static constexpr auto rebind(component_hook<T, A, R, Rd, W, Rs, S> next) {
-    return component_hook<T, A, R, Rd, W, Rs, NewSet>{next.add_callback,
-                                                      next.remove_callback};
-  }
 };
 
 // strata::hook(ct::x): the hooks of component x, none given yet.
@@ -264,7 +267,7 @@ template <tag_value Tag>
 constexpr auto hook(Tag) {
   return component_hook<tag_type<Tag>, hooks_internal::no_callback,
                         hooks_internal::no_callback, type_list<>, type_list<>,
-                        type_list<>, type_list<>>{};
+                        type_list<>>{};
 }
 
 // Every hook of a context, for settings().hooks(...).

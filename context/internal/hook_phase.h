@@ -27,6 +27,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <exception>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -34,7 +35,14 @@
 #include "base/internal/flat_tuple.h"
 #include "context/hook_proxy.h"
 #include "context/hooks.h"
+#include "context/internal/pending_changes.h"
 #include "entity/entity_id.h"
+#include "settings/type_list.h"
+
+namespace strata {
+template <typename Types>
+class context_core;
+}  // namespace strata
 
 namespace strata::context_internal {
 
@@ -70,51 +78,86 @@ struct removed_values {
   }
 };
 
-template <typename Types,
-          typename HookList = typename Types::settings_type::hook_list_type>
-class hook_runner;
+// The hooks of Types' settings, run on a context_core<Types>. Parameterized
+// by Types only, with the core's and the queue's types spelled out, so that
+// a compiler note inside a hook names the context once per frame
+// (settings/diagnostic.h).
+// Names a call of every hook callback with its proxy: their return types
+// are deduced, so this compiles their bodies, and make_context calls it so
+// that a misuse inside a hook is reported under few notes (the refresh's
+// frames would spell the context type several times more).
+template <typename Types, std::size_t... I>
+void compile_hooks(std::index_sequence<I...>) {
+  using hooks = typename Types::settings_type::hook_list_type::hook_types;
+  ((void)sizeof(
+       std::is_void<decltype(std::declval<const type_at_t<I, hooks>&>()
+                                 .add_callback(
+                                     std::declval<hook_proxy<
+                                         Types, type_at_t<I, hooks>>&>(),
+                                     entity_id{},
+                                     std::declval<typename type_at_t<
+                                         I, hooks>::component_type&>()))>),
+   ...);
+  ((void)sizeof(
+       std::is_void<decltype(std::declval<const type_at_t<I, hooks>&>()
+                                 .remove_callback(
+                                     std::declval<hook_proxy<
+                                         Types, type_at_t<I, hooks>>&>(),
+                                     entity_id{},
+                                     std::declval<const typename type_at_t<
+                                         I, hooks>::component_type&>()))>),
+   ...);
+}
 
-// No hooks: nothing stored, nothing run.
-template <typename Types>
-class hook_runner<Types, component_hook_list<>> {
+template <typename Types, bool Active = (Types::settings_type::hook_list_type::
+                                             count > 0)>
+class hook_runner {
  public:
+  // No hooks: nothing stored, nothing run.
   static constexpr bool active = false;
   template <typename T>
   static constexpr bool keeps_removed = false;
-  explicit constexpr hook_runner(const component_hook_list<>&) noexcept {}
+  template <typename HookList>
+  explicit constexpr hook_runner(const HookList&) noexcept {}
 };
 
-template <typename Types, typename... Hooks>
-class hook_runner<Types, component_hook_list<Hooks...>> {
+template <typename Types>
+class hook_runner<Types, true> {
  public:
   static constexpr bool active = true;
-  using hook_list = component_hook_list<Hooks...>;
+  using hook_list = typename Types::settings_type::hook_list_type;
+  using hook_types = typename hook_list::hook_types;
+  using hooked_types = typename hook_list::hooked_types;
   using bitset_type = typename Types::bitset_type;
   using component_list = typename Types::component_list;
+  using core_type = context_core<Types>;
+  using changes_type =
+      pending_changes<typename Types::entity_storage_type>;
 
   // Whether remove_component<T> keeps T's value for an on_remove hook.
   template <typename T>
-  static constexpr bool keeps_removed =
-      ((std::is_same_v<T, typename Hooks::component_type> &&
-        Hooks::has_on_remove) ||
-       ...);
+  static constexpr bool keeps_removed = [] {
+    if constexpr (contains_v<T, hooked_types>) {
+      return type_at_t<index_of_v<T, hooked_types>, hook_types>::has_on_remove;
+    } else {
+      return false;
+    }
+  }();
 
   explicit hook_runner(const hook_list& hooks) : hooks_(hooks) {}
 
   template <typename T>
   void keep_removed(entity_id id, T& value) {
-    auto& removed = base_internal::get<index_of_v<
-        T, type_list<typename Hooks::component_type...>>>(removed_);
+    auto& removed = base_internal::get<index_of_v<T, hooked_types>>(removed_);
     removed.values.push_back({id, std::move(value)});
   }
 
-  // Every round of hooks for the changes queued in `changes`
-  // (internal/pending_changes.h); the first exception a hook threw, or null.
-  template <typename Core, typename Changes>
-  std::exception_ptr run(Core& core, Changes& changes) {
+  // Every round of hooks for the changes queued in `changes`; the first
+  // exception a hook threw, or null.
+  std::exception_ptr run(core_type& core, changes_type& changes) {
     ++pass_;
     indexed_matches_ = 0;
-    prepare(core.entities().slot_count(), changes);
+    prepare(core, changes);
     round_.clear();
     for (const auto& change : changes.to_match) {
       consider(core, changes, change.id);
@@ -129,31 +172,52 @@ class hook_runner<Types, component_hook_list<Hooks...>> {
                    "other's changes)");
       sort_round();
       touched_.clear();
-      for (entity_id id : round_) visit(core, changes, id, failure);
-      prepare(core.entities().slot_count(), changes);
+      for (entity_id id : round_) {
+        // On_remove hooks, then on_add hooks (list order); `told` becomes
+        // what the hooks were told the entity has.
+        baseline_[id.index()] =
+            tell(core, baseline(core, changes, id), id, failure,
+                 std::make_index_sequence<hook_list::count>{});
+        visited_[id.index()] = pass_;
+      }
+      prepare(core, changes);
       round_.clear();
       for (entity_id id : touched_) consider(core, changes, id);
     }
-    (base_internal::get<index_of_v<typename Hooks::component_type,
-                                   hooked_types>>(removed_)
-         .clear(),
-     ...);
+    [&]<typename... Ts>(type_list<Ts...>) {
+      (base_internal::get<index_of_v<Ts, hooked_types>>(removed_).clear(),
+       ...);
+    }(hooked_types{});
     return failure;
   }
 
  private:
-  using hooked_types = type_list<typename Hooks::component_type...>;
-  static constexpr bitset_type hooked_mask = [] {
-    bitset_type mask;
-    (mask.set(component_list::template id_of<typename Hooks::component_type>()),
-     ...);
-    return mask;
-  }();
+  static constexpr bitset_type hooked_mask =
+      []<typename... Ts>(type_list<Ts...>) {
+        bitset_type mask;
+        (mask.set(component_list::template id_of<Ts>()), ...);
+        return mask;
+      }(hooked_types{});
 
-  // Per-index arrays sized for `slot_count`, and the match queue's and the
-  // removed values' new entries indexed.
-  template <typename Changes>
-  void prepare(std::size_t slot_count, Changes& changes) {
+  // The hooks due for `id`, whose hooks were told `before`: on_remove hooks,
+  // then on_add hooks, in list order. Returns what they were told now.
+  template <std::size_t... I>
+  bitset_type tell(core_type& core, const bitset_type& before, entity_id id,
+                   std::exception_ptr& failure, std::index_sequence<I...>) {
+    bitset_type told = before;
+    const bitset_type lost = before & ~now(core, id);
+    const bitset_type gained = now(core, id) & ~before;
+    (tell_removed<type_at_t<I, hook_types>>(core, id, lost, told, failure),
+     ...);
+    (tell_added<type_at_t<I, hook_types>>(core, id, gained, told, failure),
+     ...);
+    return told;
+  }
+
+  // Per-index arrays sized for the entity slots, and the match queue's and
+  // the removed values' new entries indexed.
+  void prepare(core_type& core, changes_type& changes) {
+    const std::size_t slot_count = core.entities().slot_count();
     if (baseline_.size() < slot_count) {
       baseline_.resize(slot_count);
       visited_.resize(slot_count);
@@ -165,30 +229,29 @@ class hook_runner<Types, component_hook_list<Hooks...>> {
       changes.slots[changes.to_match[indexed_matches_].id.index()] =
           static_cast<std::uint32_t>(indexed_matches_);
     }
-    (base_internal::get<index_of_v<typename Hooks::component_type,
-                                   hooked_types>>(removed_)
-         .index_new(slot_count),
-     ...);
+    [&]<typename... Ts>(type_list<Ts...>) {
+      (base_internal::get<index_of_v<Ts, hooked_types>>(removed_).index_new(
+           slot_count),
+       ...);
+    }(hooked_types{});
   }
 
-  template <typename Core, typename Changes>
-  bitset_type baseline(Core& core, const Changes& changes, entity_id id) const {
+  bitset_type baseline(core_type& core, const changes_type& changes,
+                       entity_id id) const {
     if (visited_[id.index()] == pass_) return baseline_[id.index()];
     const auto& meta = core.entities().metadata_at(id.index());
     if (!meta.extra.matched) return bitset_type{};
     if (!meta.extra.queued) return meta.components & hooked_mask;
     return changes.to_match[changes.slots[id.index()]].before & hooked_mask;
   }
-  template <typename Core>
-  static bitset_type now(Core& core, entity_id id) {
+  static bitset_type now(core_type& core, entity_id id) {
     const auto& meta = core.entities().metadata_at(id.index());
     if (meta.extra.pending_kill) return bitset_type{};
     return meta.components & hooked_mask;
   }
 
   // Queues `id` for the round when a hook is due for it.
-  template <typename Core, typename Changes>
-  void consider(Core& core, const Changes& changes, entity_id id) {
+  void consider(core_type& core, const changes_type& changes, entity_id id) {
     if (!core.entities().alive(id)) return;
     if (baseline(core, changes, id) != now(core, id)) round_.push_back(id);
   }
@@ -201,29 +264,16 @@ class hook_runner<Types, component_hook_list<Hooks...>> {
     round_.erase(std::unique(round_.begin(), round_.end()), round_.end());
   }
 
-  template <typename Core, typename Changes>
-  void visit(Core& core, const Changes& changes, entity_id id,
-             std::exception_ptr& failure) {
-    const bitset_type before = baseline(core, changes, id);
-    const bitset_type lost = before & ~now(core, id);
-    const bitset_type gained = now(core, id) & ~before;
-    bitset_type told = before;
-    (tell_removed<Hooks>(core, id, lost, told, failure), ...);
-    (tell_added<Hooks>(core, id, gained, told, failure), ...);
-    baseline_[id.index()] = told;
-    visited_[id.index()] = pass_;
-  }
-
-  template <typename Hook, typename Core>
-  void tell_removed(Core& core, entity_id id, const bitset_type& lost,
+  template <typename Hook>
+  void tell_removed(core_type& core, entity_id id, const bitset_type& lost,
                     bitset_type& told, std::exception_ptr& failure) {
     using T = typename Hook::component_type;
     constexpr std::size_t bit = component_list::template id_of<T>();
     if (!lost.test(bit)) return;
     told.reset(bit);
     if constexpr (Hook::has_on_remove) {
-      const bool killed = core.entities().metadata_at(id.index())
-                              .extra.pending_kill;
+      const bool killed =
+          core.entities().metadata_at(id.index()).extra.pending_kill;
       const T* value = killed && core.template has_component<T>(id)
                            ? &core.template get_component<T>(id)
                            : removed_of<T>().find(id);
@@ -237,8 +287,8 @@ class hook_runner<Types, component_hook_list<Hooks...>> {
     }
   }
 
-  template <typename Hook, typename Core>
-  void tell_added(Core& core, entity_id id, const bitset_type& gained,
+  template <typename Hook>
+  void tell_added(core_type& core, entity_id id, const bitset_type& gained,
                   bitset_type& told, std::exception_ptr& failure) {
     using T = typename Hook::component_type;
     constexpr std::size_t bit = component_list::template id_of<T>();
@@ -258,17 +308,22 @@ class hook_runner<Types, component_hook_list<Hooks...>> {
 
   template <typename Hook>
   const Hook& hook_of() const {
-    return base_internal::get<index_of_v<Hook, type_list<Hooks...>>>(
-        hooks_.hooks);
+    return base_internal::get<index_of_v<Hook, hook_types>>(hooks_.hooks);
   }
   template <typename T>
   const removed_values<T>& removed_of() const {
     return base_internal::get<index_of_v<T, hooked_types>>(removed_);
   }
 
+  template <typename List>
+  struct removed_tuple;
+  template <typename... Ts>
+  struct removed_tuple<type_list<Ts...>> {
+    using type = base_internal::flat_tuple<removed_values<Ts>...>;
+  };
+
   hook_list hooks_;
-  base_internal::flat_tuple<removed_values<typename Hooks::component_type>...>
-      removed_;
+  typename removed_tuple<hooked_types>::type removed_;
   std::vector<bitset_type> baseline_;
   std::vector<std::uint64_t> visited_;
   std::uint64_t pass_ = 0;
