@@ -260,7 +260,10 @@ class hook_runner<Types, true> {
     const auto by_index = [](entity_id a, entity_id b) {
       return a.index() < b.index();
     };
-    std::sort(round_.begin(), round_.end(), by_index);
+    // Usually sorted already (entities changed in index order).
+    if (!std::is_sorted(round_.begin(), round_.end(), by_index)) {
+      std::sort(round_.begin(), round_.end(), by_index);
+    }
     round_.erase(std::unique(round_.begin(), round_.end()), round_.end());
   }
 
