@@ -49,6 +49,7 @@ struct hook_log {
   bool spawn = false;  // on_add of x == 7: a new entity with a velocity
   bool kill = false;   // on_add of x == 13: kills the entity
   bool fail = false;   // on_add of x == 99: throws
+  entity_id strip;     // on_add of x == 21: removes strip's velocity
 };
 
 constexpr auto hooks = strata::component_hooks(
@@ -62,6 +63,7 @@ constexpr auto hooks = strata::component_hooks(
           }
           if (log.kill && p.x == 13) proxy.kill_entity(e);
           if (log.fail && p.x == 99) throw std::runtime_error("hook 99");
+          if (p.x == 21) proxy.remove_component(ct::velocity, log.strip);
         })
         .on_remove([](auto& proxy, entity_id e, const position& p) {
           proxy.template resource<hook_log>().events.push_back(
@@ -248,6 +250,32 @@ TEST(ComponentHooks, HooksCreateAndKillWithinTheRefresh) {
   ctx.step([&](auto& proxy) { proxy.kill_entity(with_velocity[0]); });
   ASSERT_EQ(log.events.size(), 1u);
   EXPECT_EQ(log.events[0], (event{'V', key_of(with_velocity[0]), 70}));
+}
+
+// A hook changes an entity that the same round visits later: the later
+// visit sees the change (the velocity's removal, with its value).
+TEST(ComponentHooks, AHookChangesAnEntityLaterInTheRound) {
+  auto ctx = strata::make_context(settings);
+  hook_log& log = ctx.resource<hook_log>();
+  entity_id a, b;
+  ctx.step([&](auto& proxy) {
+    a = proxy.create_entity();
+    b = proxy.create_entity();
+    proxy.add_component(ct::velocity, b, 5.f, 0.f);
+  });
+  ASSERT_LT(a.index(), b.index());
+  log.strip = b;
+  ctx.step([&](auto& proxy) {
+    proxy.add_component(ct::position, a, 21.f, 0.f);
+    proxy.add_component(ct::position, b, 1.f, 0.f);
+  });
+  EXPECT_EQ(log.events,
+            (std::vector<event>{{'A', key_of(a), 21},
+                                {'V', key_of(b), 5},
+                                {'A', key_of(b), 1}}));
+  ctx.step([&](auto& proxy) {
+    EXPECT_FALSE(proxy.has_component(ct::velocity, b));
+  });
 }
 
 TEST(ComponentHooks, AThrowingHookStopsNoOtherWork) {

@@ -69,6 +69,9 @@
 // an inlined call: no allocation in a steady state
 // (//benchmarks:change_benchmark's hook rows).
 //
+// A restored snapshot or a loaded world runs no hook: hooks report what
+// steps do.
+//
 // Hooks are per component type and compiled in; for a callback set at run
 // time from outside systems, see ctx.observe_refresh (context/refresh_event.h)
 // and docs/guide/09-reacting-to-change.md.

@@ -78,10 +78,6 @@ struct removed_values {
   }
 };
 
-// The hooks of Types' settings, run on a context_core<Types>. Parameterized
-// by Types only, with the core's and the queue's types spelled out, so that
-// a compiler note inside a hook names the context once per frame
-// (settings/diagnostic.h).
 // Names a call of every hook callback with its proxy: their return types
 // are deduced, so this compiles their bodies, and make_context calls it so
 // that a misuse inside a hook is reported under few notes (the refresh's
@@ -109,11 +105,12 @@ void compile_hooks(std::index_sequence<I...>) {
    ...);
 }
 
+// The hooks of Types' settings, run on a context_core<Types> by the
+// refresh. Without hooks, an empty class: nothing stored, nothing run.
 template <typename Types, bool Active = (Types::settings_type::hook_list_type::
                                              count > 0)>
 class hook_runner {
  public:
-  // No hooks: nothing stored, nothing run.
   static constexpr bool active = false;
   template <typename T>
   static constexpr bool keeps_removed = false;
@@ -173,8 +170,9 @@ class hook_runner<Types, true> {
       sort_round();
       touched_.clear();
       for (entity_id id : round_) {
-        // On_remove hooks, then on_add hooks (list order); `told` becomes
-        // what the hooks were told the entity has.
+        // Earlier hooks of the round may have queued entries or removed
+        // values that concern this entity.
+        prepare(core, changes);
         baseline_[id.index()] =
             tell(core, baseline(core, changes, id), id, failure,
                  std::make_index_sequence<hook_list::count>{});
