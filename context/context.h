@@ -428,7 +428,8 @@ auto make_context(const Settings& settings, SystemArgs&&... system_args) {
                          missing_hash_map>);
     }
     context_internal::compile_hooks<context_types<Settings>>(
-        std::make_index_sequence<Settings::hook_list_type::count>{});
+        std::make_index_sequence<
+            context_internal::usable_hook_count<Settings>>{});
     return context<Settings>(settings,
                              std::forward<SystemArgs>(system_args)...);
   }

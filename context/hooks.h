@@ -326,8 +326,8 @@ struct unstored_hook_component<Components, component_hook_list<Hook, Rest...>> {
   struct first_missing;
   template <typename... Us>
   struct first_missing<type_list<Us...>> {
-    static constexpr bool stored[] = {true, Components::template stores<Us>...};
     static constexpr std::size_t index = [] {
+      constexpr bool stored[] = {true, Components::template stores<Us>...};
       for (std::size_t i = 1; i <= sizeof...(Us); ++i) {
         if (!stored[i]) return i - 1;
       }
@@ -361,9 +361,8 @@ struct undeclared_hook_resource<Resources, component_hook_list<Hook, Rest...>> {
   struct first_missing;
   template <typename... Rs>
   struct first_missing<type_list<Rs...>> {
-    static constexpr bool declared[] = {true,
-                                        Resources::template declares<Rs>...};
     static constexpr std::size_t index = [] {
+      constexpr bool declared[] = {true, Resources::template declares<Rs>...};
       for (std::size_t i = 1; i <= sizeof...(Rs); ++i) {
         if (!declared[i]) return i - 1;
       }

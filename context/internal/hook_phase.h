@@ -78,6 +78,20 @@ struct removed_values {
   }
 };
 
+// How many hooks the context runs: none when a hook names an unstored
+// component or an undeclared resource (make_context reported it, and
+// nothing else must fail after the report).
+template <typename Settings>
+inline constexpr std::size_t usable_hook_count =
+    hooks_internal::unstored_hook_component<
+        typename Settings::component_list_type,
+        typename Settings::hook_list_type>::found ||
+            hooks_internal::undeclared_hook_resource<
+                typename Settings::resource_list_type,
+                typename Settings::hook_list_type>::found
+        ? 0
+        : Settings::hook_list_type::count;
+
 // Names a call of every hook callback with its proxy: their return types
 // are deduced, so this compiles their bodies, and make_context calls it so
 // that a misuse inside a hook is reported under few notes (the refresh's
@@ -107,8 +121,9 @@ void compile_hooks(std::index_sequence<I...>) {
 
 // The hooks of Types' settings, run on a context_core<Types> by the
 // refresh. Without hooks, an empty class: nothing stored, nothing run.
-template <typename Types, bool Active = (Types::settings_type::hook_list_type::
-                                             count > 0)>
+template <typename Types, bool Active =
+                              (usable_hook_count<typename Types::settings_type> >
+                               0)>
 class hook_runner {
  public:
   static constexpr bool active = false;
