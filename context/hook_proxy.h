@@ -4,7 +4,7 @@
 //
 //   .on_add([](auto& proxy, strata::entity_id e, body& b) {
 //     proxy.add_component(ct::collider, e, b.radius);  // .writes(ct::collider)
-//     proxy.resource<physics_world>().insert(e);       // .resources(...)
+//     proxy.template resource<physics_world>().insert(e);  // .resources()
 //   })
 //
 // Every change it makes (an entity created, killed, given or stripped of a
@@ -58,8 +58,9 @@ class hook_proxy {
                          typename Hook::component_type, T>);
       return diagnostic::after_report<T>();
     } else if constexpr (!Hook::template writes_component<T>) {
-      diagnostic::report(diagnostic::hook_writes_read_component<
-                         typename Hook::component_type, T>);
+      diagnostic::report(
+          diagnostic::hook_writes_read_component<typename Hook::component_type,
+                                                 T>);
       return diagnostic::after_report<T>();
     } else {
       T& component = core_.template add_component_or_discard<T>(
@@ -78,8 +79,9 @@ class hook_proxy {
                          typename Hook::component_type, T>);
       return false;
     } else if constexpr (!Hook::template writes_component<T>) {
-      diagnostic::report(diagnostic::hook_writes_read_component<
-                         typename Hook::component_type, T>);
+      diagnostic::report(
+          diagnostic::hook_writes_read_component<typename Hook::component_type,
+                                                 T>);
       return false;
     } else {
       if (!core_.template remove_component<T>(id)) return false;

@@ -109,14 +109,14 @@ constexpr auto systems = strata::system_signatures(
     strata::ss::make(strata::tag<reaper>)
         .read(ct::position)
         .dependencies(strata::tag<mover>));
-constexpr auto settings = strata::settings()
-                              .allow_inner_parallelism()
-                              .component_signatures(components)
-                              .system_signatures(systems)
-                              .resources(strata::resources(
-                                  strata::resource<hook_log>))
-                              .scheduler(strata::scheduler::atomic_counter)
-                              .hooks(hooks);
+constexpr auto settings =
+    strata::settings()
+        .allow_inner_parallelism()
+        .component_signatures(components)
+        .system_signatures(systems)
+        .resources(strata::resources(strata::resource<hook_log>))
+        .scheduler(strata::scheduler::atomic_counter)
+        .hooks(hooks);
 
 const auto all_subtasks = strata::sea::all().for_subtasks(
     [](auto& system, auto& data) { system.process(data); });
@@ -141,13 +141,11 @@ std::vector<event> expected_events(std::map<id_key, model_entity>& entities) {
     const bool vel = m.has_velocity && !m.killed;
     if (m.told_position && !pos) {
       const bool still = m.killed && m.has_position;
-      events.push_back(
-          {'R', key, still ? m.position_x : m.removed_position});
+      events.push_back({'R', key, still ? m.position_x : m.removed_position});
     }
     if (m.told_velocity && !vel) {
       const bool still = m.killed && m.has_velocity;
-      events.push_back(
-          {'V', key, still ? m.velocity_x : m.removed_velocity});
+      events.push_back({'V', key, still ? m.velocity_x : m.removed_velocity});
     }
     if (!m.told_position && pos) events.push_back({'A', key, m.position_x});
     m.told_position = pos;
@@ -269,13 +267,11 @@ TEST(ComponentHooks, AHookChangesAnEntityLaterInTheRound) {
     proxy.add_component(ct::position, a, 21.f, 0.f);
     proxy.add_component(ct::position, b, 1.f, 0.f);
   });
-  EXPECT_EQ(log.events,
-            (std::vector<event>{{'A', key_of(a), 21},
-                                {'V', key_of(b), 5},
-                                {'A', key_of(b), 1}}));
-  ctx.step([&](auto& proxy) {
-    EXPECT_FALSE(proxy.has_component(ct::velocity, b));
-  });
+  EXPECT_EQ(log.events, (std::vector<event>{{'A', key_of(a), 21},
+                                            {'V', key_of(b), 5},
+                                            {'A', key_of(b), 1}}));
+  ctx.step(
+      [&](auto& proxy) { EXPECT_FALSE(proxy.has_component(ct::velocity, b)); });
 }
 
 TEST(ComponentHooks, AThrowingHookStopsNoOtherWork) {
@@ -355,25 +351,25 @@ std::vector<event> run_with(strata::run_options options) {
 }
 
 TEST(ComponentHooks, SameEventsAtEveryThreadCountAndScheduler) {
-  const std::vector<event> reference = run_with(
-      strata::run_options().threads(1).scheduler(
+  const std::vector<event> reference =
+      run_with(strata::run_options().threads(1).scheduler(
           strata::scheduler_kind::sequential));
   ASSERT_FALSE(reference.empty());
   for (std::size_t threads : {1u, 2u, 3u, 9u}) {
     for (auto kind : {strata::scheduler_kind::sequential,
                       strata::scheduler_kind::atomic_counter}) {
       SCOPED_TRACE("threads " + std::to_string(threads));
-      EXPECT_EQ(run_with(strata::run_options().threads(threads).scheduler(
-                    kind)),
-                reference);
+      EXPECT_EQ(
+          run_with(strata::run_options().threads(threads).scheduler(kind)),
+          reference);
     }
   }
 }
 
 TEST(ComponentHooks, SteadyStepsWithHooksAllocateNothing) {
-  auto ctx = strata::make_context(
-      settings, strata::run_options().threads(2).scheduler(
-                    strata::scheduler_kind::atomic_counter));
+  auto ctx = strata::make_context(settings,
+                                  strata::run_options().threads(2).scheduler(
+                                      strata::scheduler_kind::atomic_counter));
   std::vector<entity_id> ids;
   ctx.step([&](auto& proxy) {
     for (int i = 0; i < 500; ++i) {

@@ -5,7 +5,7 @@
 //       strata::hook(ct::body)
 //           .on_add([](auto& proxy, strata::entity_id e, body& b) { ... })
 //           .on_remove([](auto& proxy, strata::entity_id e, const body& b) {
-//             proxy.resource<physics_world>().release(b.handle);
+//             proxy.template resource<physics_world>().release(b.handle);
 //           })
 //           .reads(ct::position)          // get_component / has_component
 //           .writes(ct::collider)         // also add / remove_component
@@ -65,16 +65,20 @@
 // refresh and the context are what they were. With hooks, remove_component
 // of a component with an on_remove hook moves the value aside (one move,
 // amortized allocation-free), and each refresh visits the step's changed
-// entities once, sorts those a hook is due for, and calls each hook through
-// an inlined call: no allocation in a steady state
-// (//benchmarks:change_benchmark's hook rows).
+// entities once, sorts those a hook is due for when they are out of index
+// order, and calls each due hook directly (no type erasure): no allocation
+// in a steady state (//benchmarks:change_benchmark's BM_AddComponentHook).
 //
 // A restored snapshot or a loaded world runs no hook: hooks report what
 // steps do.
 //
-// Hooks are per component type and compiled in; for a callback set at run
-// time from outside systems, see ctx.observe_refresh (context/refresh_event.h)
-// and docs/guide/09-reacting-to-change.md.
+// Observers. Code outside systems observes the same events through a
+// resource that a hook fills and the program drains between steps: one
+// order, one thread, and nothing kept for components nobody hooks (a
+// run-time subscription would make every remove_component keep its value in
+// case someone listens). Membership of a component set is reported by
+// systems' on_subscribe / on_unsubscribe and ctx.observe_refresh
+// (context/refresh_event.h); docs/guide/09-reacting-to-change.md shows both.
 #ifndef STRATA_CONTEXT_HOOKS_H_
 #define STRATA_CONTEXT_HOOKS_H_
 
@@ -158,10 +162,11 @@ inline constexpr bool hook_writes_read_component = [] {
 
 template <typename HookedComponent, typename Resource>
 inline constexpr bool hook_uses_undeclared_resource = [] {
-  static_assert(always_false<HookedComponent, Resource>,
-                "a component hook uses a resource it does not declare "
-                "(hooked component, then resource, named above); add "
-                "strata::resource<T> to .resources(...) of strata::hook(ct::x)");
+  static_assert(
+      always_false<HookedComponent, Resource>,
+      "a component hook uses a resource it does not declare "
+      "(hooked component, then resource, named above); add "
+      "strata::resource<T> to .resources(...) of strata::hook(ct::x)");
   return false;
 }();
 
@@ -217,13 +222,13 @@ struct component_hook {
       diagnostic::report(diagnostic::hook_callback_set_twice<T>);
       return *this;
     } else {
-      return component_hook<T, OnAdd, F, Reads, Writes, Resources>{
-          add_callback, f};
+      return component_hook<T, OnAdd, F, Reads, Writes, Resources>{add_callback,
+                                                                   f};
     }
   }
   template <tag_value... Tags>
   constexpr auto reads(Tags...) const {
-    if constexpr (size_v<Reads> > 0) {
+    if constexpr (size_v < Reads >> 0) {
       diagnostic::report(diagnostic::hook_callback_set_twice<T>);
       return *this;
     } else {
@@ -233,7 +238,7 @@ struct component_hook {
   }
   template <tag_value... Tags>
   constexpr auto writes(Tags...) const {
-    if constexpr (size_v<Writes> > 0) {
+    if constexpr (size_v < Writes >> 0) {
       diagnostic::report(diagnostic::hook_callback_set_twice<T>);
       return *this;
     } else {
@@ -244,7 +249,7 @@ struct component_hook {
   }
   template <typename... Rs>
   constexpr auto resources(resource_t<Rs>...) const {
-    if constexpr (size_v<Resources> > 0) {
+    if constexpr (size_v < Resources >> 0) {
       diagnostic::report(diagnostic::hook_callback_set_twice<T>);
       return *this;
     } else {
@@ -370,7 +375,8 @@ struct undeclared_hook_resource<Resources, component_hook_list<Hook, Rest...>> {
     }();
   };
   using missing = first_missing<typename Hook::resource_types>;
-  using rest = undeclared_hook_resource<Resources, component_hook_list<Rest...>>;
+  using rest =
+      undeclared_hook_resource<Resources, component_hook_list<Rest...>>;
   static constexpr bool here =
       missing::index < size_v<typename Hook::resource_types>;
   static constexpr bool found = here || rest::found;

@@ -61,8 +61,7 @@ struct removed_values {
     if (indexed == values.size()) return;
     if (slot_of.size() < slot_count) slot_of.resize(slot_count);
     for (; indexed < values.size(); ++indexed) {
-      slot_of[values[indexed].id.index()] =
-          static_cast<std::uint32_t>(indexed);
+      slot_of[values[indexed].id.index()] = static_cast<std::uint32_t>(indexed);
     }
   }
   // The latest value removed from `id`, or null.
@@ -100,30 +99,27 @@ template <typename Types, std::size_t... I>
 void compile_hooks(std::index_sequence<I...>) {
   using hooks = typename Types::settings_type::hook_list_type::hook_types;
   ((void)sizeof(
-       std::is_void<decltype(std::declval<const type_at_t<I, hooks>&>()
-                                 .add_callback(
-                                     std::declval<hook_proxy<
-                                         Types, type_at_t<I, hooks>>&>(),
-                                     entity_id{},
-                                     std::declval<typename type_at_t<
-                                         I, hooks>::component_type&>()))>),
+       std::is_void<
+           decltype(std::declval<const type_at_t<I, hooks>&>().add_callback(
+               std::declval<hook_proxy<Types, type_at_t<I, hooks>>&>(),
+               entity_id{},
+               std::declval<
+                   typename type_at_t<I, hooks>::component_type&>()))>),
    ...);
   ((void)sizeof(
-       std::is_void<decltype(std::declval<const type_at_t<I, hooks>&>()
-                                 .remove_callback(
-                                     std::declval<hook_proxy<
-                                         Types, type_at_t<I, hooks>>&>(),
-                                     entity_id{},
-                                     std::declval<const typename type_at_t<
-                                         I, hooks>::component_type&>()))>),
+       std::is_void<
+           decltype(std::declval<const type_at_t<I, hooks>&>().remove_callback(
+               std::declval<hook_proxy<Types, type_at_t<I, hooks>>&>(),
+               entity_id{},
+               std::declval<
+                   const typename type_at_t<I, hooks>::component_type&>()))>),
    ...);
 }
 
 // The hooks of Types' settings, run on a context_core<Types> by the
 // refresh. Without hooks, an empty class: nothing stored, nothing run.
-template <typename Types, bool Active =
-                              (usable_hook_count<typename Types::settings_type> >
-                               0)>
+template <typename Types,
+          bool Active = (usable_hook_count<typename Types::settings_type> > 0)>
 class hook_runner {
  public:
   static constexpr bool active = false;
@@ -143,8 +139,7 @@ class hook_runner<Types, true> {
   using bitset_type = typename Types::bitset_type;
   using component_list = typename Types::component_list;
   using core_type = context_core<Types>;
-  using changes_type =
-      pending_changes<typename Types::entity_storage_type>;
+  using changes_type = pending_changes<typename Types::entity_storage_type>;
 
   // Whether remove_component<T> keeps T's value for an on_remove hook.
   template <typename T>
@@ -198,8 +193,7 @@ class hook_runner<Types, true> {
       for (entity_id id : touched_) consider(core, changes, id);
     }
     [&]<typename... Ts>(type_list<Ts...>) {
-      (base_internal::get<index_of_v<Ts, hooked_types>>(removed_).clear(),
-       ...);
+      (base_internal::get<index_of_v<Ts, hooked_types>>(removed_).clear(), ...);
     }(hooked_types{});
     return failure;
   }

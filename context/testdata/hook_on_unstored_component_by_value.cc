@@ -5,8 +5,8 @@
 
 constexpr auto hooks = strata::component_hooks(
     strata::hook(strata::testing::ct::health)
-        .on_remove([](auto&, strata::entity_id,
-                      const strata::testing::health&) {}));
+        .on_remove(
+            [](auto&, strata::entity_id, const strata::testing::health&) {}));
 
 template <typename Settings>
 void run_game(Settings settings) {

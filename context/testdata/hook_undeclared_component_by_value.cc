@@ -4,10 +4,10 @@
 
 constexpr auto hooks = strata::component_hooks(
     strata::hook(ct::position)
-        .on_add([](auto& proxy, strata::entity_id e,
-                   strata::testing::position&) {
-          proxy.add_component(ct::velocity, e, 1.f, 0.f);
-        }));
+        .on_add(
+            [](auto& proxy, strata::entity_id e, strata::testing::position&) {
+              proxy.add_component(ct::velocity, e, 1.f, 0.f);
+            }));
 
 template <typename Settings>
 void run_game(Settings settings) {

@@ -7,13 +7,12 @@ struct score {
 
 constexpr auto hooks = strata::component_hooks(
     strata::hook(ct::position)
-        .on_add([](auto& proxy, strata::entity_id,
-                   strata::testing::position&) {
+        .on_add([](auto& proxy, strata::entity_id, strata::testing::position&) {
           ++proxy.template resource<score>().points;
         }));
-constexpr auto settings = settings_with()
-                              .resources(strata::resources(
-                                  strata::resource<score>))
-                              .hooks(hooks);
+constexpr auto settings =
+    settings_with()
+        .resources(strata::resources(strata::resource<score>))
+        .hooks(hooks);
 
 int main() { run_once<settings>(); }
