@@ -10,8 +10,16 @@
 //     second pass: by hand, a write that appends the index to a dirty list
 //     and a loop over that list; in Strata, a mover writing through
 //     data.write and a .changed(ct::position) system with for_each.
+//   BM_AddComponentHook/baseline|strata_no_hook|strata_hook/N: each
+//     iteration gives a marker component to N entities in one step and
+//     takes it back in the next; items are the adds. By hand: a vector of
+//     optional markers and a call per add and per remove; in Strata, the
+//     same steps without hooks and with on_add and on_remove hooks that
+//     count (context/hooks.h). Time per item is the cost per add_component
+//     plus its remove_component, with their refreshes. One thread.
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "benchmark/benchmark.h"
@@ -144,6 +152,92 @@ void changed_baseline(benchmark::State& state) {
                           static_cast<std::int64_t>(n / 100));
 }
 
+// ------------------------------------------------ hook dispatch per add
+
+struct marker {
+  float value = 0;
+};
+struct hook_counts {
+  std::int64_t added = 0, removed = 0;
+};
+inline constexpr auto marker_tag = strata::tag<marker>;
+
+inline constexpr auto kMarkerHooks = strata::component_hooks(
+    strata::hook(marker_tag)
+        .on_add([](auto& proxy, strata::entity_id, marker&) {
+          ++proxy.template resource<hook_counts>().added;
+        })
+        .on_remove([](auto& proxy, strata::entity_id, const marker&) {
+          ++proxy.template resource<hook_counts>().removed;
+        })
+        .resources(strata::resource<hook_counts>));
+
+template <bool Hooked>
+constexpr auto marker_settings() {
+  constexpr auto base =
+      strata::settings()
+          .component_signatures(strata::component_signatures(
+              strata::cs::make(ct::position), strata::cs::make(marker_tag)))
+          .resources(strata::resources(strata::resource<hook_counts>))
+          .scheduler(strata::scheduler::sequential)
+          .threads(1);
+  if constexpr (Hooked) {
+    return base.hooks(kMarkerHooks);
+  } else {
+    return base;
+  }
+}
+
+template <bool Hooked>
+void add_component_strata(benchmark::State& state) {
+  const auto n = static_cast<std::size_t>(state.range(0));
+  auto ctx = strata::make_context(marker_settings<Hooked>());
+  std::vector<strata::entity_id> ids;
+  ids.reserve(n);
+  ctx.step([&](auto& proxy) {
+    for (std::size_t i = 0; i < n; ++i) {
+      ids.push_back(proxy.create_entity());
+      proxy.add_component(ct::position, ids.back());
+    }
+  });
+  for (auto _ : state) {
+    ctx.step([&](auto& proxy) {
+      for (strata::entity_id e : ids) proxy.add_component(marker_tag, e, 1.f);
+    });
+    ctx.step([&](auto& proxy) {
+      for (strata::entity_id e : ids) proxy.remove_component(marker_tag, e);
+    });
+  }
+  benchmark::DoNotOptimize(ctx.template resource<hook_counts>().added);
+  if (Hooked && ctx.template resource<hook_counts>().removed !=
+                    static_cast<std::int64_t>(n) * state.iterations()) {
+    state.SkipWithError("a hook did not run");
+  }
+  state.SetItemsProcessed(state.iterations() * state.range(0));
+}
+
+void add_component_baseline(benchmark::State& state) {
+  const auto n = static_cast<std::size_t>(state.range(0));
+  std::vector<std::optional<marker>> markers(n);
+  hook_counts counts;
+  const auto on_add = [&](std::size_t, marker&) { ++counts.added; };
+  const auto on_remove = [&](std::size_t, const marker&) { ++counts.removed; };
+  for (auto _ : state) {
+    for (std::size_t i = 0; i < n; ++i) on_add(i, markers[i].emplace(1.f));
+    for (std::size_t i = 0; i < n; ++i) {
+      on_remove(i, *markers[i]);
+      markers[i].reset();
+    }
+    benchmark::ClobberMemory();
+  }
+  benchmark::DoNotOptimize(counts.added + counts.removed);
+  state.SetItemsProcessed(state.iterations() * state.range(0));
+}
+
+void hook_counts_args(benchmark::internal::Benchmark* b) {
+  for (std::int64_t n : {1 << 10, 1 << 14, 1 << 18}) b->Arg(n);
+}
+
 void changed_counts(benchmark::internal::Benchmark* b) {
   for (std::int64_t n : {1 << 14, 1 << 18, 1 << 20}) b->Arg(n);
 }
@@ -160,6 +254,15 @@ BENCHMARK(changed_baseline)
 BENCHMARK(changed_strata)
     ->Name("BM_ChangedOnePercent/strata_1t")
     ->Apply(changed_counts);
+BENCHMARK(add_component_baseline)
+    ->Name("BM_AddComponentHook/baseline")
+    ->Apply(hook_counts_args);
+BENCHMARK(add_component_strata<false>)
+    ->Name("BM_AddComponentHook/strata_no_hook")
+    ->Apply(hook_counts_args);
+BENCHMARK(add_component_strata<true>)
+    ->Name("BM_AddComponentHook/strata_hook")
+    ->Apply(hook_counts_args);
 
 }  // namespace
 }  // namespace bench

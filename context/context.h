@@ -392,6 +392,12 @@ auto make_context(const Settings& settings, SystemArgs&&... system_args) {
     using undeclared =
         dag_internal::undeclared_resource<typename Settings::resource_list_type,
                                           systems>;
+    using unstored_by_hook = hooks_internal::unstored_hook_component<
+        typename Settings::component_list_type,
+        typename Settings::hook_list_type>;
+    using undeclared_by_hook = hooks_internal::undeclared_hook_resource<
+        typename Settings::resource_list_type,
+        typename Settings::hook_list_type>;
     using unconstructible = context_internal::unconstructible_system<
         systems, std::remove_cvref_t<SystemArgs>...>;
     using missing_hash_map = typename component_storage_internal::chunk_list<
@@ -406,6 +412,14 @@ auto make_context(const Settings& settings, SystemArgs&&... system_args) {
       diagnostic::report(
           diagnostic::system_resource_not_declared<typename undeclared::system,
                                                    typename undeclared::item>);
+    } else if constexpr (unstored_by_hook::found) {
+      diagnostic::report(
+          diagnostic::hook_component_not_stored<
+              typename unstored_by_hook::hook, typename unstored_by_hook::item>);
+    } else if constexpr (undeclared_by_hook::found) {
+      diagnostic::report(diagnostic::hook_resource_not_declared<
+                         typename undeclared_by_hook::hook,
+                         typename undeclared_by_hook::item>);
     } else if constexpr (!std::is_void_v<unconstructible>) {
       diagnostic::report(
           diagnostic::system_not_default_constructible<unconstructible>);
@@ -413,6 +427,9 @@ auto make_context(const Settings& settings, SystemArgs&&... system_args) {
       diagnostic::report(component_storage_internal::hash_map_missing_reported<
                          missing_hash_map>);
     }
+    context_internal::compile_hooks<context_types<Settings>>(
+        std::make_index_sequence<
+            context_internal::usable_hook_count<Settings>>{});
     return context<Settings>(settings,
                              std::forward<SystemArgs>(system_args)...);
   }

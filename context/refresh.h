@@ -19,6 +19,8 @@
 //      other phases still run, and the first exception is rethrown at the
 //      end. (A run of a system that threw left no deferred functions and no
 //      kills: they were discarded when it threw.)
+//      Then, when the settings declare component hooks, the hooks
+//      (context/hooks.h), in rounds, with the same exception rule.
 //   2. apply_kills (internal/kill_phase.h): every entity marked dead (by a
 //      critical proxy or by a subtask of a run that did not throw) leaves
 //      the systems it was in, its components are destroyed and its id
@@ -143,8 +145,14 @@ class refresh_queue {
   template <typename World, typename DeferProxy>
   void run(World& world, DeferProxy& proxy, bool parallel) {
     const bool subtask_work = world.take_subtask_work();
-    const std::exception_ptr failure =
+    std::exception_ptr failure =
         subtask_work ? context_internal::run_deferred(world, proxy) : nullptr;
+    if constexpr (requires { requires World::has_component_hooks; }) {
+      // Component hooks (context/hooks.h) see the subtasks' kills too.
+      if (subtask_work) context_internal::gather_subtask_kills(world, *this);
+      std::exception_ptr thrown = world.run_component_hooks(changes_);
+      if (thrown && !failure) failure = std::move(thrown);
+    }
     context_internal::apply_kills(world, changes_, *this, parallel,
                                   subtask_work);
     context_internal::apply_matches(world, changes_, parallel);

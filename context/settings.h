@@ -11,7 +11,8 @@
 //       .threads(4)                            // default: hardware threads
 //       .hand_off(strata::hand_off::never)     // default: automatic
 //       .refresh_parallelism(true)             // default: true
-//       .trace();                              // default: off
+//       .trace()                               // default: off
+//       .hooks(strata::component_hooks(...));  // none (context/hooks.h)
 //
 // Each option may be set once: a second call is a compile error naming it.
 // What shapes types (limit kind and size, signatures, scheduler, inner
@@ -32,6 +33,7 @@
 
 #include "base/limit.h"
 #include "component_storage/signature.h"
+#include "context/hooks.h"
 #include "context/resources.h"
 #include "scheduler/atomic_counter.h"
 #include "scheduler/dag.h"
@@ -110,6 +112,7 @@ struct scheduler {};
 struct threads {};
 struct refresh_parallelism {};
 struct trace {};
+struct hooks {};
 }  // namespace context_keys
 
 template <typename Map>
@@ -229,6 +232,29 @@ struct context_settings : fluent_settings<context_settings, Map> {
                std::true_type{});
   }
 
+  // Component hooks (context/hooks.h). Every component a hook names must
+  // be stored: checked here when the components are set, else by
+  // make_context.
+  template <typename HookList>
+  constexpr auto hooks(HookList list) const {
+    if constexpr (!is_component_hook_list_v<HookList>) {
+      diagnostic::report(diagnostic::not_component_hooks<HookList>);
+      return *this;
+    } else if constexpr (is_set<context_keys::components> &&
+                         hooks_internal::unstored_hook_component<
+                             component_list_type, HookList>::found) {
+      using missing =
+          hooks_internal::unstored_hook_component<component_list_type,
+                                                  HookList>;
+      diagnostic::report(
+          diagnostic::hook_component_not_stored<typename missing::hook,
+                                                typename missing::item>);
+      return *this;
+    } else {
+      return set(settings_internal::once<context_keys::hooks, keys>, list);
+    }
+  }
+
   // What the context reads.
   using entity_limit_type =
       typename Map::template value_type<context_keys::entity_limit>;
@@ -246,6 +272,7 @@ struct context_settings : fluent_settings<context_settings, Map> {
       Map::template value_type<context_keys::inner_parallelism>::value;
   static constexpr bool trace_enabled =
       Map::template value_type<context_keys::trace>::value;
+  using hook_list_type = typename Map::template value_type<context_keys::hooks>;
 
  private:
   template <typename Key>
@@ -275,7 +302,8 @@ struct context_defaults {
       option_default<context_keys::scheduler>(scheduler::sequential),
       option_default<context_keys::threads>(std::size_t{0}),
       option_default<context_keys::refresh_parallelism>(true),
-      option_default<context_keys::trace>(std::false_type{}));
+      option_default<context_keys::trace>(std::false_type{}),
+      option_default<context_keys::hooks>(component_hook_list<>{}));
 };
 
 constexpr auto settings() {

@@ -2,6 +2,7 @@
 // text between `// --- snippet: NAME ---` and `// --- end snippet ---` is the
 // page's code block NAME (docs:check_snippets_test).
 #include <cstddef>
+#include <set>
 #include <vector>
 
 #include "gtest/gtest.h"
@@ -105,6 +106,92 @@ TEST(ReactingTest, OnlyChangedEntitiesAreVisited) {
               std::vector<strata::entity_id>{moving});
     EXPECT_EQ(proxy.system(st::collider_setup).new_bodies, 1u);
   });
+  // --- end snippet ---
+}
+
+// --- snippet: hooks ---
+// What a physics engine would keep per body: here, the set of registered ids.
+struct physics_world {
+  std::set<strata::entity_id> bodies;
+  float released_radius = 0;
+};
+
+constexpr auto hooks = strata::component_hooks(
+    strata::hook(ct::body)
+        .on_add([](auto& proxy, strata::entity_id e, body&) {
+          proxy.template resource<physics_world>().bodies.insert(e);
+        })
+        .on_remove([](auto& proxy, strata::entity_id e, const body& b) {
+          auto& world = proxy.template resource<physics_world>();
+          world.bodies.erase(e);
+          world.released_radius += b.radius;  // the value is still readable
+        })
+        .resources(strata::resource<physics_world>));
+
+constexpr auto hooked_settings =
+    strata::settings()
+        .component_signatures(strata::component_signatures(
+            strata::cs::make(ct::position, ct::velocity),
+            strata::cs::make(ct::body).sparse()))
+        .resources(strata::resources(strata::resource<physics_world>))
+        .hooks(hooks);
+// --- end snippet ---
+
+TEST(ReactingTest, HooksSeeAddsAndRemoves) {
+  auto ctx = strata::make_context(hooked_settings);
+  // --- snippet: hook-steps ---
+  strata::entity_id a, b;
+  ctx.step([&](auto& proxy) {
+    a = proxy.create_entity();
+    proxy.add_component(ct::body, a, 2.f);
+    b = proxy.create_entity();
+    proxy.add_component(ct::body, b, 3.f);
+  });  // the refresh ran on_add for a, then b
+  EXPECT_EQ(ctx.resource<physics_world>().bodies.size(), 2u);
+  ctx.step([&](auto& proxy) {
+    proxy.remove_component(ct::body, a);  // destroyed now, kept for the hook
+    proxy.kill_entity(b);                 // its body goes with it
+  });
+  EXPECT_TRUE(ctx.resource<physics_world>().bodies.empty());
+  EXPECT_EQ(ctx.resource<physics_world>().released_radius, 5.f);
+  // --- end snippet ---
+}
+
+// --- snippet: observer ---
+// Events for code outside systems: a hook queues them in a resource, the
+// program drains it between steps.
+struct body_events {
+  std::vector<strata::entity_id> added;
+};
+constexpr auto observing_hooks = strata::component_hooks(
+    strata::hook(ct::body)
+        .on_add([](auto& proxy, strata::entity_id e, body&) {
+          proxy.template resource<body_events>().added.push_back(e);
+        })
+        .resources(strata::resource<body_events>));
+// --- end snippet ---
+
+constexpr auto observing_settings =
+    strata::settings()
+        .component_signatures(strata::component_signatures(
+            strata::cs::make(ct::position, ct::velocity),
+            strata::cs::make(ct::body).sparse()))
+        .resources(strata::resources(strata::resource<body_events>))
+        .hooks(observing_hooks);
+
+TEST(ReactingTest, AnObserverDrainsWhatAHookQueued) {
+  auto ctx = strata::make_context(observing_settings);
+  strata::entity_id e;
+  ctx.step([&](auto& proxy) {
+    e = proxy.create_entity();
+    proxy.add_component(ct::body, e);
+  });
+  // --- snippet: drain ---
+  auto& events = ctx.resource<body_events>();
+  for (strata::entity_id added : events.added) {
+    EXPECT_EQ(added, e);  // e.g. tell the UI
+  }
+  events.added.clear();
   // --- end snippet ---
 }
 

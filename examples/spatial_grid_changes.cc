@@ -1,13 +1,15 @@
 // A spatial grid kept up to date from changes only.
 //
-// The grid files each entity with a position in a cell. Instead of
-// rebuilding it every step, the grid system declares .changed(ct::position):
-// it visits only the entities whose position was written since its previous
-// run (moved by the mover system, or given a position), and re-files those.
-// Entities that lose their position or die leave the grid through the
-// system's on_unsubscribe hook; on_subscribe counts the arrivals, whose
-// position is new and therefore also "changed". After each step the program
-// rebuilds the grid from scratch and checks that both agree.
+// The grid (a resource) files each entity with a position in a cell.
+// Instead of rebuilding it every step:
+//   * component hooks on position register and unregister entities: on_add
+//     files a new position, on_remove takes out a removed one (or one of a
+//     killed entity), reading the removed value to find its cell;
+//   * the grid system declares .changed(ct::position): it visits only the
+//     entities whose position was written since its previous run (moved by
+//     the mover system), and re-files those.
+// After each step the program rebuilds the grid from scratch and checks that
+// both agree.
 //
 //   bazel run //examples:spatial_grid_changes
 #include <cstddef>
@@ -49,33 +51,33 @@ struct grid {
   std::vector<std::set<std::size_t>> cells =
       std::vector<std::set<std::size_t>>(cells_per_side * cells_per_side);
   std::vector<int> filed_in;  // by entity index; -1: not filed
-  std::size_t arrivals = 0, departures = 0, refiled = 0;
+  std::size_t registered = 0, unregistered = 0, refiled = 0;
 
-  void on_subscribe(strata::entity_id) { ++arrivals; }
-  void on_unsubscribe(strata::entity_id e) {
-    ++departures;
-    unfile(e.index());
-  }
-  template <typename Data>
-  void process(Data& data) {
-    refiled = 0;
-    data.for_each([&](strata::entity_id e, const position& p) {
-      unfile(e.index());
-      file(e.index(), cell_of(p));
-      ++refiled;
-    });
-  }
-
- private:
   void file(std::size_t index, int cell) {
     if (index >= filed_in.size()) filed_in.resize(index + 1, -1);
     filed_in[index] = cell;
     cells[static_cast<std::size_t>(cell)].insert(index);
   }
-  void unfile(std::size_t index) {
-    if (index >= filed_in.size() || filed_in[index] < 0) return;
-    cells[static_cast<std::size_t>(filed_in[index])].erase(index);
+  void unfile(std::size_t index, int cell) {
+    cells[static_cast<std::size_t>(cell)].erase(index);
     filed_in[index] = -1;
+  }
+};
+
+// Re-files the entities that moved since its previous run.
+struct grid_update {
+  template <typename Data>
+  void process(Data& data) {
+    grid& g = data.template resource<grid>();
+    g.refiled = 0;
+    data.for_each([&](strata::entity_id e, const position& p) {
+      const std::size_t index = e.index();
+      if (index < g.filed_in.size() && g.filed_in[index] >= 0) {
+        g.unfile(index, g.filed_in[index]);
+      }
+      g.file(index, cell_of(p));
+      ++g.refiled;
+    });
   }
 };
 
@@ -84,8 +86,26 @@ inline constexpr auto position = strata::tag<::position>;
 }
 namespace st {
 inline constexpr auto mover = strata::tag<::mover>;
-inline constexpr auto grid = strata::tag<::grid>;
+inline constexpr auto grid_update = strata::tag<::grid_update>;
 }  // namespace st
+
+// Registration through hooks: the removed position says which cell to
+// leave.
+constexpr auto hooks = strata::component_hooks(
+    strata::hook(ct::position)
+        .on_add([](auto& proxy, strata::entity_id e, position& p) {
+          grid& g = proxy.template resource<grid>();
+          g.file(e.index(), cell_of(p));
+          ++g.registered;
+        })
+        .on_remove([](auto& proxy, strata::entity_id e, const position& p) {
+          // Every move is re-filed in the same execute_systems call (the
+          // grid runs after the mover), so p's cell is where it is filed.
+          grid& g = proxy.template resource<grid>();
+          g.unfile(e.index(), cell_of(p));
+          ++g.unregistered;
+        })
+        .resources(strata::resource<grid>));
 
 constexpr auto settings =
     strata::settings()
@@ -93,11 +113,13 @@ constexpr auto settings =
             strata::component_signatures(strata::cs::make(ct::position)))
         .system_signatures(strata::system_signatures(
             strata::ss::make(st::mover).write(ct::position),
-            strata::ss::make(st::grid)
+            strata::ss::make(st::grid_update)
                 .read(ct::position)
                 .changed(ct::position)
-                .dependencies(st::mover)
-                .parallelism(strata::ips::none())));  // one shared grid
+                .write_resource<grid>()
+                .dependencies(st::mover)))
+        .resources(strata::resources(strata::resource<grid>))
+        .hooks(hooks);
 
 int main() {
   auto ctx = strata::make_context(settings);
@@ -121,12 +143,12 @@ int main() {
       proxy.for_each([&](strata::entity_id e, const position& p) {
         rebuilt[static_cast<std::size_t>(cell_of(p))].insert(e.index());
       });
-      const grid& g = proxy.system(st::grid);
+      const grid& g = proxy.template resource<grid>();
       std::printf(
-          "step %d: re-filed %zu of %zu, arrivals %zu, departures %zu, "
+          "step %d: re-filed %zu of %zu, registered %zu, unregistered %zu, "
           "grid %s the rebuild\n",
-          step, g.refiled, proxy.count(ct::position), g.arrivals, g.departures,
-          g.cells == rebuilt ? "matches" : "DIFFERS FROM");
+          step, g.refiled, proxy.count(ct::position), g.registered,
+          g.unregistered, g.cells == rebuilt ? "matches" : "DIFFERS FROM");
       // Some churn, effective at this step's refresh: one entity dies, one
       // loses its position, one arrives.
       if (step % 2 == 0) {

@@ -31,6 +31,7 @@
 #include "context/internal/context_types.h"
 #include "context/internal/core_setup.h"
 #include "context/internal/create_batch.h"
+#include "context/internal/hook_phase.h"
 #include "context/internal/inline_decisions.h"
 #include "context/internal/subscription.h"
 #include "context/internal/system_runner.h"
@@ -75,7 +76,8 @@ class context_core {
         pool_(thread_count_ - 1, context_internal::executor_in(args...)),
         measures_costs_(runs_in_parallel_ &&
                         hand_off_.mode == hand_off::automatic &&
-                        pool_.worker_count() > 0) {
+                        pool_.worker_count() > 0),
+        hooks_(settings.template get<context_keys::hooks>()) {
     const auto& systems = settings.template get<context_keys::systems>();
     auto all_args = std::forward_as_tuple(args...);
     construct_instances(systems, all_args,
@@ -194,6 +196,9 @@ class context_core {
     if (!entities().alive(id)) return false;
     auto& bits = entities().metadata_at(id.index()).components;
     if (!bits.test(bit)) return false;
+    if constexpr (hook_runner_type::template keeps_removed<T>) {
+      hooks_.keep_removed(id, components_.template get<T>(id));
+    }
     refresh_.note_change(entities(), id);
     // Depart from every system that needs T: applied before any of them
     // looks at its entities again, so none ever sees a subscribed entity
@@ -272,6 +277,15 @@ class context_core {
   }
   bool take_subtask_work() noexcept {
     return subtask_work_.exchange(false, std::memory_order_relaxed);
+  }
+
+  // Component hooks (context/hooks.h): the refresh runs them between its
+  // deferred functions and its kills when the settings declare any.
+  static constexpr bool has_component_hooks =
+      context_internal::hook_runner<Types>::active;
+  template <typename Changes>
+  std::exception_ptr run_component_hooks(Changes& changes) {
+    return hooks_.run(*this, changes);
   }
 
   // The context-wide observer of refresh events, or null.
@@ -446,6 +460,9 @@ class context_core {
                                            no_trace_span>
       trace_;
   thread_token main_thread_ = 0;
+  // Empty without hooks.
+  using hook_runner_type = context_internal::hook_runner<Types>;
+  [[no_unique_address]] hook_runner_type hooks_;
 };
 
 }  // namespace strata
