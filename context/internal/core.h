@@ -290,6 +290,8 @@ class context_core {
   std::size_t refused_creations() const { return refused_creations_; }
   void note_refused_creations(std::size_t n) { refused_creations_ += n; }
   typename Types::refresh_queue_type& refresh_queue() { return refresh_; }
+  // Messages of the latest step sent to dead or stale ids (dropped).
+  std::size_t dropped_messages() const { return dropped_messages_; }
 
   thread_pool& pool() { return pool_; }
   std::size_t thread_count() const { return thread_count_; }
@@ -380,9 +382,29 @@ class context_core {
     }
   }
   void refresh() {
+    end_messages();
     defer_proxy<Types> proxy(*this);
     refresh_.run(*this, proxy, refresh_parallel_);
     scratch_.reset();
+  }
+
+  // The effect channel's messages end with the step (context/
+  // effect_channel.h): the drops are counted, the senders' outboxes cleared
+  // (capacity kept). Nothing for systems that send none.
+  void end_messages() {
+    std::size_t dropped = 0;
+    for_each_instance_in_order([&dropped](auto& instance) {
+      using signature = typename std::remove_reference_t<
+          decltype(instance)>::signature_type;
+      if constexpr (size_v<typename signature::sent_types> > 0) {
+        auto* states = instance.states();
+        for (std::size_t s = 0; s < instance.state_count(); ++s) {
+          dropped += states[s].outboxes.dropped();
+          states[s].outboxes.clear();
+        }
+      }
+    });
+    dropped_messages_ = dropped;
   }
 
   template <typename Systems, typename ArgsTuple, std::size_t... I>
@@ -427,6 +449,7 @@ class context_core {
   // Where add_component puts a component for a refused creation's null id.
   context_internal::scratch_slots<component_list::count> scratch_;
   std::size_t refused_creations_ = 0;
+  std::size_t dropped_messages_ = 0;
   // A remove_component since the last run: some instance may hold
   // departures to settle before systems run.
   bool departures_noted_ = false;
