@@ -142,6 +142,7 @@
 // First, so that when a rule of a system's code fires, the compiler names
 // the header in few lines (settings/diagnostic.h).
 #include "context/internal/diagnostics.h"
+#include "context/internal/effect_channel.h"  // its rules, for the same reason
 // The rest.
 #include "context/data_proxy.h"
 #include "context/effect_channel.h"
