@@ -116,9 +116,9 @@ outcome run(std::size_t threads, strata::scheduler_kind kind) {
   ctx.step([&](auto& proxy) {
     for (int i = 0; i < kShips + 40; ++i) {
       const entity_id e = proxy.create_entity();
-      proxy.add_component(ct::attacker, e,
-                          attacker{static_cast<std::uint32_t>(i * 7919 + 1),
-                                   1 + i % 5});
+      proxy.add_component(
+          ct::attacker, e,
+          attacker{static_cast<std::uint32_t>(i * 7919 + 1), 1 + i % 5});
       proxy.add_component(ct::ledger, e);
       ships.push_back(e);
     }

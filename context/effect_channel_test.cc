@@ -130,8 +130,8 @@ world populate(Context& ctx, int hull_count, int gun_count,
     std::mt19937 random(seed);
     for (int i = 0; i < gun_count; ++i) {
       const entity_id e = proxy.create_entity();
-      proxy.add_component(
-          ct::gun, e, gun{w.hulls[random() % w.hulls.size()], 1 + i % 7});
+      proxy.add_component(ct::gun, e,
+                          gun{w.hulls[random() % w.hulls.size()], 1 + i % 7});
       w.guns.push_back(e);
     }
   });
@@ -157,8 +157,8 @@ std::vector<hull> reference(const world& w, int steps) {
   std::mt19937 random(7);
   std::vector<gun> guns;
   for (std::size_t i = 0; i < w.guns.size(); ++i) {
-    guns.push_back(gun{w.hulls[random() % w.hulls.size()],
-                       1 + static_cast<int>(i) % 7});
+    guns.push_back(
+        gun{w.hulls[random() % w.hulls.size()], 1 + static_cast<int>(i) % 7});
   }
   for (int step = 0; step < steps; ++step) {
     std::vector<std::vector<std::pair<entity_id, int>>> inbox(hulls.size());
@@ -210,10 +210,9 @@ struct ledger {
   template <typename Data>
   void process(Data& data) {
     seen.clear();
-    data.for_each_message(
-        mt::damage, [&](const strata::message<damage>& m) {
-          seen.push_back({m.target, m.value.amount});
-        });
+    data.for_each_message(mt::damage, [&](const strata::message<damage>& m) {
+      seen.push_back({m.target, m.value.amount});
+    });
   }
 };
 // Sends to the ids its guns hold, and to the null id.
@@ -303,7 +302,7 @@ TEST(EffectChannelTest, DeadStaleAndNullTargetsAreDroppedAndCounted) {
 // order, a stable sort by target index) predicts every step's messages and
 // drop count.
 struct pool {
-  std::vector<entity_id> ids;  // every id ever made, and null
+  std::vector<entity_id> ids;        // every id ever made, and null
   std::vector<std::uint32_t> picks;  // per step: indices into ids
 };
 struct shot {
@@ -328,8 +327,7 @@ struct split_sender {
     const pool& p = data.template resource<pool>();
     data.for_each([&](entity_id self, const shot& s) {
       data.send(self, p.ids[p.picks[s.nth % p.picks.size()]], damage{1});
-      data.send(self, p.ids[p.picks[(s.nth + 1) % p.picks.size()]],
-                damage{2});
+      data.send(self, p.ids[p.picks[(s.nth + 1) % p.picks.size()]], damage{2});
     });
   }
 };
@@ -428,7 +426,8 @@ TEST(EffectChannelTest, ModelOfSendsToLiveDeadAndStaleIds) {
         send(s, p.ids[p.picks[nth % 64]], 1);
         send(s, p.ids[p.picks[(nth + 1) % 64]], 2);
       }
-      for (std::size_t i = 64; i-- > 0;) send(p.ids.front(), p.ids[p.picks[i]], 3);
+      for (std::size_t i = 64; i-- > 0;)
+        send(p.ids.front(), p.ids[p.picks[i]], 3);
       std::vector<std::size_t> order(sent.size());
       for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
       std::stable_sort(order.begin(), order.end(),

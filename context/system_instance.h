@@ -209,8 +209,8 @@ using runtime_of = instance_runtime<
         typename Types::defer_proxy_type,
         typename Types::system_list::template signature_at<I>::output_type,
         Types::trace_enabled,
-        typename outboxes_for<typename Types::system_list::template signature_at<
-            I>::sent_types>::type>>;
+        typename outboxes_for<typename Types::system_list::
+                                  template signature_at<I>::sent_types>::type>>;
 }  // namespace context_internal
 
 template <typename Types, std::size_t I>

@@ -134,7 +134,7 @@ TEST(IdsGuideTest, IdsInComponents) {
   ctx.step([&](auto& proxy) { run_systems(proxy); });
   EXPECT_EQ(reused.index(), prey.index());
   EXPECT_EQ(ctx.get(ct::hp, reused).value, 9);  // not bitten
-  EXPECT_EQ(ctx.dropped_messages(), 1u);         // the bite to the stale id
+  EXPECT_EQ(ctx.dropped_messages(), 1u);        // the bite to the stale id
   // --- end snippet ---
 }
 

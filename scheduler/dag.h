@@ -15,8 +15,8 @@
 // access. Every racing pair is named, as `race<system, system, item>`, in
 // one report. Then the effect channel's rule: every system that receives
 // a message type depends on every system that sends it
-// (internal/message_check.h). The checks run when the call is compiled, so the first error
-// of a broken list comes before any context is instantiated.
+// (internal/message_check.h). The checks run when the call is compiled, so the
+// first error of a broken list comes before any context is instantiated.
 // `check_components_stored(components, systems)` adds: a system that names a
 // component no component signature stores; `check_resources_declared` a
 // resource the settings do not declare (the context settings check both as
@@ -214,10 +214,10 @@ constexpr auto system_signatures(Signatures... signatures) {
     if constexpr (size_v < races >> 0) {
       diagnostic::report(dag_internal::races_reported<races>);
     } else if constexpr (unordered::found) {
-      diagnostic::report(diagnostic::message_received_before_sent<
-                         typename unordered::receiver,
-                         typename unordered::sender,
-                         typename unordered::message>);
+      diagnostic::report(
+          diagnostic::message_received_before_sent<
+              typename unordered::receiver, typename unordered::sender,
+              typename unordered::message>);
     }
   }
   return list{

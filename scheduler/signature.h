@@ -64,13 +64,13 @@
 // The signature exposes the lists as `read_types`, `write_types`,
 // `optional_read_types`, `optional_write_types`, `excluded_types`,
 // `read_resource_types`, `write_resource_types`, `dependency_types`,
-// `changed_types`, `added_types`, `sent_types`, `received_types` (type_lists), `output_type` (`no_output`
-// by default); derived:
-// `required_types` (read + write), `accessed_types` (everything the system
-// may read), `written_types` (everything it may write). The parallelism
-// strategy is a value (`parallelism_strategy()`), since strategies may carry
-// run-time numbers. Without `.parallelism(...)` a system uses
-// `default_parallelism`: the context's choice.
+// `changed_types`, `added_types`, `sent_types`, `received_types` (type_lists),
+// `output_type` (`no_output` by default); derived: `required_types` (read +
+// write), `accessed_types` (everything the system may read), `written_types`
+// (everything it may write). The parallelism strategy is a value
+// (`parallelism_strategy()`), since strategies may carry run-time numbers.
+// Without `.parallelism(...)` a system uses `default_parallelism`: the
+// context's choice.
 //
 // Signatures are constexpr literal values; nothing here costs run time.
 #ifndef STRATA_SCHEDULER_SIGNATURE_H_
@@ -457,10 +457,11 @@ struct signature {
   constexpr auto with_messages() const {
     using list = signature_internal::items_t<List>;
     constexpr std::size_t not_plain = []<typename... Ts>(type_list<Ts...>) {
-      constexpr bool plain[] = {(std::is_trivially_copyable_v<Ts> &&
-                                 std::is_default_constructible_v<Ts> &&
-                                 std::is_object_v<Ts> && !std::is_const_v<Ts>)...,
-                                true};
+      constexpr bool plain[] = {
+          (std::is_trivially_copyable_v<Ts> &&
+           std::is_default_constructible_v<Ts> && std::is_object_v<Ts> &&
+           !std::is_const_v<Ts>)...,
+          true};
       std::size_t i = 0;
       while (i < sizeof...(Ts) && plain[i]) ++i;
       return i;

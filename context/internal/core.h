@@ -394,9 +394,9 @@ class context_core {
   void end_messages() {
     std::size_t dropped = 0;
     for_each_instance_in_order([&dropped](auto& instance) {
-      using signature = typename std::remove_reference_t<
-          decltype(instance)>::signature_type;
-      if constexpr (size_v<typename signature::sent_types> > 0) {
+      using signature =
+          typename std::remove_reference_t<decltype(instance)>::signature_type;
+      if constexpr (size_v < typename signature::sent_types >> 0) {
         auto* states = instance.states();
         for (std::size_t s = 0; s < instance.state_count(); ++s) {
           dropped += states[s].outboxes.dropped();

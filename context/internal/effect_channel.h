@@ -110,7 +110,8 @@ struct outboxes : outbox<Ts>... {
     return *this;
   }
   std::size_t dropped() const noexcept {
-    return (std::size_t{0} + ... + static_cast<const outbox<Ts>&>(*this).dropped);
+    return (std::size_t{0} + ... +
+            static_cast<const outbox<Ts>&>(*this).dropped);
   }
   void clear() noexcept {
     ((static_cast<outbox<Ts>&>(*this).sent.clear(),
@@ -136,7 +137,8 @@ class inbox {
   // The messages to entity index `index`, in gathering order.
   std::span<const message<T>> to(std::uint32_t index) const noexcept {
     if (index >= bound_) return {};
-    return {sorted_.data() + starts_[index], sorted_.data() + starts_[index + 1]};
+    return {sorted_.data() + starts_[index],
+            sorted_.data() + starts_[index + 1]};
   }
   // Every message, by target index, then in gathering order.
   std::span<const message<T>> all() const noexcept {
@@ -152,8 +154,8 @@ class inbox {
     for_each_buffer([&](const append_buffer<message<T>>& sent) {
       count += sent.size();
       for (const message<T>& m : sent) {
-        bound = std::max(bound,
-                         static_cast<std::uint32_t>(m.target.index()) + 1);
+        bound =
+            std::max(bound, static_cast<std::uint32_t>(m.target.index()) + 1);
       }
     });
     count_ = count;
@@ -227,15 +229,13 @@ void gather_type(Core& core, inbox<T>& box, std::index_sequence<J...>) {
   });
 }
 
-
 // Fills each inbox of receiving `instance` from the outboxes of the
 // systems that send its type, in system id then state order.
 template <typename Types, typename Core, typename Instance>
 void gather_messages(Core& core, Instance& instance) {
   [&]<typename... Ts>(type_list<Ts...>) {
-    (gather_type<Types, Ts>(
-         core, instance.inboxes.template box<Ts>(),
-         std::make_index_sequence<Types::system_count>{}),
+    (gather_type<Types, Ts>(core, instance.inboxes.template box<Ts>(),
+                            std::make_index_sequence<Types::system_count>{}),
      ...);
   }(typename Instance::signature_type::received_types{});
 }

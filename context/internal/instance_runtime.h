@@ -178,7 +178,8 @@ class instance_runtime {
   }
 
   // The latest run threw: the kills, deferred functions and messages of its
-  // passes are dropped (context/context.h, exceptions); earlier runs keep theirs.
+  // passes are dropped (context/context.h, exceptions); earlier runs keep
+  // theirs.
   void discard_run() noexcept {
     for (std::size_t s = run_first_; s < used_states_; ++s) {
       states_[s].to_kill.clear();

@@ -254,8 +254,9 @@ class system_runner {
       instance.change_since = std::exchange(
           instance.change_seen, core.changes().template system_stamp<I>());
     }
-    if constexpr (size_v<typename std::remove_reference_t<
-                      decltype(instance)>::signature_type::received_types> >
+    if constexpr (size_v <
+                  typename std::remove_reference_t<
+                      decltype(instance)>::signature_type::received_types >>
                   0) {
       context_internal::gather_messages<Types>(core, instance);
     }

@@ -10,7 +10,6 @@ struct note {
 
 struct writer {};
 
-constexpr auto signature =
-    strata::ss::make(strata::tag<writer>).sends<note>();
+constexpr auto signature = strata::ss::make(strata::tag<writer>).sends<note>();
 
 int main() {}

@@ -13,16 +13,16 @@ struct hull {
   template <typename Data>
   void process(Data& data) const {
     data.for_each([&](strata::entity_id self, strata::testing::position& p) {
-      p.x -= static_cast<float>(
-          data.messages(strata::tag<damage>, self).size());
+      p.x -=
+          static_cast<float>(data.messages(strata::tag<damage>, self).size());
     });
   }
 };
 
-constexpr auto settings = split_settings_with(
-    strata::ss::make(strata::tag<shooter>).sends<damage>(),
-    strata::ss::make(strata::tag<hull>)
-        .write(ct::position)
-        .dependencies(strata::tag<shooter>));
+constexpr auto settings =
+    split_settings_with(strata::ss::make(strata::tag<shooter>).sends<damage>(),
+                        strata::ss::make(strata::tag<hull>)
+                            .write(ct::position)
+                            .dependencies(strata::tag<shooter>));
 
 int main() { run_once<settings>(); }

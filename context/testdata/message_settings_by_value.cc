@@ -9,9 +9,10 @@ struct damage {
 struct shooter {
   template <typename Data>
   void process(Data& data) const {
-    data.for_each([&](strata::entity_id self, const strata::testing::position&) {
-      data.send(self, self, 3);
-    });
+    data.for_each(
+        [&](strata::entity_id self, const strata::testing::position&) {
+          data.send(self, self, 3);
+        });
   }
 };
 

@@ -88,11 +88,11 @@ struct unordered_message {
       typename type_at_t<(found ? first.receiver : 0), signatures>::system_type;
   using sender =
       typename type_at_t<(found ? first.sender : 0), signatures>::system_type;
-  using message = type_at_t<
-      (found ? first.message : 0),
-      concat_t<typename type_at_t<(found ? first.receiver : 0),
-                                  signatures>::received_types,
-               type_list<void>>>;
+  using message =
+      type_at_t<(found ? first.message : 0),
+                concat_t<typename type_at_t<(found ? first.receiver : 0),
+                                            signatures>::received_types,
+                         type_list<void>>>;
 };
 
 }  // namespace dag_internal
