@@ -396,7 +396,7 @@ class context_core {
     for_each_instance_in_order([&dropped](auto& instance) {
       using signature =
           typename std::remove_reference_t<decltype(instance)>::signature_type;
-      if constexpr (size_v < typename signature::sent_types >> 0) {
+      if constexpr (size_v<typename signature::sent_types> != 0) {
         auto* states = instance.states();
         for (std::size_t s = 0; s < instance.state_count(); ++s) {
           dropped += states[s].outboxes.dropped();

@@ -98,9 +98,9 @@ struct no_outboxes {
 
 template <typename... Ts>
 struct outboxes : outbox<Ts>... {
-  // Entity indices of the subtask's slice: [slice_first, slice_end), known
-  // after the first send of a run in a system that may split; a send's
-  // sender index must not be below sender_floor (the previous send's).
+  // In a system that may split: the entity indices a send may name as its
+  // sender, [sender_floor, slice_end). Set to the subtask's slice at its
+  // first send (slice_known), then sender_floor follows each send's sender.
   std::uint32_t sender_floor = 0;
   std::uint32_t slice_end = 0;
   bool slice_known = false;
@@ -145,8 +145,8 @@ class inbox {
     return {sorted_.data(), count_};
   }
 
-  // Groups the messages of `boxes` (each a range of outbox<T>*-like
-  // buffers, visited in order by for_each_buffer(f)) by target index.
+  // Groups by target index the messages of the buffers that
+  // for_each_buffer(f) passes to f, keeping their order within an index.
   template <typename ForEachBuffer>
   void gather(ForEachBuffer for_each_buffer) {
     std::size_t count = 0;
