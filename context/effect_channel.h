@@ -75,8 +75,8 @@
 // with a stable counting sort: O(messages + highest target index), nothing
 // when no message was sent; messages(tag, id) is then O(1). The buffers keep
 // their capacity, so a steady state allocates nothing
-// (context/effect_channel_test.cc). A program with no sends<T>() pays
-// nothing: the buffers, the gathering and the refresh's clearing are
+// (context/effect_channel_allocation_test.cc). A program with no sends<T>()
+// pays nothing: the buffers, the gathering and the refresh's clearing are
 // compiled out.
 //
 // Thread-safety: each subtask appends to buffers of its own; a receiver
