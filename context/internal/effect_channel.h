@@ -15,8 +15,8 @@
 // passes of the step one after the other, each in subtask order:
 // instance_runtime.h), are grouped by target index with a stable counting
 // sort, so the messages to one entity keep the order they were gathered in.
-// O(messages + highest target index) per receiver and step with messages,
-// nothing without; the two vectors keep their capacity.
+// O(messages + highest target index) per receiver and step with messages;
+// the two vectors keep their capacity.
 //
 // Thread-safety: a subtask appends only to its own outboxes; gathering
 // reads senders that the signature list orders before the receiver
@@ -147,17 +147,25 @@ class inbox {
 
   // Groups by target index the messages of the buffers that
   // for_each_buffer(f) passes to f, keeping their order within an index.
+  // Every target index is below `index_end` (the entity storage's
+  // end_index(): targets were alive when sent). Few messages in a large
+  // world are first scanned for their highest target index, so that the
+  // counts cover only the indices below it.
   template <typename ForEachBuffer>
-  void gather(ForEachBuffer for_each_buffer) {
+  void gather(std::uint32_t index_end, ForEachBuffer for_each_buffer) {
     std::size_t count = 0;
-    std::uint32_t bound = 0;
-    for_each_buffer([&](const append_buffer<message<T>>& sent) {
-      count += sent.size();
-      for (const message<T>& m : sent) {
-        bound =
-            std::max(bound, static_cast<std::uint32_t>(m.target.index()) + 1);
-      }
-    });
+    for_each_buffer(
+        [&](const append_buffer<message<T>>& sent) { count += sent.size(); });
+    std::uint32_t bound = index_end;
+    if (count < index_end / 8) {
+      bound = 0;
+      for_each_buffer([&](const append_buffer<message<T>>& sent) {
+        for (const message<T>& m : sent) {
+          bound =
+              std::max(bound, static_cast<std::uint32_t>(m.target.index()) + 1);
+        }
+      });
+    }
     count_ = count;
     bound_ = bound;
     if (count == 0) return;
@@ -212,21 +220,23 @@ struct inboxes_for<type_list<T, Ts...>> {
 // Fills `box` from the outboxes of T of every system that sends T.
 template <typename Types, typename T, typename Core, std::size_t... J>
 void gather_type(Core& core, inbox<T>& box, std::index_sequence<J...>) {
-  box.gather([&core](auto&& f) {
-    (
-        [&] {
-          using signature =
-              typename Types::system_list::template signature_at<J>;
-          if constexpr (contains_v<T, typename signature::sent_types>) {
-            auto& sender = core.template instance<J>();
-            auto* states = sender.states();
-            for (std::size_t s = 0; s < sender.state_count(); ++s) {
-              f(states[s].outboxes.template box<T>().sent);
-            }
-          }
-        }(),
-        ...);
-  });
+  box.gather(
+      static_cast<std::uint32_t>(core.entities().end_index()),
+      [&core](auto&& f) {
+        (
+            [&] {
+              using signature =
+                  typename Types::system_list::template signature_at<J>;
+              if constexpr (contains_v<T, typename signature::sent_types>) {
+                auto& sender = core.template instance<J>();
+                auto* states = sender.states();
+                for (std::size_t s = 0; s < sender.state_count(); ++s) {
+                  f(states[s].outboxes.template box<T>().sent);
+                }
+              }
+            }(),
+            ...);
+      });
 }
 
 // Fills each inbox of receiving `instance` from the outboxes of the
