@@ -29,12 +29,15 @@ using ect::mt::damage;
 // Receives with for_each_message (never splits) and counts what it sees.
 struct ledger {
   std::vector<std::pair<entity_id, int>> seen;
+  entity_id watched;              // messages(mt::damage, watched) ...
+  std::size_t watched_count = 0;  // ... has this many
   template <typename Data>
   void process(Data& data) {
     seen.clear();
     data.for_each_message(mt::damage, [&](const strata::message<damage>& m) {
       seen.push_back({m.target, m.value.amount});
     });
+    watched_count = data.messages(mt::damage, watched).size();
   }
 };
 // Sends to the ids its guns hold, and to the null id.
@@ -116,6 +119,29 @@ TEST(EffectChannelTest, DeadStaleAndNullTargetsAreDroppedAndCounted) {
             w.guns.size() + aiming_at_dead + aiming_at_one);
   ctx.step([](auto&) {});
   EXPECT_EQ(ctx.dropped_messages(), 0u);
+  // A run with messages to a hull, then one without any: the second sees
+  // none of the first's.
+  entity_id watched;
+  for (const entity_id g : w.guns) {
+    if (ctx.alive(ctx.get(ct::gun, g).target)) {
+      watched = ctx.get(ct::gun, g).target;
+      break;
+    }
+  }
+  ASSERT_FALSE(watched.is_null());
+  ctx.step([&](auto& proxy) {
+    proxy.system(st::ledger).watched = watched;
+    ect::run_systems(proxy);
+  });
+  ctx.step([&](auto& proxy) {
+    EXPECT_GT(proxy.system(st::ledger).watched_count, 0u);
+    for (const entity_id g : w.guns) proxy.kill_entity(g);
+  });
+  ctx.step([&](auto& proxy) {
+    ect::run_systems(proxy);
+    EXPECT_TRUE(proxy.system(st::ledger).seen.empty());
+    EXPECT_EQ(proxy.system(st::ledger).watched_count, 0u);
+  });
 }
 
 }  // namespace

@@ -156,6 +156,9 @@ class inbox {
     std::size_t count = 0;
     for_each_buffer(
         [&](const append_buffer<message<T>>& sent) { count += sent.size(); });
+    count_ = count;
+    bound_ = 0;  // after a step without messages, no index reads older ones
+    if (count == 0) return;
     std::uint32_t bound = index_end;
     if (count < index_end / 8) {
       bound = 0;
@@ -166,9 +169,7 @@ class inbox {
         }
       });
     }
-    count_ = count;
     bound_ = bound;
-    if (count == 0) return;
     // starts_[i + 2] counts index i; after the prefix sum starts_[i + 1] is
     // where index i's messages begin, and it advances as they are placed,
     // ending where index i + 1's begin: then starts_[i] begins index i.
