@@ -142,8 +142,10 @@
 // First, so that when a rule of a system's code fires, the compiler names
 // the header in few lines (settings/diagnostic.h).
 #include "context/internal/diagnostics.h"
+#include "context/internal/effect_channel.h"  // its rules, for the same reason
 // The rest.
 #include "context/data_proxy.h"
+#include "context/effect_channel.h"
 #include "context/execution_adapter.h"
 #include "context/internal/context_types.h"
 #include "context/internal/core.h"
@@ -287,6 +289,10 @@ class context {
   // Entities that deferred functions of the latest step asked for and a full
   // fixed limit refused (create_entity() returned null_entity there).
   std::size_t refused_creations() const { return core_->refused_creations(); }
+  // Messages of the effect channel that systems sent in the latest step to
+  // ids that were not alive (dead, stale or null): dropped, and counted here
+  // (context/effect_channel.h).
+  std::size_t dropped_messages() const { return core_->dropped_messages(); }
   // Threads that run systems (the caller included).
   std::size_t thread_count() const { return core_->thread_count(); }
   // Steps run so far.

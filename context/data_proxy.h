@@ -42,6 +42,10 @@
 //   * output(): this subtask's output (signature .output<T>(); reset before
 //     every run); for_previous_outputs(st, f): f(system&, output&) for each
 //     subtask output of st, which must be a (transitive) dependency.
+//   * the effect channel (context/effect_channel.h): send(sender, target,
+//     value) with .sends<T>(); messages(tag, id), the messages sent to `id`
+//     in the step, and for_each_message(tag, f) (not in a system that may
+//     split), with .receives<T>() (tag: strata::tag<T>).
 //
 // Access to other entities (the split rule). A system "may split" when the
 // settings allow inner parallelism and its .parallelism(...) is not
@@ -109,7 +113,9 @@
 #define STRATA_CONTEXT_DATA_PROXY_H_
 
 #include <cstddef>
+#include <cstdint>
 #include <exception>
+#include <span>
 #include <type_traits>
 #include <utility>
 
@@ -117,6 +123,7 @@
 #include "context/internal/change_stamps.h"
 #include "context/internal/context_types.h"
 #include "context/internal/diagnostics.h"
+#include "context/internal/effect_channel.h"
 #include "context/internal/for_each.h"
 #include "context/system_instance.h"
 #include "entity/entity_id.h"
@@ -381,6 +388,66 @@ class data_proxy {
     }
   }
 
+  // The effect channel (context/effect_channel.h). Sends `value` from
+  // `sender` to `target`, for the systems that receive T; a target that is
+  // not alive (dead, stale or null) drops the message, counted in
+  // ctx.dropped_messages(). In a system that may split, `sender` must be a
+  // live entity of this subtask's slice and sends must name senders in
+  // ascending index order (as for_each visits them): a check in every
+  // build (STRATA_CHECK) that keeps the receivers' order independent of the
+  // split.
+  template <typename T>
+  void send(entity_id sender, entity_id target, const T& value) {
+    if constexpr (!contains_v<T, typename signature_type::sent_types>) {
+      diagnostic::report(
+          diagnostic::message_sent_but_not_declared<system_type, T>);
+    } else {
+      auto& boxes = state_.outboxes;
+      if constexpr (splits) check_sender(boxes, sender);
+      auto& box = boxes.template box<T>();
+      if (!core_.entities().alive(target)) [[unlikely]] {
+        ++box.dropped;
+        return;
+      }
+      box.sent.append() = message<T>{sender, target, value};
+    }
+  }
+  // The messages of type T sent to `target` in this step, in (sending
+  // system, run, sender index, send order) order; empty for an id that is
+  // not alive.
+  template <tag_value Tag>
+  auto messages(Tag, entity_id target) const {
+    using T = tag_type<Tag>;
+    if constexpr (!contains_v<T, typename signature_type::received_types>) {
+      diagnostic::report(
+          diagnostic::message_received_but_not_declared<system_type, T>);
+      return std::span<const message<T>>{};
+    } else {
+      if (!core_.entities().alive(target)) {
+        return std::span<const message<T>>{};
+      }
+      return instance_.inboxes.template box<T>().to(
+          static_cast<std::uint32_t>(target.index()));
+    }
+  }
+  // f(const message<T>&) for every message of type T of this step, by
+  // target index, then as messages(tag, target) orders them.
+  template <tag_value Tag, typename F>
+  void for_each_message(Tag, F&& f) const {
+    using T = tag_type<Tag>;
+    if constexpr (!contains_v<T, typename signature_type::received_types>) {
+      diagnostic::report(
+          diagnostic::message_received_but_not_declared<system_type, T>);
+    } else if constexpr (splits) {
+      diagnostic::report(
+          diagnostic::for_each_message_in_split_system<system_type, T>);
+    } else {
+      for (const message<T>& m : instance_.inboxes.template box<T>().all()) {
+        f(m);
+      }
+    }
+  }
+
   // f(system&, output&) for each subtask output of `st`, which must be a
   // (transitive) dependency of this system; const references in a system
   // that may split.
@@ -458,6 +525,36 @@ class data_proxy {
             changes.template system_stamp<I>()};
       }
     }(stamped{});
+  }
+
+  // The sender rule of send() in a system that may split.
+  template <typename Boxes>
+  void check_sender(Boxes& boxes, entity_id sender) {
+    if (!boxes.slice_known) [[unlikely]] {
+      find_slice(boxes);
+    }
+    const auto index = static_cast<std::uint32_t>(sender.index());
+    STRATA_CHECK(index >= boxes.sender_floor && index < boxes.slice_end &&
+                     core_.entities().alive(sender),
+                 "data.send in a system that may split: the sender must be a "
+                 "live entity of this subtask's slice (an id data.for_each or "
+                 "data.for_entities gave), named in ascending index order "
+                 "(the order they visit), so that receivers see the same "
+                 "order at every thread count");
+    boxes.sender_floor = index;
+  }
+  // The entity indices of this subtask's slice, [sender_floor, slice_end).
+  template <typename Boxes>
+  [[gnu::noinline]] void find_slice(Boxes& boxes) {
+    const auto& indices = instance_.subscribed().indices();
+    const auto index_of_rank = [&](std::size_t rank) {
+      const auto at = indices.position_of_rank(rank);
+      return static_cast<std::uint32_t>(at.word * indices.word_bits + at.bit);
+    };
+    const bool empty = state_.begin >= state_.end;
+    boxes.sender_floor = empty ? 0 : index_of_rank(state_.begin);
+    boxes.slice_end = empty ? 0 : index_of_rank(state_.end);
+    boxes.slice_known = true;
   }
 
   template <typename T>

@@ -23,7 +23,9 @@
 // What it does not hold: the systems' own members (keep state that must
 // roll back in components or resources), the observer, the trace and the
 // scheduler's measured costs (they decide where work runs, never what it
-// computes).
+// computes), and no effect channel messages (context/effect_channel.h):
+// messages end at the refresh of the step that sent them, and snapshots
+// are taken between steps, so there are none to hold.
 //
 // Restoring makes every later step bit-identical to the steps that
 // followed the snapshot the first time, at any thread count and under

@@ -39,6 +39,7 @@
 #include <vector>
 
 #include "context/deferred_queue.h"
+#include "context/internal/effect_channel.h"
 #include "context/internal/instance_runtime.h"
 #include "context/internal/subscription.h"
 #include "context/run_options.h"
@@ -180,7 +181,8 @@ class subscription_view {
 
 // On a cache line of its own: subtasks running on different threads write
 // their states at the same time.
-template <typename DeferProxy, typename Output, bool Trace>
+template <typename DeferProxy, typename Output, bool Trace,
+          typename Outboxes = context_internal::no_outboxes>
 struct alignas(64) subtask_state {
   std::vector<entity_id> to_kill;
   deferred_queue<DeferProxy> deferred;
@@ -191,6 +193,9 @@ struct alignas(64) subtask_state {
   std::int64_t elapsed_ns = 0;  // how long it ran (when measured)
   [[no_unique_address]] std::conditional_t<Trace, trace_span, no_trace_span>
       span;
+  // The messages this subtask sent (internal/effect_channel.h; empty for a
+  // system that sends none).
+  [[no_unique_address]] Outboxes outboxes;
 };
 
 namespace context_internal {
@@ -203,7 +208,9 @@ using runtime_of = instance_runtime<
     subtask_state<
         typename Types::defer_proxy_type,
         typename Types::system_list::template signature_at<I>::output_type,
-        Types::trace_enabled>>;
+        Types::trace_enabled,
+        typename outboxes_for<typename Types::system_list::
+                                  template signature_at<I>::sent_types>::type>>;
 }  // namespace context_internal
 
 template <typename Types, std::size_t I>
@@ -293,6 +300,11 @@ class system_instance : public context_internal::runtime_of<Types, I> {
   system_type system_;
 
  public:
+  // The messages of each received type, gathered before each run
+  // (internal/effect_channel.h; empty for a system that receives none).
+  [[no_unique_address]] typename context_internal::inboxes_for<
+      typename signature_type::received_types>::type inboxes;
+
   // The whole run of the system (tracing only).
   [[no_unique_address]] std::conditional_t<Types::trace_enabled, trace_span,
                                            no_trace_span>

@@ -20,29 +20,30 @@ inline constexpr auto target = strata::tag<::target>;
 }  // namespace ct
 
 // --- snippet: stored-ids ---
-struct hunter {  // may split: it only reads, and names its prey per subtask
+struct bite {  // a message: plain data
+  int damage = 1;
+};
+
+struct hunter {  // may split: it sends, and writes nothing
   template <typename Data>
   void process(Data& data) const {
-    data.for_each([&](const target& t) { data.output().push_back(t.id); });
+    data.for_each([&](strata::entity_id self, const target& t) {
+      // t.id came from a component, not from this system's iteration: it
+      // may be stale. A message to a dead or stale id is dropped (and
+      // counted), never delivered to the entity that now owns the slot.
+      data.send(self, t.id, bite{});
+    });
   }
 };
 
-struct wounds {  // never splits: the one place that writes other entities
-  int hits = 0;
+struct wounds {  // may split too: each entity applies its own bites
   template <typename Data>
-  void process(Data& data) {
-    data.for_previous_outputs(
-        strata::tag<hunter>,
-        [&](const hunter&, const std::vector<strata::entity_id>& prey) {
-          for (strata::entity_id id : prey) {
-            // id came from a component, not from this system's iteration:
-            // it may be stale. try_get is null for a dead, stale or bare id.
-            if (hp* p = data.try_get(ct::hp, id)) {
-              p->value -= 1;
-              ++hits;
-            }
-          }
-        });
+  void process(Data& data) const {
+    data.for_each([&](strata::entity_id self, hp& p) {
+      for (const auto& m : data.messages(strata::tag<bite>, self)) {
+        p.value -= m.value.damage;
+      }
+    });
   }
 };
 // --- end snippet ---
@@ -62,11 +63,11 @@ constexpr auto settings =
         .system_signatures(strata::system_signatures(
             strata::system_signature::make(st::hunter)
                 .read(ct::target)
-                .output<std::vector<strata::entity_id>>(),
+                .sends<bite>(),
             strata::system_signature::make(st::wounds)
-                .write_optional(ct::hp)
-                .dependencies(st::hunter)
-                .parallelism(strata::inner_parallelism::none())))
+                .write(ct::hp)
+                .receives<bite>()
+                .dependencies(st::hunter)))  // after every sender of bite
         .threads(2);
 // --- end snippet ---
 
@@ -123,12 +124,17 @@ TEST(IdsGuideTest, IdsInComponents) {
     proxy.add_component(ct::target, proxy.create_entity(), prey);
   });
   ctx.step([&](auto& proxy) { run_systems(proxy); });  // a hit
+  EXPECT_EQ(ctx.get(ct::hp, prey).value, 2);
   ctx.step([&](auto& proxy) { proxy.kill_entity(prey); });
+  strata::entity_id reused;
   ctx.step([&](auto& proxy) {
-    proxy.add_component(ct::hp, proxy.create_entity(), 9);  // reuses the slot
-    run_systems(proxy);  // the stale target is skipped
-    EXPECT_EQ(proxy.system(st::wounds).hits, 1);
+    reused = proxy.create_entity();  // reuses the slot
+    proxy.add_component(ct::hp, reused, 9);
   });
+  ctx.step([&](auto& proxy) { run_systems(proxy); });
+  EXPECT_EQ(reused.index(), prey.index());
+  EXPECT_EQ(ctx.get(ct::hp, reused).value, 9);  // not bitten
+  EXPECT_EQ(ctx.dropped_messages(), 1u);        // the bite to the stale id
   // --- end snippet ---
 }
 

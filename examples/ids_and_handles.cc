@@ -4,7 +4,10 @@
 // is killed its index is recycled with the next version, so an old id never
 // names the new entity: alive(old id) is false, and so is valid(handle) for
 // a handle made from it. Systems that keep ids in components (here a
-// `target`) check them with data.try_get / data.alive.
+// `target`) check them with data.try_get / data.alive, or act on them
+// through the effect channel (data.send), which drops a message to a stale
+// id and counts it (ctx.dropped_messages()) instead of delivering it to the
+// entity that reuses the index.
 //
 // The second part fills a fixed_entity_limit<4>: in a step,
 // try_create_entity() returns std::nullopt (create_entity() would
@@ -28,9 +31,14 @@ inline constexpr auto hp = strata::tag<::hp>;
 inline constexpr auto target = strata::tag<::target>;
 }  // namespace ct
 
+struct bite {  // an effect channel message
+  int damage = 1;
+};
+
 const char* yes(bool b) { return b ? "yes" : "no"; }
 
-// Reports, for every hunter, whether its target is still there.
+// Reports, for every hunter, whether its target is still there, and bites
+// it.
 struct hunter {
   template <typename Data>
   void process(Data& data) {
@@ -39,6 +47,21 @@ struct hunter {
       std::printf("  hunter %s: target %s alive: %s, hp: %d\n",
                   to_string(e).c_str(), to_string(t.id).c_str(),
                   yes(data.alive(t.id)), prey ? prey->value : -1);
+      data.send(e, t.id, bite{});  // dropped (and counted) when stale
+    });
+  }
+};
+
+// Applies the bites sent to each entity with hp.
+struct wounds {
+  template <typename Data>
+  void process(Data& data) {
+    data.for_each([&](strata::entity_id e, hp& h) {
+      for (const auto& m : data.messages(strata::tag<bite>, e)) {
+        h.value -= m.value.damage;
+        std::printf("  %s bitten by %s: hp %d\n", to_string(e).c_str(),
+                    to_string(m.sender).c_str(), h.value);
+      }
     });
   }
 };
@@ -58,6 +81,7 @@ struct spawner {
 
 namespace st {
 inline constexpr auto hunter = strata::tag<::hunter>;
+inline constexpr auto wounds = strata::tag<::wounds>;
 inline constexpr auto spawner = strata::tag<::spawner>;
 }  // namespace st
 
@@ -70,7 +94,12 @@ constexpr auto settings =
         .system_signatures(strata::system_signatures(
             strata::system_signature::make(st::hunter)
                 .read(ct::target)
-                .read_optional(ct::hp),
+                .read_optional(ct::hp)
+                .sends<bite>(),
+            strata::system_signature::make(st::wounds)
+                .write(ct::hp)
+                .receives<bite>()
+                .dependencies(st::hunter),
             strata::system_signature::make(st::spawner)))
         .threads(1);
 
@@ -113,7 +142,8 @@ int main() {
                 yes(proxy.alive(prey)), yes(proxy.valid(handle)),
                 yes(proxy.kill_entity(prey)));
   });
-  ctx.step(run(st::hunter));
+  ctx.step(run(st::hunter));  // and wounds, which depends on it
+  std::printf("  bites dropped: %zu\n", ctx.dropped_messages());
 
   std::printf("fill the fixed limit of 4\n");
   ctx.step([&](auto& proxy) {

@@ -13,8 +13,10 @@
 // that no chain of dependencies orders, where one writes a component (or a
 // resource) the other reads or writes; optional access counts like required
 // access. Every racing pair is named, as `race<system, system, item>`, in
-// one report. The checks run when the call is compiled, so the first error
-// of a broken list comes before any context is instantiated.
+// one report. Then the effect channel's rule: every system that receives
+// a message type depends on every system that sends it
+// (internal/message_check.h). The checks run when the call is compiled, so the
+// first error of a broken list comes before any context is instantiated.
 // `check_components_stored(components, systems)` adds: a system that names a
 // component no component signature stores; `check_resources_declared` a
 // resource the settings do not declare (the context settings check both as
@@ -43,6 +45,7 @@
 #include "scheduler/chain.h"
 #include "scheduler/dependency_graph.h"
 #include "scheduler/internal/list_checks.h"
+#include "scheduler/internal/message_check.h"
 #include "scheduler/internal/race_check.h"
 #include "scheduler/signature.h"
 #include "settings/diagnostic.h"
@@ -207,8 +210,14 @@ constexpr auto system_signatures(Signatures... signatures) {
                        typename dag_internal::cycle_types<list>::type>);
   } else {
     using races = typename dag_internal::races_of<list, Signatures...>::type;
+    using unordered = dag_internal::unordered_message<list>;
     if constexpr (size_v < races >> 0) {
       diagnostic::report(dag_internal::races_reported<races>);
+    } else if constexpr (unordered::found) {
+      diagnostic::report(
+          diagnostic::message_received_before_sent<
+              typename unordered::receiver, typename unordered::sender,
+              typename unordered::message>);
     }
   }
   return list{

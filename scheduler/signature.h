@@ -12,6 +12,14 @@
 //       .parallelism(strata::inner_parallelism::split_evenly_per_core())
 //       .output<std::vector<contact>>();
 //
+//   constexpr auto gunnery = strata::system_signature::make(st::gunnery)
+//       .read(ct::weapon)
+//       .sends<damage>();              // data.send(sender, target, damage{3})
+//   constexpr auto hull = strata::system_signature::make(st::hull)
+//       .write(ct::health)
+//       .receives<damage>()            // data.messages(mt::damage, id)
+//       .dependencies(st::gunnery);    // after every sender of damage
+//
 // What the lists mean:
 //   * read(c...), write(c...): the REQUIRED components. The system's
 //     entities are those that have every one of them (and none of
@@ -29,6 +37,15 @@
 //     counts as a write). Each c must be a required component, listed in
 //     read() or write() before the filter (a compile error otherwise). A
 //     component is tracked only if some system filters on it.
+//   * sends<T...>(), receives<T...>(): the effect channel
+//     (context/effect_channel.h). A system that sends T may call
+//     data.send(sender, target, T{...}); one that receives T reads, after
+//     every sender of T ran, the messages sent to each entity. A message type
+//     is plain data: trivially copyable and default-constructible (a compile
+//     error otherwise). system_signatures(...) requires every receiver of T
+//     to depend, directly or transitively, on every system that sends T (a
+//     compile error naming the three otherwise; a system cannot receive a
+//     type it sends).
 // Every access list counts for the data-race check (scheduler/dag.h):
 // optional access exactly like required access, resources like components.
 //
@@ -47,13 +64,13 @@
 // The signature exposes the lists as `read_types`, `write_types`,
 // `optional_read_types`, `optional_write_types`, `excluded_types`,
 // `read_resource_types`, `write_resource_types`, `dependency_types`,
-// `changed_types`, `added_types` (type_lists), `output_type` (`no_output`
-// by default); derived:
-// `required_types` (read + write), `accessed_types` (everything the system
-// may read), `written_types` (everything it may write). The parallelism
-// strategy is a value (`parallelism_strategy()`), since strategies may carry
-// run-time numbers. Without `.parallelism(...)` a system uses
-// `default_parallelism`: the context's choice.
+// `changed_types`, `added_types`, `sent_types`, `received_types` (type_lists),
+// `output_type` (`no_output` by default); derived: `required_types` (read +
+// write), `accessed_types` (everything the system may read), `written_types`
+// (everything it may write). The parallelism strategy is a value
+// (`parallelism_strategy()`), since strategies may carry run-time numbers.
+// Without `.parallelism(...)` a system uses `default_parallelism`: the
+// context's choice.
 //
 // Signatures are constexpr literal values; nothing here costs run time.
 #ifndef STRATA_SCHEDULER_SIGNATURE_H_
@@ -94,16 +111,18 @@ inline constexpr bool signature_setter_used_twice = [] {
   static_assert(always_false<System, Setter>,
                 "a system signature calls the same setter twice (read, write, "
                 "read_optional, write_optional, exclude, read_resource, "
-                "write_resource, dependencies, parallelism, output, changed "
-                "or added, named above); put every item in one call");
+                "write_resource, dependencies, parallelism, output, changed, "
+                "added, sends or receives, named above); put every item in "
+                "one call");
   return false;
 }();
 
 template <typename System, typename Repeated>
 inline constexpr bool tag_repeated_in_signature_list = [] {
   static_assert(always_false<System, Repeated>,
-                "a system signature repeats a tag inside read(), write() or "
-                "dependencies(); list each once (both are named above)");
+                "a system signature repeats a tag or type inside one list "
+                "(read(), write(), dependencies(), sends<>()...); list each "
+                "once (both are named above)");
   return false;
 }();
 
@@ -133,6 +152,17 @@ inline constexpr bool change_filter_on_component_not_required = [] {
                 "that is not in its read() or write(); list the component "
                 "there, before the filter (system and component are named "
                 "above)");
+  return false;
+}();
+
+template <typename System, typename Message>
+inline constexpr bool message_type_not_plain_data = [] {
+  static_assert(always_false<System, Message>,
+                "sends<T>() / receives<T>(): a message type must be plain "
+                "data, trivially copyable and default-constructible (messages "
+                "are copied into reused buffers and dropped at the refresh "
+                "without destructors); send an id or an index instead of an "
+                "owning member (system and message type are named above)");
   return false;
 }();
 
@@ -173,6 +203,10 @@ template <typename... Components>
 struct changed {};
 template <typename... Components>
 struct added {};
+template <typename... Messages>
+struct sends {};
+template <typename... Messages>
+struct receives {};
 
 namespace signature_internal {
 
@@ -233,6 +267,9 @@ struct signature {
   using dependency_types = items<ss::dependencies<>>;
   using changed_types = items<ss::changed<>>;
   using added_types = items<ss::added<>>;
+  // Message types of the effect channel (context/effect_channel.h).
+  using sent_types = items<ss::sends<>>;
+  using received_types = items<ss::receives<>>;
   // Whether the system's iteration is restricted by changed() or added().
   static constexpr bool has_change_filter =
       size_v<changed_types> + size_v<added_types> > 0;
@@ -309,6 +346,17 @@ struct signature {
   constexpr auto write_resource() const {
     return with_resources<ss::write_resource<Resources...>,
                           read_resource_types>();
+  }
+
+  // The effect channel (context/effect_channel.h): message types this
+  // system sends, and receives.
+  template <typename... Messages>
+  constexpr auto sends() const {
+    return with_messages<ss::sends<Messages...>>();
+  }
+  template <typename... Messages>
+  constexpr auto receives() const {
+    return with_messages<ss::receives<Messages...>>();
   }
 
   template <tag_value... Systems>
@@ -400,6 +448,28 @@ struct signature {
     if constexpr (check_list<List>() && not_required < size_v<list>) {
       diagnostic::report(diagnostic::change_filter_on_component_not_required<
                          System, type_at_t<not_required, list>>);
+    }
+    return signature<System, Lists..., List>{strategy};
+  }
+
+  // A message list: checked as above, then each type must be plain data.
+  template <typename List>
+  constexpr auto with_messages() const {
+    using list = signature_internal::items_t<List>;
+    constexpr std::size_t not_plain = []<typename... Ts>(type_list<Ts...>) {
+      constexpr bool plain[] = {
+          (std::is_trivially_copyable_v<Ts> &&
+           std::is_default_constructible_v<Ts> && std::is_object_v<Ts> &&
+           !std::is_const_v<Ts>)...,
+          true};
+      std::size_t i = 0;
+      while (i < sizeof...(Ts) && plain[i]) ++i;
+      return i;
+    }(list{});
+    if constexpr (check_list<List>() && not_plain < size_v<list>) {
+      diagnostic::report(
+          diagnostic::message_type_not_plain_data<System,
+                                                  type_at_t<not_plain, list>>);
     }
     return signature<System, Lists..., List>{strategy};
   }

@@ -5,7 +5,8 @@
     tools/bench_report.py --only scheduler   # run a subset (update, entity,
                                              # scheduler, threading,
                                              # compile, snapshot,
-                                             # change); the others are
+                                             # change, damage); the others
+                                             # are
                                              # re-rendered from their
                                              # stored JSON
     tools/bench_report.py --quick            # update/entity: 1 .. 16k only
@@ -34,7 +35,11 @@ Groups (each one binary, built and run with --config=bench):
              a hand-written std::vector copy;
   change     //benchmarks:change_benchmark: what change tracking adds to
              SystemsUpdate (1 .. 2M entities), and a .changed() reader of
-             1% moved entities against a hand-written dirty list.
+             1% moved entities against a hand-written dirty list;
+  damage     //benchmarks:damage_benchmark: every entity damages a random
+             other one through the effect channel (16k/256k/1M), Strata at
+             1 and 2 threads against a direct hand-written loop and
+             per-thread buffers merged in order.
 
 What it does:
   1. builds the selected binaries (one `bazel build`);
@@ -90,7 +95,7 @@ DEFAULT_REPORT = os.path.join(ROOT, "BENCHMARKS.md")
 # ------------------------------------------------------------------ groups
 
 GROUPS = ["update", "entity", "scheduler", "threading", "compile", "snapshot",
-          "change"]
+          "change", "damage"]
 TARGETS = {
     "update": "//benchmarks:update_benchmark",
     "entity": "//benchmarks:entity_benchmark",
@@ -100,6 +105,7 @@ TARGETS = {
     "compile": "//benchmarks/compile:all",
     "snapshot": "//benchmarks:snapshot_benchmark",
     "change": "//benchmarks:change_benchmark",
+    "damage": "//benchmarks:damage_benchmark",
 }
 COMPILE_PROGRAMS = [
     "//benchmarks/compile:include_only",
@@ -134,6 +140,7 @@ FILTERS = {
     "threading": THREADING_FILTER,
     "snapshot": "Snapshot|Restore|Save|Load|StateHash",
     "change": "SystemsUpdateTracking|ChangedOnePercent",
+    "damage": "BM_Damage",
 }
 
 # One `bazel run` of a group: results file (without .json), filter,
@@ -1468,6 +1475,45 @@ def section_change(results):
     return L
 
 
+DAMAGE_COUNTS = [1 << 14, 1 << 18, 1 << 20]
+DAMAGE_IMPLS = ["baseline_direct", "baseline_thread_buffers", "strata_1t",
+                "strata_2t"]
+
+
+def section_damage(results):
+    L = ["## Entities acting on entities (the effect channel)\n"]
+    name = lambda impl, n: f"BM_Damage/{impl}/{n}"
+    names = [name(i, n) for i in DAMAGE_IMPLS for n in DAMAGE_COUNTS]
+    note = not_run(results, names, TARGETS["damage"])
+    if note:
+        return L + [note]
+    rows = []
+    for n in DAMAGE_COUNTS:
+        times = {i: results.get(name(i, n), "real") for i in DAMAGE_IMPLS}
+        rate = lambda t: (f"{n / t * 1e3:.0f} M/s" if t else DASH)
+        rows.append([fmt_n(n)] +
+                    [f"{fmt_time(times[i])} ({rate(times[i])})"
+                     for i in DAMAGE_IMPLS] +
+                    [fmt_ratio(ratio(times["strata_1t"],
+                                     times["baseline_direct"])),
+                     fmt_ratio(ratio(times["strata_2t"],
+                                     times["strata_1t"]))])
+    L += ["`//benchmarks:damage_benchmark`: every step each of N entities "
+          "picks a random other entity and deals it damage equal to its own "
+          "attack, then the damage is applied. `baseline_direct` adds to the "
+          "target directly in one loop; `baseline_thread_buffers` fills one "
+          "buffer per thread (two) and merges them in order; `strata_1t` / "
+          "`strata_2t` send through the effect channel "
+          "(`data.send`, `data.messages`) at 1 and 2 threads. Wall time per "
+          "step, and messages per second. Targets: strata_1t / direct ≤ "
+          "1.50×; strata_2t / strata_1t below 1.00× from 256k.\n",
+          md_table(["entities"] + DAMAGE_IMPLS +
+                   ["strata_1t / direct", "strata_2t / strata_1t"], rows,
+                   ["---"] + ["---:"] * 6),
+          ""]
+    return L
+
+
 def section_compile(costs):
     if not costs:
         return []
@@ -1537,6 +1583,7 @@ def write_report(path, plots_dir, results, meta, costs, args):
     L += section_entity(results)
     L += section_snapshot(results)
     L += section_change(results)
+    L += section_damage(results)
     L += section_compile(costs)
     with open(path, "w") as f:
         f.write("\n".join(L).rstrip() + "\n")

@@ -304,6 +304,8 @@ class context_core {
   std::size_t refused_creations() const { return refused_creations_; }
   void note_refused_creations(std::size_t n) { refused_creations_ += n; }
   typename Types::refresh_queue_type& refresh_queue() { return refresh_; }
+  // Messages of the latest step sent to dead or stale ids (dropped).
+  std::size_t dropped_messages() const { return dropped_messages_; }
 
   thread_pool& pool() { return pool_; }
   std::size_t thread_count() const { return thread_count_; }
@@ -376,11 +378,10 @@ class context_core {
   // which is kept only when the step threw none. Then the observer hears of
   // the step's refused creations, if any.
   void refresh_keeping_first(std::exception_ptr& failure) {
+    end_messages();
     // A settled world's step queues nothing: then there is nothing to run
     // (BM_SystemsUpdate/strata_1t/1 shows the per-step cost).
-    if (!subtask_work_.load(std::memory_order_relaxed) &&
-        refresh_.pending_kills() == 0 && refresh_.pending_matches() == 0 &&
-        refused_creations_ == 0) {
+    if (!refresh_has_work()) {
       scratch_.reset();
       return;
     }
@@ -401,10 +402,36 @@ class context_core {
       }
     }
   }
+  // Whether the refresh has anything to do: work a subtask left (deferred
+  // functions, kills), kills, matches or refused creations queued.
+  bool refresh_has_work() const noexcept {
+    return subtask_work_.load(std::memory_order_relaxed) ||
+           refresh_.pending_kills() != 0 || refresh_.pending_matches() != 0 ||
+           refused_creations_ != 0;
+  }
   void refresh() {
     defer_proxy<Types> proxy(*this);
     refresh_.run(*this, proxy, refresh_parallel_);
     scratch_.reset();
+  }
+
+  // The effect channel's messages end with the step (context/
+  // effect_channel.h): the drops are counted, the senders' outboxes cleared
+  // (capacity kept). Nothing for systems that send none.
+  void end_messages() {
+    std::size_t dropped = 0;
+    for_each_instance_in_order([&dropped](auto& instance) {
+      using signature =
+          typename std::remove_reference_t<decltype(instance)>::signature_type;
+      if constexpr (size_v<typename signature::sent_types> != 0) {
+        auto* states = instance.states();
+        for (std::size_t s = 0; s < instance.state_count(); ++s) {
+          dropped += states[s].outboxes.dropped();
+          states[s].outboxes.clear();
+        }
+      }
+    });
+    dropped_messages_ = dropped;
   }
 
   template <typename Systems, typename ArgsTuple, std::size_t... I>
@@ -449,6 +476,7 @@ class context_core {
   // Where add_component puts a component for a refused creation's null id.
   context_internal::scratch_slots<component_list::count> scratch_;
   std::size_t refused_creations_ = 0;
+  std::size_t dropped_messages_ = 0;
   // A remove_component since the last run: some instance may hold
   // departures to settle before systems run.
   bool departures_noted_ = false;

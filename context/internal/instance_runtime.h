@@ -177,12 +177,14 @@ class instance_runtime {
     ++run_in_step_;
   }
 
-  // The latest run threw: the kills and deferred functions of its passes
-  // are dropped (context/context.h, exceptions); earlier runs keep theirs.
+  // The latest run threw: the kills, deferred functions and messages of its
+  // passes are dropped (context/context.h, exceptions); earlier runs keep
+  // theirs.
   void discard_run() noexcept {
     for (std::size_t s = run_first_; s < used_states_; ++s) {
       states_[s].to_kill.clear();
       states_[s].deferred.clear();
+      states_[s].outboxes.clear();
     }
   }
 

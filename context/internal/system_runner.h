@@ -254,6 +254,12 @@ class system_runner {
       instance.change_since = std::exchange(
           instance.change_seen, core.changes().template system_stamp<I>());
     }
+    using signature =
+        typename std::remove_reference_t<decltype(instance)>::signature_type;
+    if constexpr (size_v<typename signature::received_types> != 0) {
+      // The effect channel: the messages it receives, before its subtasks.
+      context_internal::gather_messages<Types>(core, instance);
+    }
     run_plan plan;
     if constexpr (Remembered) {
       prepare_remembered(core, instance.runtime());

@@ -1,0 +1,258 @@
+// Internal to //context: the buffers behind the effect channel
+// (context/effect_channel.h says what users see).
+//
+// Senders. Each subtask state of a system that sends has an `outboxes`:
+// per sent type, an append_buffer of message<T> in send order and a count
+// of messages dropped because the target was not alive; plus, in a system
+// that may split, the range of entity indices its slice covers and the
+// lowest sender index the next send may name. A state of a system that
+// sends nothing holds an empty `no_outboxes`. Outboxes keep their capacity:
+// the refresh clears them (clear_outboxes) after adding up the drops.
+//
+// Receivers. A system that receives has an `inbox<T>` per received type,
+// filled before its subtasks start (gather_messages): every sender's
+// outboxes, in system id then state order (a sender's states hold its
+// passes of the step one after the other, each in subtask order:
+// instance_runtime.h), are grouped by target index with a stable counting
+// sort, so the messages to one entity keep the order they were gathered in.
+// O(messages + highest target index) per receiver and step with messages;
+// the two vectors keep their capacity.
+//
+// Thread-safety: a subtask appends only to its own outboxes; gathering
+// reads senders that the signature list orders before the receiver
+// (scheduler/internal/message_check.h), and writes the receiver's own
+// inboxes before its subtasks start; subtasks then only read them.
+#ifndef STRATA_CONTEXT_INTERNAL_EFFECT_CHANNEL_H_
+#define STRATA_CONTEXT_INTERNAL_EFFECT_CHANNEL_H_
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <utility>
+#include <vector>
+
+#include "context/internal/append_buffer.h"
+#include "entity/entity_id.h"
+#include "settings/diagnostic.h"
+#include "settings/type_list.h"
+
+namespace strata {
+
+namespace diagnostic {
+
+template <typename System, typename Message>
+inline constexpr bool message_sent_but_not_declared = [] {
+  static_assert(always_false<System, Message>,
+                "data.send(sender, target, value): the system's signature "
+                "does not declare .sends<T>() for the value's type; add it "
+                "(or convert the value to a declared message type); system "
+                "and message type are named above");
+  return false;
+}();
+
+template <typename System, typename Message>
+inline constexpr bool message_received_but_not_declared = [] {
+  static_assert(always_false<System, Message>,
+                "data.messages(tag, id) / data.for_each_message(tag, f): the "
+                "system's signature does not declare .receives<T>(); add it, "
+                "with the senders of T in .dependencies(...) (system and "
+                "message type are named above)");
+  return false;
+}();
+
+template <typename System, typename Message>
+inline constexpr bool for_each_message_in_split_system = [] {
+  static_assert(always_false<System, Message>,
+                "data.for_each_message(tag, f) visits every message of the "
+                "step, so in a system that may split every subtask would "
+                "apply all of them: read data.messages(tag, id) for the "
+                "entities of data.for_each instead, or give the system "
+                ".parallelism(strata::inner_parallelism::none()) (system "
+                "and message type are named above)");
+  return false;
+}();
+
+}  // namespace diagnostic
+
+// One message of the effect channel: who sent it (an entity of the sending
+// system), to whom, and the value.
+template <typename T>
+struct message {
+  entity_id sender;
+  entity_id target;
+  T value;
+};
+
+namespace context_internal {
+
+template <typename T>
+struct outbox {
+  append_buffer<message<T>> sent;
+  std::size_t dropped = 0;  // targets not alive when sent
+};
+
+struct no_outboxes {
+  void clear() noexcept {}
+};
+
+template <typename... Ts>
+struct outboxes : outbox<Ts>... {
+  // In a system that may split: the entity indices a send may name as its
+  // sender, [sender_floor, slice_end). Set to the subtask's slice at its
+  // first send (slice_known), then sender_floor follows each send's sender.
+  std::uint32_t sender_floor = 0;
+  std::uint32_t slice_end = 0;
+  bool slice_known = false;
+
+  template <typename T>
+  outbox<T>& box() noexcept {
+    return *this;
+  }
+  std::size_t dropped() const noexcept {
+    return (std::size_t{0} + ... +
+            static_cast<const outbox<Ts>&>(*this).dropped);
+  }
+  void clear() noexcept {
+    ((static_cast<outbox<Ts>&>(*this).sent.clear(),
+      static_cast<outbox<Ts>&>(*this).dropped = 0),
+     ...);
+    slice_known = false;
+  }
+};
+
+template <typename Sent>
+struct outboxes_for {
+  using type = no_outboxes;
+};
+template <typename T, typename... Ts>
+struct outboxes_for<type_list<T, Ts...>> {
+  using type = outboxes<T, Ts...>;
+};
+
+// The messages of type T to each entity, grouped by target index.
+template <typename T>
+class inbox {
+ public:
+  // The messages to entity index `index`, in gathering order.
+  std::span<const message<T>> to(std::uint32_t index) const noexcept {
+    if (index >= bound_) return {};
+    return {sorted_.data() + starts_[index],
+            sorted_.data() + starts_[index + 1]};
+  }
+  // Every message, by target index, then in gathering order.
+  std::span<const message<T>> all() const noexcept {
+    return {sorted_.data(), count_};
+  }
+
+  // Groups by target index the messages of the buffers that
+  // for_each_buffer(f) passes to f, keeping their order within an index.
+  // Every target index is below `index_end` (the entity storage's
+  // end_index(): targets were alive when sent). Few messages in a large
+  // world are first scanned for their highest target index, so that the
+  // counts cover only the indices below it.
+  template <typename ForEachBuffer>
+  void gather(std::uint32_t index_end, ForEachBuffer for_each_buffer) {
+    std::size_t count = 0;
+    for_each_buffer(
+        [&](const append_buffer<message<T>>& sent) { count += sent.size(); });
+    count_ = count;
+    bound_ = 0;  // after a step without messages, no index reads older ones
+    if (count == 0) return;
+    std::uint32_t bound = index_end;
+    if (count < index_end / 8) {
+      bound = 0;
+      for_each_buffer([&](const append_buffer<message<T>>& sent) {
+        for (const message<T>& m : sent) {
+          bound =
+              std::max(bound, static_cast<std::uint32_t>(m.target.index()) + 1);
+        }
+      });
+    }
+    bound_ = bound;
+    // starts_[i + 2] counts index i; after the prefix sum starts_[i + 1] is
+    // where index i's messages begin, and it advances as they are placed,
+    // ending where index i + 1's begin: then starts_[i] begins index i.
+    starts_.assign(static_cast<std::size_t>(bound) + 2, 0);
+    for_each_buffer([&](const append_buffer<message<T>>& sent) {
+      for (const message<T>& m : sent) ++starts_[m.target.index() + 2];
+    });
+    for (std::size_t i = 2; i < starts_.size(); ++i) {
+      starts_[i] += starts_[i - 1];
+    }
+    if (sorted_.size() < count) sorted_.resize(count);
+    for_each_buffer([&](const append_buffer<message<T>>& sent) {
+      for (const message<T>& m : sent) {
+        sorted_[starts_[m.target.index() + 1]++] = m;
+      }
+    });
+  }
+
+ private:
+  std::vector<std::uint32_t> starts_;
+  std::vector<message<T>> sorted_;
+  std::size_t count_ = 0;
+  std::uint32_t bound_ = 0;  // target indices with messages are below
+};
+
+struct no_inboxes {};
+
+template <typename... Ts>
+struct inboxes : inbox<Ts>... {
+  template <typename T>
+  inbox<T>& box() noexcept {
+    return *this;
+  }
+  template <typename T>
+  const inbox<T>& box() const noexcept {
+    return *this;
+  }
+};
+
+template <typename Received>
+struct inboxes_for {
+  using type = no_inboxes;
+};
+template <typename T, typename... Ts>
+struct inboxes_for<type_list<T, Ts...>> {
+  using type = inboxes<T, Ts...>;
+};
+
+// Fills `box` from the outboxes of T of every system that sends T.
+template <typename Types, typename T, typename Core, std::size_t... J>
+void gather_type(Core& core, inbox<T>& box, std::index_sequence<J...>) {
+  box.gather(
+      static_cast<std::uint32_t>(core.entities().end_index()),
+      [&core](auto&& f) {
+        (
+            [&] {
+              using signature =
+                  typename Types::system_list::template signature_at<J>;
+              if constexpr (contains_v<T, typename signature::sent_types>) {
+                auto& sender = core.template instance<J>();
+                auto* states = sender.states();
+                for (std::size_t s = 0; s < sender.state_count(); ++s) {
+                  f(states[s].outboxes.template box<T>().sent);
+                }
+              }
+            }(),
+            ...);
+      });
+}
+
+// Fills each inbox of receiving `instance` from the outboxes of the
+// systems that send its type, in system id then state order.
+template <typename Types, typename Core, typename Instance>
+void gather_messages(Core& core, Instance& instance) {
+  [&]<typename... Ts>(type_list<Ts...>) {
+    (gather_type<Types, Ts>(core, instance.inboxes.template box<Ts>(),
+                            std::make_index_sequence<Types::system_count>{}),
+     ...);
+  }(typename Instance::signature_type::received_types{});
+}
+
+}  // namespace context_internal
+
+}  // namespace strata
+
+#endif  // STRATA_CONTEXT_INTERNAL_EFFECT_CHANNEL_H_

@@ -1,0 +1,16 @@
+// A system receives a type another system sends without depending on it:
+// it could run before the messages are sent.
+#include "context/testdata/fixture.h"
+
+struct damage {
+  int amount = 0;
+};
+
+struct shooter {};
+struct hull {};
+
+constexpr auto systems = strata::system_signatures(
+    strata::ss::make(strata::tag<shooter>).sends<damage>(),
+    strata::ss::make(strata::tag<hull>).receives<damage>());
+
+int main() {}
