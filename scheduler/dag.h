@@ -210,14 +210,17 @@ constexpr auto system_signatures(Signatures... signatures) {
                        typename dag_internal::cycle_types<list>::type>);
   } else {
     using races = typename dag_internal::races_of<list, Signatures...>::type;
-    using unordered = dag_internal::unordered_message<list>;
     if constexpr (size_v < races >> 0) {
       diagnostic::report(dag_internal::races_reported<races>);
-    } else if constexpr (unordered::found) {
-      diagnostic::report(
-          diagnostic::message_received_before_sent<
-              typename unordered::receiver, typename unordered::sender,
-              typename unordered::message>);
+    } else if constexpr (sizeof...(Signatures) > 0) {
+      // (An empty list has no receiver; the check names its systems.)
+      using unordered = dag_internal::unordered_message<list>;
+      if constexpr (unordered::found) {
+        diagnostic::report(
+            diagnostic::message_received_before_sent<
+                typename unordered::receiver, typename unordered::sender,
+                typename unordered::message>);
+      }
     }
   }
   return list{

@@ -238,3 +238,11 @@ struct all_stored {
 static_assert((strata::check_components_stored(all_stored{}, diamond), true));
 
 }  // namespace
+
+// A program may declare no system yet (every check passes on an empty
+// list, the message check included).
+TEST(DagTest, EmptySignatureList) {
+  constexpr auto empty = strata::system_signatures();
+  static_assert(std::remove_const_t<decltype(empty)>::count == 0);
+  EXPECT_EQ(std::remove_const_t<decltype(empty)>::count, 0u);
+}

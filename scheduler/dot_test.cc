@@ -158,8 +158,7 @@ TEST(SystemGraphDotTest, EmptyListAndOptions) {
   dot_options options;
   options.graph_name = "my game";
   options.comment = "first line\n\nthird line\n";
-  // (system_signatures() with no signature does not compile today; the
-  // empty list is what settings() defaults to.)
+  // (The empty list is what settings() defaults to.)
   EXPECT_EQ(system_graph_dot(system_signature_list<>{}, options),
             "// first line\n"
             "//\n"
