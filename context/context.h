@@ -222,6 +222,39 @@ class context {
     query_each<types, /*ReadOnly=*/true>(*core_, exclusion<Excluded...>{}, f);
   }
 
+  // The hierarchy between steps (context/hierarchy.h; with one declared in
+  // the settings).
+  entity_id parent_of(entity_id id) const {
+    return context_internal::hierarchy_access<hierarchy_operation::parent_of>(
+               *core_)
+        .parent_of(id);
+  }
+  auto children_of(entity_id id) const {
+    return context_internal::hierarchy_access<
+               hierarchy_operation::children_of>(*core_)
+        .children_of(id);
+  }
+  std::size_t depth_of(entity_id id) const {
+    return context_internal::hierarchy_access<hierarchy_operation::depth_of>(
+               *core_)
+        .depth_of(id);
+  }
+  entity_id root_of(entity_id id) const {
+    return context_internal::hierarchy_access<hierarchy_operation::root_of>(
+               *core_)
+        .root_of(id);
+  }
+  // set_parent / remove_parent requests the latest refresh refused.
+  std::size_t refused_parent_changes() const {
+    if constexpr (!types::has_hierarchy) {
+      diagnostic::report(diagnostic::hierarchy_not_declared<
+                         hierarchy_operation::set_parent>);
+      return 0;
+    } else {
+      return core_->refused_parent_changes();
+    }
+  }
+
   // Snapshots and the state hash, between steps (context/snapshot.h,
   // context/state_hash.h).
   using snapshot_type = world_snapshot<types>;
@@ -311,6 +344,9 @@ class context {
     if constexpr (!std::is_same_v<unserializable, type_list<>>) {
       diagnostic::report(diagnostic::save_of_unserializable_type<
                          type_at_t<0, unserializable>>);
+    } else if constexpr (Types::has_hierarchy) {
+      diagnostic::report(
+          diagnostic::save_of_hierarchy<typename Types::hierarchy_type>);
     }
   }
 

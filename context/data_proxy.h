@@ -39,6 +39,9 @@
 //   * defer(f): runs f(defer_proxy&) during the refresh, where critical
 //     operations are allowed (no allocation per call in a steady state,
 //     whatever f captures: context/deferred_queue.h);
+//   * with a hierarchy declared (context/hierarchy.h): set_parent(child,
+//     parent) / remove_parent(child), deferred like defer(f), and the
+//     queries parent_of, children_of, depth_of, root_of;
 //   * output(): this subtask's output (signature .output<T>(); reset before
 //     every run); for_previous_outputs(st, f): f(system&, output&) for each
 //     subtask output of st, which must be a (transitive) dependency.
@@ -118,6 +121,7 @@
 #include "context/internal/context_types.h"
 #include "context/internal/diagnostics.h"
 #include "context/internal/for_each.h"
+#include "context/internal/hierarchy_queries.h"
 #include "context/system_instance.h"
 #include "entity/entity_id.h"
 #include "scheduler/inner_parallelism.h"
@@ -366,6 +370,47 @@ class data_proxy {
   void defer(F&& f) {
     state_.deferred.push(std::forward<F>(f));
     core_.note_subtask_work();
+  }
+
+  // The hierarchy (context/hierarchy.h). set_parent / remove_parent are
+  // deferred: queued when the refresh runs this subtask's deferred
+  // functions, in their order among them. The queries read the relation as
+  // the last refresh left it (never changed while systems run).
+  void set_parent(entity_id child, entity_id parent) {
+    if constexpr (!Types::has_hierarchy) {
+      diagnostic::report(
+          diagnostic::hierarchy_not_declared<hierarchy_operation::set_parent>);
+    } else {
+      defer([child, parent](auto& proxy) { proxy.set_parent(child, parent); });
+    }
+  }
+  void remove_parent(entity_id child) {
+    if constexpr (!Types::has_hierarchy) {
+      diagnostic::report(diagnostic::hierarchy_not_declared<
+                         hierarchy_operation::remove_parent>);
+    } else {
+      defer([child](auto& proxy) { proxy.remove_parent(child); });
+    }
+  }
+  entity_id parent_of(entity_id id) const {
+    return context_internal::hierarchy_access<hierarchy_operation::parent_of>(
+               core_)
+        .parent_of(id);
+  }
+  auto children_of(entity_id id) const {
+    return context_internal::hierarchy_access<
+               hierarchy_operation::children_of>(core_)
+        .children_of(id);
+  }
+  std::size_t depth_of(entity_id id) const {
+    return context_internal::hierarchy_access<hierarchy_operation::depth_of>(
+               core_)
+        .depth_of(id);
+  }
+  entity_id root_of(entity_id id) const {
+    return context_internal::hierarchy_access<hierarchy_operation::root_of>(
+               core_)
+        .root_of(id);
   }
 
   // This subtask's output (reset before the run).

@@ -25,6 +25,10 @@
 //      reclaimed (the version bumps, so old ids and handles turn stale). In
 //      entity-index order, so the result does not depend on how systems
 //      were split into subtasks.
+//   With a hierarchy declared in the settings (context/hierarchy.h), the
+//      queued set_parent / remove_parent requests are applied between
+//      phases 1 and 2, and killed entities' children are killed or
+//      detached (internal/hierarchy_phase.h).
 //   3. apply_matches (internal/match_phase.h): every entity created or
 //      whose components changed in the step is matched again, but only
 //      against the systems that can care: a created entity against all, a
@@ -89,6 +93,7 @@
 #include <utility>
 
 #include "absl/base/attributes.h"
+#include "context/internal/hierarchy_phase.h"
 #include "context/internal/kill_phase.h"
 #include "context/internal/match_phase.h"
 #include "context/internal/pending_changes.h"
@@ -145,8 +150,17 @@ class refresh_queue {
     const bool subtask_work = world.take_subtask_work();
     const std::exception_ptr failure =
         subtask_work ? context_internal::run_deferred(world, proxy) : nullptr;
-    context_internal::apply_kills(world, changes_, *this, parallel,
-                                  subtask_work);
+    if constexpr (context_internal::has_hierarchy_v<World>) {
+      // The hierarchy phase (context/hierarchy.h) needs every kill,
+      // subtasks' included, to cascade.
+      if (subtask_work) context_internal::gather_subtask_kills(world, *this);
+      context_internal::apply_hierarchy(world, changes_.to_kill, *this);
+      context_internal::apply_kills(world, changes_, *this, parallel,
+                                    /*subtask_work=*/false);
+    } else {
+      context_internal::apply_kills(world, changes_, *this, parallel,
+                                    subtask_work);
+    }
     context_internal::apply_matches(world, changes_, parallel);
     if (failure) std::rethrow_exception(failure);
   }

@@ -31,6 +31,7 @@
 #include "context/internal/context_types.h"
 #include "context/internal/core_setup.h"
 #include "context/internal/create_batch.h"
+#include "context/internal/hierarchy_phase.h"
 #include "context/internal/inline_decisions.h"
 #include "context/internal/subscription.h"
 #include "context/internal/system_runner.h"
@@ -55,6 +56,7 @@ class context_core {
   static constexpr std::size_t system_count = Types::system_count;
   using subscription_type = context_internal::subscription<entity_storage_type>;
   using bitset_type = typename Types::bitset_type;
+  static constexpr bool has_hierarchy = Types::has_hierarchy;
 
   template <typename... SystemArgs>
   context_core(const typename Types::settings_type& settings,
@@ -348,6 +350,13 @@ class context_core {
   }
   run_cost& cost_of(std::size_t system) { return *costs_[system]; }
   trace_log& trace() { return trace_; }
+  // The parent/child relation and its queue (context/hierarchy.h), in a
+  // program whose settings declare one.
+  auto& hierarchy() requires has_hierarchy { return hierarchy_; }
+  const auto& hierarchy() const requires has_hierarchy { return hierarchy_; }
+  std::size_t refused_parent_changes() const requires has_hierarchy {
+    return hierarchy_.refused;
+  }
   // Stamps for changed() / added() filters (internal/change_stamps.h).
   context_internal::change_tracking<Types>& changes() { return changes_; }
   thread_token main_thread() const { return main_thread_; }
@@ -437,6 +446,11 @@ class context_core {
   [[no_unique_address]] std::conditional_t<Types::trace_enabled, trace_log,
                                            no_trace_span>
       trace_;
+  [[no_unique_address]] std::conditional_t<
+      has_hierarchy,
+      context_internal::hierarchy_state<typename Types::hierarchy_type>,
+      no_hierarchy>
+      hierarchy_;
   thread_token main_thread_ = 0;
 };
 

@@ -1,0 +1,160 @@
+// Internal to //context: the hierarchy's queries and requests as the context
+// and its proxies offer them (context/hierarchy.h): ids in, ids out, over
+// the index-based storage (internal/hierarchy_storage.h).
+//
+// hierarchy_access<Core>(core, operation) is what every forwarder calls:
+// with no hierarchy declared it reports hierarchy_not_declared, naming the
+// operation, and returns a view of an empty relation, so that nothing
+// cascades from the report.
+#ifndef STRATA_CONTEXT_INTERNAL_HIERARCHY_QUERIES_H_
+#define STRATA_CONTEXT_INTERNAL_HIERARCHY_QUERIES_H_
+
+#include <cstddef>
+#include <iterator>
+#include <vector>
+
+#include "context/internal/hierarchy_phase.h"
+#include "context/internal/hierarchy_storage.h"
+#include "entity/entity_id.h"
+#include "settings/diagnostic.h"
+
+namespace strata {
+
+// The operation a misuse names (hierarchy_not_declared<operation>).
+namespace hierarchy_operation {
+struct set_parent {};
+struct remove_parent {};
+struct parent_of {};
+struct children_of {};
+struct depth_of {};
+struct root_of {};
+}  // namespace hierarchy_operation
+
+namespace diagnostic {
+template <typename Operation>
+inline constexpr bool hierarchy_not_declared = [] {
+  static_assert(always_false<Operation>,
+                "hierarchy operation (named above) in a program whose "
+                "settings declare no hierarchy: add "
+                ".hierarchy(strata::kill_children) or "
+                ".hierarchy(strata::detach_children) to the settings");
+  return false;
+}();
+template <typename Relation>
+inline constexpr bool save_of_hierarchy = [] {
+  static_assert(always_false<Relation>,
+                "ctx.save / ctx.load: the file format does not carry the "
+                "hierarchy the settings declare (named above); keep the world "
+                "in memory with ctx.snapshot() instead");
+  return false;
+}();
+}  // namespace diagnostic
+
+namespace context_internal {
+
+// children_of(e): a forward range of entity_id over the intrusive list.
+template <typename EntityStorage>
+class child_range {
+ public:
+  class iterator {
+   public:
+    using value_type = entity_id;
+    using difference_type = std::ptrdiff_t;
+    iterator() = default;
+    iterator(const EntityStorage* entities, const hierarchy_storage* storage,
+             std::size_t at)
+        : entities_(entities), storage_(storage), at_(at) {}
+    entity_id operator*() const { return entities_->live_id_at(at_); }
+    iterator& operator++() {
+      at_ = storage_->next_sibling(at_);
+      return *this;
+    }
+    iterator operator++(int) {
+      iterator before = *this;
+      ++*this;
+      return before;
+    }
+    friend bool operator==(const iterator& a, const iterator& b) {
+      return a.at_ == b.at_;
+    }
+
+   private:
+    const EntityStorage* entities_ = nullptr;
+    const hierarchy_storage* storage_ = nullptr;
+    std::size_t at_ = hierarchy_storage::none;
+  };
+
+  child_range(const EntityStorage& entities, const hierarchy_storage& storage,
+              std::size_t first)
+      : entities_(&entities), storage_(&storage), first_(first) {}
+  iterator begin() const { return {entities_, storage_, first_}; }
+  iterator end() const { return {entities_, storage_, hierarchy_storage::none}; }
+  bool empty() const { return first_ == hierarchy_storage::none; }
+
+ private:
+  const EntityStorage* entities_;
+  const hierarchy_storage* storage_;
+  std::size_t first_;
+};
+
+template <typename EntityStorage>
+class hierarchy_view {
+ public:
+  hierarchy_view(const EntityStorage& entities,
+                 const hierarchy_storage& storage)
+      : entities_(entities), storage_(storage) {}
+
+  entity_id parent_of(entity_id id) const {
+    if (!entities_.alive(id)) return null_entity;
+    return id_or_null(storage_.parent(id.index()));
+  }
+  child_range<EntityStorage> children_of(entity_id id) const {
+    const std::size_t first = entities_.alive(id)
+                                  ? storage_.first_child(id.index())
+                                  : hierarchy_storage::none;
+    return {entities_, storage_, first};
+  }
+  std::size_t depth_of(entity_id id) const {
+    return entities_.alive(id) ? storage_.depth(id.index()) : 0;
+  }
+  entity_id root_of(entity_id id) const {
+    if (!entities_.alive(id)) return null_entity;
+    return entities_.live_id_at(storage_.root(id.index()));
+  }
+
+ private:
+  entity_id id_or_null(std::size_t index) const {
+    return index == hierarchy_storage::none ? null_entity
+                                            : entities_.live_id_at(index);
+  }
+  const EntityStorage& entities_;
+  const hierarchy_storage& storage_;
+};
+
+// The view of `core`'s hierarchy; reports Operation without one.
+template <typename Operation, typename Core>
+auto hierarchy_access(const Core& core) {
+  using view = hierarchy_view<typename Core::entity_storage_type>;
+  if constexpr (!Core::has_hierarchy) {
+    diagnostic::report(diagnostic::hierarchy_not_declared<Operation>);
+    static const hierarchy_storage empty;
+    return view(core.entities(), empty);
+  } else {
+    return view(core.entities(), core.hierarchy().storage);
+  }
+}
+
+// Queues set_parent (parent not null) or remove_parent for the refresh.
+template <typename Operation, typename Core>
+void request_parent(Core& core, entity_id child, entity_id parent) {
+  if constexpr (!Core::has_hierarchy) {
+    diagnostic::report(diagnostic::hierarchy_not_declared<Operation>);
+  } else {
+    core.hierarchy().requests.push_back({child, parent});
+  }
+}
+
+}  // namespace context_internal
+}  // namespace strata
+
+#endif  // STRATA_CONTEXT_INTERNAL_HIERARCHY_QUERIES_H_
