@@ -448,6 +448,12 @@ auto make_context(const Settings& settings, SystemArgs&&... system_args) {
     } else if constexpr (!std::is_void_v<missing_hash_map>) {
       diagnostic::report(component_storage_internal::hash_map_missing_reported<
                          missing_hash_map>);
+    } else if constexpr (!Settings::hierarchy_declared &&
+                         !std::is_void_v<
+                             context_internal::hierarchy_ordered_system<
+                                 systems>>) {
+      diagnostic::report(diagnostic::hierarchy_order_without_hierarchy<
+                         context_internal::hierarchy_ordered_system<systems>>);
     }
     return context<Settings>(settings,
                              std::forward<SystemArgs>(system_args)...);

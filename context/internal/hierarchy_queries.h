@@ -11,12 +11,14 @@
 
 #include <cstddef>
 #include <iterator>
+#include <type_traits>
 #include <vector>
 
 #include "context/internal/hierarchy_phase.h"
 #include "context/internal/hierarchy_storage.h"
 #include "entity/entity_id.h"
 #include "settings/diagnostic.h"
+#include "settings/type_list.h"
 
 namespace strata {
 
@@ -40,6 +42,26 @@ inline constexpr bool hierarchy_not_declared = [] {
                 ".hierarchy(strata::detach_children) to the settings");
   return false;
 }();
+template <typename System, typename Component>
+inline constexpr bool parent_read_outside_hierarchy_order = [] {
+  static_assert(always_false<System, Component>,
+                "data.parent(ct::x, e) in a system whose signature does not "
+                "declare .in_hierarchy_order() (system and component named "
+                "above): add it, so that parents are visited, and written, "
+                "before their children");
+  return false;
+}();
+
+template <typename System>
+inline constexpr bool hierarchy_order_without_hierarchy = [] {
+  static_assert(always_false<System>,
+                "a system declares .in_hierarchy_order() (named above) in a "
+                "program whose settings declare no hierarchy: add "
+                ".hierarchy(strata::kill_children) or "
+                ".hierarchy(strata::detach_children) to the settings");
+  return false;
+}();
+
 template <typename Relation>
 inline constexpr bool save_of_hierarchy = [] {
   static_assert(always_false<Relation>,
@@ -143,6 +165,29 @@ auto hierarchy_access(const Core& core) {
     return view(core.entities(), core.hierarchy().storage);
   }
 }
+
+// The first system of a system_signature_list declared
+// .in_hierarchy_order(), or void.
+template <typename... Signatures>
+constexpr std::size_t first_hierarchy_ordered(type_list<Signatures...>) {
+  constexpr bool ordered[] = {Signatures::visits_in_hierarchy_order..., true};
+  std::size_t i = 0;
+  while (!ordered[i]) ++i;
+  return i;
+}
+template <typename Signatures,
+          std::size_t First = first_hierarchy_ordered(Signatures{}),
+          bool Found = (First < size_v<Signatures>)>
+struct first_hierarchy_ordered_system {
+  using type = void;
+};
+template <typename Signatures, std::size_t First>
+struct first_hierarchy_ordered_system<Signatures, First, true> {
+  using type = typename type_at_t<First, Signatures>::system_type;
+};
+template <typename SystemList>
+using hierarchy_ordered_system = typename first_hierarchy_ordered_system<
+    typename SystemList::signature_types>::type;
 
 // Queues set_parent (parent not null) or remove_parent for the refresh.
 template <typename Operation, typename Core>

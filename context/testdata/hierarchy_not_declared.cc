@@ -1,0 +1,28 @@
+// A system asks for a parent in a program whose settings declare no
+// hierarchy; the settings reach make_context by value through a function
+// template, as a user's driver passes them.
+#include "context/testdata/fixture.h"
+
+struct attacher {
+  strata::entity_id parent;
+  template <typename Data>
+  void process(Data& data) const {
+    data.for_each([&](strata::entity_id e, const strata::testing::position&) {
+      data.set_parent(e, parent);
+    });
+  }
+};
+
+template <typename Settings>
+void run_game(Settings settings) {
+  auto ctx = strata::make_context(settings);
+  ctx.step([](auto& proxy) {
+    proxy.execute_systems()(strata::sea::all().for_subtasks(
+        [](auto& system, auto& data) { system.process(data); }));
+  });
+}
+
+int main() {
+  run_game(settings_with(
+      strata::ss::make(strata::tag<attacher>).read(ct::position)));
+}
