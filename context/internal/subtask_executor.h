@@ -114,14 +114,16 @@ class subtask_executor {
 
  private:
   // One run of every subtask: a level of a system in hierarchy order.
+  // Unmeasured: a level's time over the system's entity count would
+  // predict a fraction of a run, so the runner times the whole run instead
+  // (measured() stays false).
   template <typename Call>
   ABSL_ATTRIBUTE_ALWAYS_INLINE void run_pass(Call& call) {
-    measured_ = measure_;
     instance_.begin_pass();
     context_internal::run_subtasks(core_.pool(), instance_.pass_states(),
                                    instance_.subtask_count(),
                                    {.parallel = parallel_,
-                                    .measure = measure_,
+                                    .measure = false,
                                     .cost = &instance_.cost(),
                                     .entities = instance_.entity_count()},
                                    context_internal::make_subtask_body(call));

@@ -1,4 +1,5 @@
-// Settings with a hierarchy for the hierarchy compile-fail tests.
+// Settings with a hierarchy, and a driver taking settings by value, for
+// the hierarchy compile-fail tests.
 #ifndef STRATA_CONTEXT_TESTDATA_HIERARCHY_FIXTURE_H_
 #define STRATA_CONTEXT_TESTDATA_HIERARCHY_FIXTURE_H_
 

@@ -1,7 +1,7 @@
 // A system asks for a parent in a program whose settings declare no
 // hierarchy; the settings reach make_context by value through a function
 // template, as a user's driver passes them.
-#include "context/testdata/fixture.h"
+#include "context/testdata/hierarchy_fixture.h"
 
 struct attacher {
   strata::entity_id parent;
@@ -12,15 +12,6 @@ struct attacher {
     });
   }
 };
-
-template <typename Settings>
-void run_game(Settings settings) {
-  auto ctx = strata::make_context(settings);
-  ctx.step([](auto& proxy) {
-    proxy.execute_systems()(strata::sea::all().for_subtasks(
-        [](auto& system, auto& data) { system.process(data); }));
-  });
-}
 
 int main() {
   run_game(settings_with(

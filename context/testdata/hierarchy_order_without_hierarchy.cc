@@ -1,6 +1,6 @@
 // .in_hierarchy_order() in a program whose settings declare no hierarchy,
 // the settings passed by value through a function template.
-#include "context/testdata/fixture.h"
+#include "context/testdata/hierarchy_fixture.h"
 
 struct propagate {
   template <typename Data>
@@ -8,15 +8,6 @@ struct propagate {
     data.for_each([&](strata::testing::position& p) { p.x += 1; });
   }
 };
-
-template <typename Settings>
-void run_game(Settings settings) {
-  auto ctx = strata::make_context(settings);
-  ctx.step([](auto& proxy) {
-    proxy.execute_systems()(strata::sea::all().for_subtasks(
-        [](auto& system, auto& data) { system.process(data); }));
-  });
-}
 
 int main() {
   run_game(split_settings_with(strata::ss::make(strata::tag<propagate>)

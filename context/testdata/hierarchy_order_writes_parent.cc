@@ -12,8 +12,9 @@ struct pusher {
   }
 };
 
-int main() {
-  run_game(hierarchy_settings_with(strata::ss::make(strata::tag<pusher>)
-                                       .write(ct::position)
-                                       .in_hierarchy_order()));
-}
+inline constexpr auto settings =
+    hierarchy_settings_with(strata::ss::make(strata::tag<pusher>)
+                                .write(ct::position)
+                                .in_hierarchy_order());
+
+int main() { run_once<settings>(); }
