@@ -532,9 +532,13 @@ class data_proxy {
                 tracking::template tracks_changes<std::remove_cvref_t<P>>,
             type_list<std::remove_cvref_t<P>>, type_list<>>...>;
     return [&]<typename... T>(type_list<T...>) {
-      return context_internal::write_stamps<sizeof...(T)>{
-          {changes.template written<T>().data()...},
-          changes.template system_stamp<I>()};
+      if constexpr (sizeof...(T) == 0) {
+        return context_internal::write_stamps<0>{};
+      } else {
+        return context_internal::write_stamps<sizeof...(T)>{
+            {changes.template written<T>().data()...},
+            changes.template system_stamp<I>()};
+      }
     }(stamped{});
   }
 
