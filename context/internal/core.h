@@ -93,6 +93,7 @@ class context_core {
       main_thread_ = this_thread_token();
     }
     refused_creations_ = 0;
+    if constexpr (has_hierarchy) hierarchy_.refused = 0;
     changes_.begin_step(step_count_);
   }
   void end_step(std::exception_ptr failure) {
@@ -375,7 +376,7 @@ class context_core {
     // (BM_SystemsUpdate/strata_1t/1 shows the per-step cost).
     if (!subtask_work_.load(std::memory_order_relaxed) &&
         refresh_.pending_kills() == 0 && refresh_.pending_matches() == 0 &&
-        refused_creations_ == 0) {
+        refused_creations_ == 0 && !parent_requests_pending()) {
       scratch_.reset();
       return;
     }
@@ -394,6 +395,14 @@ class context_core {
       } catch (...) {
         if (!failure) failure = std::current_exception();
       }
+    }
+  }
+  // set_parent / remove_parent requests wait for the refresh.
+  bool parent_requests_pending() const {
+    if constexpr (has_hierarchy) {
+      return !hierarchy_.requests.empty();
+    } else {
+      return false;
     }
   }
   void refresh() {

@@ -42,7 +42,7 @@ struct hierarchy_state {
   static constexpr bool kills_children = Relation::kills_children;
   hierarchy_storage storage;
   std::vector<parent_request> requests;
-  // Requests the latest refresh refused.
+  // Requests the latest step's refresh refused (reset as a step begins).
   std::size_t refused = 0;
 };
 
@@ -75,7 +75,6 @@ template <typename World, typename State>
 void apply_parent_requests(World& world, State& state) {
   auto& entities = world.entities();
   hierarchy_storage& storage = state.storage;
-  state.refused = 0;
   for (const parent_request& request : state.requests) {
     const entity_id child = request.child;
     const entity_id parent = request.parent;
