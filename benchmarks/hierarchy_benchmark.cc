@@ -99,12 +99,12 @@ void propagate_hand_written(benchmark::State& state) {
 struct propagate {
   template <typename Data>
   void process(Data& data) const {
-    data.for_each([&](strata::entity_id e, world_transform& w,
-                      const local_transform& l) {
-      const world_transform* up = data.parent(ct::world, e);
-      static_cast<transform&>(w) =
-          up ? compose(*up, l) : static_cast<const transform&>(l);
-    });
+    data.for_each(
+        [&](strata::entity_id e, world_transform& w, const local_transform& l) {
+          const world_transform* up = data.parent(ct::world, e);
+          static_cast<transform&>(w) =
+              up ? compose(*up, l) : static_cast<const transform&>(l);
+        });
   }
 };
 namespace st {
@@ -116,11 +116,11 @@ constexpr auto settings =
         .allow_inner_parallelism()
         .component_signatures(strata::component_signatures(
             strata::cs::make(ct::local, ct::world)))
-        .system_signatures(strata::system_signatures(
-            strata::ss::make(st::propagate)
-                .write(ct::world)
-                .read(ct::local)
-                .in_hierarchy_order()))
+        .system_signatures(
+            strata::system_signatures(strata::ss::make(st::propagate)
+                                          .write(ct::world)
+                                          .read(ct::local)
+                                          .in_hierarchy_order()))
         .scheduler(strata::scheduler::atomic_counter)
         .hierarchy(strata::kill_children);
 

@@ -246,13 +246,8 @@ class context {
   }
   // set_parent / remove_parent requests the latest refresh refused.
   std::size_t refused_parent_changes() const {
-    if constexpr (!types::has_hierarchy) {
-      diagnostic::report(diagnostic::hierarchy_not_declared<
-                         hierarchy_operation::set_parent>);
-      return 0;
-    } else {
-      return core_->refused_parent_changes();
-    }
+    return context_internal::refused_parent_changes_of<
+        hierarchy_operation::refused_parent_changes>(*core_);
   }
 
   // Snapshots and the state hash, between steps (context/snapshot.h,

@@ -385,15 +385,17 @@ class data_proxy {
   void set_parent(entity_id child, entity_id parent) {
     if constexpr (!Types::has_hierarchy) {
       diagnostic::report(
-          diagnostic::hierarchy_not_declared<hierarchy_operation::set_parent>);
+          diagnostic::hierarchy_not_declared<hierarchy_operation::set_parent,
+                                             system_type>);
     } else {
       defer([child, parent](auto& proxy) { proxy.set_parent(child, parent); });
     }
   }
   void remove_parent(entity_id child) {
     if constexpr (!Types::has_hierarchy) {
-      diagnostic::report(diagnostic::hierarchy_not_declared<
-                         hierarchy_operation::remove_parent>);
+      diagnostic::report(
+          diagnostic::hierarchy_not_declared<hierarchy_operation::remove_parent,
+                                             system_type>);
     } else {
       defer([child](auto& proxy) { proxy.remove_parent(child); });
     }

@@ -59,7 +59,8 @@ constexpr auto settings =
     strata::settings()
         .allow_inner_parallelism()
         .component_signatures(strata::component_signatures(
-            strata::cs::make(ct::offset, ct::placed), strata::cs::make(ct::wanted)))
+            strata::cs::make(ct::offset, ct::placed),
+            strata::cs::make(ct::wanted)))
         .system_signatures(strata::system_signatures(
             strata::ss::make(st::propagate)
                 .write(ct::placed)

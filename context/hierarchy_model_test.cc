@@ -24,8 +24,8 @@ using strata::entity_id;
 using strata::null_entity;
 using strata::refresh_event;
 
-constexpr auto components =
-    strata::component_signatures(strata::cs::make(strata::testing::ct::position));
+constexpr auto components = strata::component_signatures(
+    strata::cs::make(strata::testing::ct::position));
 
 using event_record = std::tuple<refresh_event::kind, entity_id, entity_id>;
 
@@ -109,8 +109,8 @@ std::vector<event_record> model_refresh(model_forest& model,
   for (const request& r : requests) {
     const bool refused =
         !model.alive(r.child) ||
-        (!r.parent.is_null() && (!model.alive(r.parent) ||
-                                 model.ancestor_or_self(r.child, r.parent)));
+        (!r.parent.is_null() &&
+         (!model.alive(r.parent) || model.ancestor_or_self(r.child, r.parent)));
     if (refused) {
       events.emplace_back(refresh_event::kind::refused_parent, r.child,
                           r.parent);
@@ -118,9 +118,8 @@ std::vector<event_record> model_refresh(model_forest& model,
       model.link(r.child, r.parent);
     }
   }
-  std::sort(kills.begin(), kills.end(), [](entity_id a, entity_id b) {
-    return a.index() < b.index();
-  });
+  std::sort(kills.begin(), kills.end(),
+            [](entity_id a, entity_id b) { return a.index() < b.index(); });
   std::set<entity_id> dying(kills.begin(), kills.end());
   for (std::size_t k = 0; k < kills.size(); ++k) {
     for (entity_id child : model.children(kills[k])) {
@@ -249,7 +248,8 @@ constexpr auto detaching = strata::settings()
                                .hierarchy(strata::detach_children);
 
 TEST(HierarchyModelTest, KillChildren) {
-  for (std::uint32_t seed = 1; seed <= 8; ++seed) run_model<killing>(seed, true);
+  for (std::uint32_t seed = 1; seed <= 8; ++seed)
+    run_model<killing>(seed, true);
 }
 
 TEST(HierarchyModelTest, DetachChildren) {

@@ -32,12 +32,12 @@ inline constexpr auto world = strata::tag<world_transform>;
 struct propagate {
   template <typename Data>
   void process(Data& data) const {
-    data.for_each([&](entity_id e, world_transform& w,
-                      const local_transform& l) {
-      const world_transform* up = data.parent(ct::world, e);
-      w.x = (up ? up->x * 0.5 : 0) + l.x;
-      w.y = (up ? up->y * 0.5 : 0) + l.y;
-    });
+    data.for_each(
+        [&](entity_id e, world_transform& w, const local_transform& l) {
+          const world_transform* up = data.parent(ct::world, e);
+          w.x = (up ? up->x * 0.5 : 0) + l.x;
+          w.y = (up ? up->y * 0.5 : 0) + l.y;
+        });
   }
 };
 // Records the depth of each entity it visits, per subtask, in order.
@@ -55,18 +55,18 @@ inline constexpr auto visit_order = strata::tag<::visit_order>;
 
 constexpr auto components = strata::component_signatures(
     strata::cs::make(ct::local), strata::cs::make(ct::world));
-constexpr auto systems = strata::system_signatures(
-    strata::ss::make(st::propagate)
-        .write(ct::world)
-        .read(ct::local)
-        .parallelism(strata::ips::split_evenly(4))
-        .in_hierarchy_order(),
-    strata::ss::make(st::visit_order)
-        .read(ct::world)
-        .dependencies(st::propagate)
-        .parallelism(strata::ips::none())
-        .output<std::vector<std::size_t>>()
-        .in_hierarchy_order());
+constexpr auto systems =
+    strata::system_signatures(strata::ss::make(st::propagate)
+                                  .write(ct::world)
+                                  .read(ct::local)
+                                  .parallelism(strata::ips::split_evenly(4))
+                                  .in_hierarchy_order(),
+                              strata::ss::make(st::visit_order)
+                                  .read(ct::world)
+                                  .dependencies(st::propagate)
+                                  .parallelism(strata::ips::none())
+                                  .output<std::vector<std::size_t>>()
+                                  .in_hierarchy_order());
 constexpr auto settings = strata::settings()
                               .allow_inner_parallelism()
                               .component_signatures(components)
@@ -96,10 +96,9 @@ world_transform expected_world(const Context& ctx, entity_id e) {
 // world transform after each step, which must equal the expected ones.
 std::vector<double> simulate(std::size_t threads,
                              strata::scheduler_kind scheduler) {
-  auto ctx = strata::make_context<settings>(strata::run_options()
-                                                .threads(threads)
-                                                .scheduler(scheduler)
-                                                .hand_off(strata::hand_off::always));
+  auto ctx = strata::make_context<settings>(
+      strata::run_options().threads(threads).scheduler(scheduler).hand_off(
+          strata::hand_off::always));
   std::mt19937 rng(7);
   std::uniform_real_distribution<double> coordinate(-1, 1);
   std::vector<entity_id> ids;

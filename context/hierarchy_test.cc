@@ -52,10 +52,10 @@ inline constexpr auto adopter = strata::tag<::adopter>;
 
 constexpr auto components = strata::component_signatures(
     strata::cs::make(ct::position), strata::cs::make(wanted));
-constexpr auto systems = strata::system_signatures(
-    strata::ss::make(st::adopter)
-        .read(wanted)
-        .parallelism(strata::ips::split_evenly(3)));
+constexpr auto systems =
+    strata::system_signatures(strata::ss::make(st::adopter)
+                                  .read(wanted)
+                                  .parallelism(strata::ips::split_evenly(3)));
 
 constexpr auto killing = strata::settings()
                              .allow_inner_parallelism()
@@ -127,8 +127,7 @@ TEST(HierarchyTest, SetParentTakesEffectAtTheRefresh) {
 
 TEST(HierarchyTest, ChildrenInAttachOrder) {
   auto ctx = strata::make_context(killing);
-  entity_id p = create(ctx), a = create(ctx), b = create(ctx),
-            c = create(ctx);
+  entity_id p = create(ctx), a = create(ctx), b = create(ctx), c = create(ctx);
   ctx.step([&](auto& proxy) {
     proxy.set_parent(c, p);
     proxy.set_parent(a, p);
@@ -189,8 +188,9 @@ TEST(HierarchyTest, KillingAParentKillsItsSubtree) {
   });
   ctx.step([&](auto& proxy) { proxy.kill_entity(root); });
   const auto killed = refresh_event::kind::killed_with_parent;
-  EXPECT_EQ(events, (std::vector<event_record>{
-                        {killed, a, root}, {killed, b, root}, {killed, a1, a}}));
+  EXPECT_EQ(events,
+            (std::vector<event_record>{
+                {killed, a, root}, {killed, b, root}, {killed, a1, a}}));
   EXPECT_FALSE(ctx.alive(root) || ctx.alive(a) || ctx.alive(b) ||
                ctx.alive(a1));
   EXPECT_TRUE(ctx.alive(other));
@@ -273,9 +273,9 @@ TEST(HierarchyTest, RequestsFromSystems) {
       proxy.execute_systems()(strata::sea::all().for_subtasks(
           [](auto& system, auto& data) { system.process(data); }));
     });
-    EXPECT_EQ(events, (std::vector<event_record>{
-                          {refresh_event::kind::refused_parent, chain[9],
-                           chain[8]}}));
+    EXPECT_EQ(events,
+              (std::vector<event_record>{
+                  {refresh_event::kind::refused_parent, chain[9], chain[8]}}));
     EXPECT_EQ(ctx.parent_of(chain[0]), chain[9]);
     EXPECT_EQ(ctx.parent_of(chain[9]), null_entity);
     for (int i = 1; i < 9; ++i) {

@@ -25,12 +25,12 @@ inline constexpr auto world = strata::tag<world_position>;
 struct propagate {
   template <typename Data>
   void process(Data& data) const {
-    data.for_each([&](strata::entity_id e, world_position& w,
-                      const local_offset& l) {
-      const world_position* up = data.parent(ct::world, e);  // null: a root
-      w.x = (up ? up->x : 0) + l.x;
-      w.y = (up ? up->y : 0) + l.y;
-    });
+    data.for_each(
+        [&](strata::entity_id e, world_position& w, const local_offset& l) {
+          const world_position* up = data.parent(ct::world, e);  // null: a root
+          w.x = (up ? up->x : 0) + l.x;
+          w.y = (up ? up->y : 0) + l.y;
+        });
   }
 };
 // --- end snippet ---
@@ -48,7 +48,7 @@ constexpr auto settings =
             strata::ss::make(st::propagate)
                 .write(ct::world)
                 .read(ct::local)
-                .in_hierarchy_order()))  // parents before children
+                .in_hierarchy_order()))     // parents before children
         .hierarchy(strata::kill_children);  // or strata::detach_children
 // --- end snippet ---
 

@@ -79,7 +79,8 @@ constexpr auto settings =
 int main(int argc, char** argv) {
   const std::size_t threads = argc > 1 ? std::strtoul(argv[1], nullptr, 10) : 1;
   auto ctx = strata::make_context<settings>(
-      strata::run_options().threads(threads).hand_off(strata::hand_off::always));
+      strata::run_options().threads(threads).hand_off(
+          strata::hand_off::always));
 
   std::vector<std::pair<std::string, strata::entity_id>> bodies;
   ctx.step([&](auto& proxy) {
@@ -127,7 +128,9 @@ int main(int argc, char** argv) {
 
   // The probe leaves earth for mars: it moves with its whole subtree (none
   // here) at the refresh, and is placed under mars from the next run.
-  ctx.step([&](auto& proxy) { proxy.set_parent(bodies[3].second, bodies[4].second); });
+  ctx.step([&](auto& proxy) {
+    proxy.set_parent(bodies[3].second, bodies[4].second);
+  });
   for (int step = 0; step < 10; ++step) run();
   print("probe re-parented to mars, 10 steps later:");
 

@@ -79,15 +79,14 @@ void apply_parent_requests(World& world, State& state) {
     const entity_id child = request.child;
     const entity_id parent = request.parent;
     const bool removing = parent.is_null();
-    const bool refused =
-        !entities.alive(child) ||
-        (!removing &&
-         (!entities.alive(parent) ||
-          storage.is_ancestor_or_self(child.index(), parent.index())));
+    const bool refused = !entities.alive(child) ||
+                         (!removing && (!entities.alive(parent) ||
+                                        storage.is_ancestor_or_self(
+                                            child.index(), parent.index())));
     if (refused) {
       ++state.refused;
-      report_hierarchy_event(world, refresh_event::kind::refused_parent,
-                             child, parent);
+      report_hierarchy_event(world, refresh_event::kind::refused_parent, child,
+                             parent);
     } else if (removing) {
       storage.detach(child.index());
     } else {
@@ -116,14 +115,12 @@ void apply_hierarchy_kills(World& world, State& state,
       const entity_id child_id = entities.live_id_at(child);
       if constexpr (State::kills_children) {
         if (queue.queue_kill(entities, child_id)) {
-          report_hierarchy_event(world,
-                                 refresh_event::kind::killed_with_parent,
+          report_hierarchy_event(world, refresh_event::kind::killed_with_parent,
                                  child_id, parent);
         }
       } else if (!dying(child)) {
         storage.detach(child);
-        report_hierarchy_event(world,
-                               refresh_event::kind::detached_from_parent,
+        report_hierarchy_event(world, refresh_event::kind::detached_from_parent,
                                child_id, parent);
       }
       child = next;

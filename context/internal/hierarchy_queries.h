@@ -30,12 +30,14 @@ struct parent_of {};
 struct children_of {};
 struct depth_of {};
 struct root_of {};
+struct refused_parent_changes {};
 }  // namespace hierarchy_operation
 
 namespace diagnostic {
-template <typename Operation>
+// Operation names the call; Where, when given, the system that made it.
+template <typename Operation, typename... Where>
 inline constexpr bool hierarchy_not_declared = [] {
-  static_assert(always_false<Operation>,
+  static_assert(always_false<Operation, Where...>,
                 "hierarchy operation (named above) in a program whose "
                 "settings declare no hierarchy: add "
                 ".hierarchy(strata::kill_children) or "
@@ -110,7 +112,9 @@ class child_range {
               std::size_t first)
       : entities_(&entities), storage_(&storage), first_(first) {}
   iterator begin() const { return {entities_, storage_, first_}; }
-  iterator end() const { return {entities_, storage_, hierarchy_storage::none}; }
+  iterator end() const {
+    return {entities_, storage_, hierarchy_storage::none};
+  }
   bool empty() const { return first_ == hierarchy_storage::none; }
 
  private:
@@ -188,6 +192,17 @@ struct first_hierarchy_ordered_system<Signatures, First, true> {
 template <typename SystemList>
 using hierarchy_ordered_system = typename first_hierarchy_ordered_system<
     typename SystemList::signature_types>::type;
+
+// ctx.refused_parent_changes() (0, reported, without a hierarchy).
+template <typename Operation, typename Core>
+std::size_t refused_parent_changes_of(const Core& core) {
+  if constexpr (!Core::has_hierarchy) {
+    diagnostic::report(diagnostic::hierarchy_not_declared<Operation>);
+    return 0;
+  } else {
+    return core.refused_parent_changes();
+  }
+}
 
 // Queues set_parent (parent not null) or remove_parent for the refresh.
 template <typename Operation, typename Core>
