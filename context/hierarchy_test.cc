@@ -1,14 +1,9 @@
 // The hierarchy (context/hierarchy.h) through the public API: the
 // operations and queries, refusals, both kill rules, requests from systems,
-// snapshots, and a model test against a plain std::map forest.
+// snapshots (the model test is context/hierarchy_model_test.cc).
 #include "context/hierarchy.h"
 
-#include <algorithm>
 #include <cstddef>
-#include <cstdint>
-#include <map>
-#include <random>
-#include <set>
 #include <tuple>
 #include <vector>
 
@@ -73,8 +68,7 @@ constexpr auto detaching = strata::settings()
 using event_record = std::tuple<refresh_event::kind, entity_id, entity_id>;
 
 template <typename Context>
-std::vector<event_record>* record_hierarchy_events(
-    Context& ctx, std::vector<event_record>& events) {
+void record_hierarchy_events(Context& ctx, std::vector<event_record>& events) {
   ctx.observe_refresh([&events](const refresh_event& e) {
     if (e.what == refresh_event::kind::refused_parent ||
         e.what == refresh_event::kind::killed_with_parent ||
@@ -82,7 +76,6 @@ std::vector<event_record>* record_hierarchy_events(
       events.emplace_back(e.what, e.entity, e.other);
     }
   });
-  return &events;
 }
 
 template <typename Context>

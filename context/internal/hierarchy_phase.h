@@ -19,7 +19,6 @@
 #define STRATA_CONTEXT_INTERNAL_HIERARCHY_PHASE_H_
 
 #include <cstddef>
-#include <type_traits>
 #include <vector>
 
 #include "context/internal/hierarchy_storage.h"

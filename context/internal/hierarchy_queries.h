@@ -12,9 +12,7 @@
 #include <cstddef>
 #include <iterator>
 #include <type_traits>
-#include <vector>
 
-#include "context/internal/hierarchy_phase.h"
 #include "context/internal/hierarchy_storage.h"
 #include "entity/entity_id.h"
 #include "settings/diagnostic.h"
