@@ -224,6 +224,34 @@ class context {
     query_each<types, /*ReadOnly=*/true>(*core_, exclusion<Excluded...>{}, f);
   }
 
+  // The hierarchy between steps (context/hierarchy.h; with one declared in
+  // the settings).
+  entity_id parent_of(entity_id id) const {
+    return context_internal::hierarchy_access<hierarchy_operation::parent_of>(
+               *core_)
+        .parent_of(id);
+  }
+  auto children_of(entity_id id) const {
+    return context_internal::hierarchy_access<
+               hierarchy_operation::children_of>(*core_)
+        .children_of(id);
+  }
+  std::size_t depth_of(entity_id id) const {
+    return context_internal::hierarchy_access<hierarchy_operation::depth_of>(
+               *core_)
+        .depth_of(id);
+  }
+  entity_id root_of(entity_id id) const {
+    return context_internal::hierarchy_access<hierarchy_operation::root_of>(
+               *core_)
+        .root_of(id);
+  }
+  // set_parent / remove_parent requests the latest refresh refused.
+  std::size_t refused_parent_changes() const {
+    return context_internal::refused_parent_changes_of<
+        hierarchy_operation::refused_parent_changes>(*core_);
+  }
+
   // Snapshots and the state hash, between steps (context/snapshot.h,
   // context/state_hash.h).
   using snapshot_type = world_snapshot<types>;
@@ -317,6 +345,9 @@ class context {
     if constexpr (!std::is_same_v<unserializable, type_list<>>) {
       diagnostic::report(diagnostic::save_of_unserializable_type<
                          type_at_t<0, unserializable>>);
+    } else if constexpr (Types::has_hierarchy) {
+      diagnostic::report(
+          diagnostic::save_of_hierarchy<typename Types::hierarchy_type>);
     }
   }
 
@@ -432,6 +463,12 @@ auto make_context(const Settings& settings, SystemArgs&&... system_args) {
     } else if constexpr (!std::is_void_v<missing_hash_map>) {
       diagnostic::report(component_storage_internal::hash_map_missing_reported<
                          missing_hash_map>);
+    } else if constexpr (!Settings::hierarchy_declared &&
+                         !std::is_void_v<
+                             context_internal::hierarchy_ordered_system<
+                                 systems>>) {
+      diagnostic::report(diagnostic::hierarchy_order_without_hierarchy<
+                         context_internal::hierarchy_ordered_system<systems>>);
     }
     context_internal::compile_hooks<context_types<Settings>>(
         std::make_index_sequence<

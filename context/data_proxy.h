@@ -39,6 +39,14 @@
 //   * defer(f): runs f(defer_proxy&) during the refresh, where critical
 //     operations are allowed (no allocation per call in a steady state,
 //     whatever f captures: context/deferred_queue.h);
+//   * with a hierarchy declared (context/hierarchy.h): set_parent(child,
+//     parent) / remove_parent(child), deferred like defer(f), and the
+//     queries parent_of, children_of, depth_of, root_of; in a system
+//     declared .in_hierarchy_order(), for_each and for_entities visit one
+//     depth level per pass, parents first (internal/hierarchy_loop.h), and
+//     parent(ct::x, e) reads the parent's x (a const T*, null for a root or
+//     a parent without x; any x the system declares, written ones included:
+//     the parent's level is done), for the entity e being visited;
 //   * output(): this subtask's output (signature .output<T>(); reset before
 //     every run); for_previous_outputs(st, f): f(system&, output&) for each
 //     subtask output of st, which must be a (transitive) dependency.
@@ -125,6 +133,8 @@
 #include "context/internal/diagnostics.h"
 #include "context/internal/effect_channel.h"
 #include "context/internal/for_each.h"
+#include "context/internal/hierarchy_loop.h"
+#include "context/internal/hierarchy_queries.h"
 #include "context/system_instance.h"
 #include "entity/entity_id.h"
 #include "scheduler/inner_parallelism.h"
@@ -223,9 +233,9 @@ class data_proxy {
       auto passing = [&](entity_id id) {
         if (filter(id.index())) call(id);
       };
-      visit_ranks(state_.begin, state_.end, passing);
+      visit_slice(passing);
     } else {
-      visit_ranks(state_.begin, state_.end, call);
+      visit_slice(call);
     }
     if (first) std::rethrow_exception(first);
   }
@@ -375,6 +385,77 @@ class data_proxy {
     core_.note_subtask_work();
   }
 
+  // The hierarchy (context/hierarchy.h). set_parent / remove_parent are
+  // deferred: queued when the refresh runs this subtask's deferred
+  // functions, in their order among them. The queries read the relation as
+  // the last refresh left it (never changed while systems run).
+  void set_parent(entity_id child, entity_id parent) {
+    if constexpr (!Types::has_hierarchy) {
+      diagnostic::report(
+          diagnostic::hierarchy_not_declared<hierarchy_operation::set_parent,
+                                             system_type>);
+    } else {
+      defer([child, parent](auto& proxy) { proxy.set_parent(child, parent); });
+    }
+  }
+  void remove_parent(entity_id child) {
+    if constexpr (!Types::has_hierarchy) {
+      diagnostic::report(
+          diagnostic::hierarchy_not_declared<hierarchy_operation::remove_parent,
+                                             system_type>);
+    } else {
+      defer([child](auto& proxy) { proxy.remove_parent(child); });
+    }
+  }
+  entity_id parent_of(entity_id id) const {
+    return context_internal::hierarchy_access<hierarchy_operation::parent_of>(
+               core_)
+        .parent_of(id);
+  }
+  auto children_of(entity_id id) const {
+    return context_internal::hierarchy_access<
+               hierarchy_operation::children_of>(core_)
+        .children_of(id);
+  }
+  std::size_t depth_of(entity_id id) const {
+    return context_internal::hierarchy_access<hierarchy_operation::depth_of>(
+               core_)
+        .depth_of(id);
+  }
+  entity_id root_of(entity_id id) const {
+    return context_internal::hierarchy_access<hierarchy_operation::root_of>(
+               core_)
+        .root_of(id);
+  }
+
+  // In a system declared .in_hierarchy_order(): the parent's component of
+  // `id`, the entity being visited; null for a root or a parent without it.
+  template <tag_value Tag>
+  const tag_type<Tag>* parent(Tag, entity_id id) {
+    using T = tag_type<Tag>;
+    if constexpr (!signature_type::visits_in_hierarchy_order) {
+      diagnostic::report(
+          diagnostic::parent_read_outside_hierarchy_order<system_type, T>);
+      return nullptr;
+    } else if constexpr (!contains_v<T,
+                                     typename signature_type::accessed_types>) {
+      diagnostic::report(
+          diagnostic::system_uses_undeclared_component<system_type, T>);
+      return nullptr;
+    } else if constexpr (!Types::has_hierarchy) {
+      return nullptr;  // make_context reported it
+    } else {
+      STRATA_CHECK(depth_of(id) == instance_.hierarchy_level,
+                   "data.parent(ct::x, e): e must be the entity being "
+                   "visited (its parent's level is the one finished)");
+      const entity_id up = parent_of(id);
+      if (up.is_null() || !core_.template has_component<T>(up)) {
+        return nullptr;
+      }
+      return &core_.components().template get<T>(up);
+    }
+  }
+
   // This subtask's output (reset before the run).
   auto& output() {
     if constexpr (!instance_type::has_output) {
@@ -474,6 +555,9 @@ class data_proxy {
  private:
   static constexpr bool splits =
       context_internal::may_split<Types, signature_type>;
+  // Visits by depth level (internal/hierarchy_loop.h).
+  static constexpr bool in_hierarchy_order =
+      signature_type::visits_in_hierarchy_order && Types::has_hierarchy;
 
   template <typename T>
   static constexpr bool writes =
@@ -573,17 +657,43 @@ class data_proxy {
     constexpr bool checked = Types::settings_type::checked_access_enabled;
     const auto stamps = write_stamps_of(type_list<P...>{});
     const auto run = [&](const auto& filter) {
-      context_internal::loop_ranks<TakesId>(
-          instance_.subscribed().indices(), state_.begin, state_.end,
-          core_.entities(), f, filter, stamps,
-          context_internal::component_access<std::remove_cvref_t<P>,
-                                             storage_type, checked>(
-              core_.components())...);
+      if constexpr (in_hierarchy_order) {
+        context_internal::loop_hierarchy_level<TakesId>(
+            core_.hierarchy().storage, instance_.subscribed().indices(),
+            instance_.hierarchy_level, state_.begin, state_.end, subtask_,
+            subtask_count(), core_.entities(), f, filter, stamps,
+            context_internal::component_access<std::remove_cvref_t<P>,
+                                               storage_type, checked>(
+                core_.components())...);
+      } else {
+        context_internal::loop_ranks<TakesId>(
+            instance_.subscribed().indices(), state_.begin, state_.end,
+            core_.entities(), f, filter, stamps,
+            context_internal::component_access<std::remove_cvref_t<P>,
+                                               storage_type, checked>(
+                core_.components())...);
+      }
     };
     if constexpr (signature_type::has_change_filter) {
       run(change_filter());
     } else {
       run(context_internal::no_change_filter{});
+    }
+  }
+
+  // f(id) for this subtask's entities: its slice of ranks, or of the level
+  // being visited in hierarchy order.
+  template <typename F>
+  void visit_slice(F& f) {
+    if constexpr (in_hierarchy_order) {
+      const auto& entities = core_.entities();
+      context_internal::for_level_slice(
+          core_.hierarchy().storage, instance_.subscribed().indices(),
+          instance_.hierarchy_level, state_.begin, state_.end, subtask_,
+          subtask_count(),
+          [&](std::size_t index) { f(entities.live_id_at(index)); });
+    } else {
+      visit_ranks(state_.begin, state_.end, f);
     }
   }
 

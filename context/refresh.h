@@ -27,6 +27,10 @@
 //      reclaimed (the version bumps, so old ids and handles turn stale). In
 //      entity-index order, so the result does not depend on how systems
 //      were split into subtasks.
+//   With a hierarchy declared in the settings (context/hierarchy.h), the
+//      queued set_parent / remove_parent requests are applied between
+//      phases 1 and 2, and killed entities' children are killed or
+//      detached (internal/hierarchy_phase.h).
 //   3. apply_matches (internal/match_phase.h): every entity created or
 //      whose components changed in the step is matched again, but only
 //      against the systems that can care: a created entity against all, a
@@ -91,6 +95,7 @@
 #include <utility>
 
 #include "absl/base/attributes.h"
+#include "context/internal/hierarchy_phase.h"
 #include "context/internal/kill_phase.h"
 #include "context/internal/match_phase.h"
 #include "context/internal/pending_changes.h"
@@ -147,14 +152,35 @@ class refresh_queue {
     const bool subtask_work = world.take_subtask_work();
     std::exception_ptr failure =
         subtask_work ? context_internal::run_deferred(world, proxy) : nullptr;
-    if constexpr (requires { requires World::has_component_hooks; }) {
-      // Component hooks (context/hooks.h) see the subtasks' kills too.
+    constexpr bool has_hooks =
+        requires { requires World::has_component_hooks; };
+    constexpr bool has_hierarchy = context_internal::has_hierarchy_v<World>;
+    if constexpr (has_hooks || has_hierarchy) {
+      // The hierarchy's cascade and the component hooks need every kill,
+      // the subtasks' included.
       if (subtask_work) context_internal::gather_subtask_kills(world, *this);
+    }
+    if constexpr (has_hierarchy) {
+      // Parent changes, then the cascade (context/hierarchy.h): hooks see
+      // the entities killed with their parents.
+      context_internal::apply_hierarchy(world, changes_.to_kill, *this);
+    }
+    if constexpr (has_hooks) {
+      const std::size_t kills_before_hooks = changes_.to_kill.size();
       std::exception_ptr thrown = world.run_component_hooks(changes_);
       if (thrown && !failure) failure = std::move(thrown);
+      if constexpr (has_hierarchy) {
+        // What the hooks queued: their parent changes, and the cascade of
+        // their kills (the killed entities' nodes already cleared are left
+        // as they are).
+        if (changes_.to_kill.size() != kills_before_hooks ||
+            !world.hierarchy().requests.empty()) {
+          context_internal::apply_hierarchy(world, changes_.to_kill, *this);
+        }
+      }
     }
     context_internal::apply_kills(world, changes_, *this, parallel,
-                                  subtask_work);
+                                  subtask_work && !has_hooks && !has_hierarchy);
     context_internal::apply_matches(world, changes_, parallel);
     if (failure) std::rethrow_exception(failure);
   }

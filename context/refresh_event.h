@@ -21,6 +21,13 @@
 // of kind refused_creations, `count` saying how many (entity null, no
 // system); ctx.refused_creations() says the same after the step.
 //
+// Hierarchy events (context/hierarchy.h; only in a program whose settings
+// declare a hierarchy): refused_parent for a refused set_parent /
+// remove_parent (entity: the child, other: the parent or null), then
+// killed_with_parent or detached_from_parent for each child a kill touched
+// (entity: the child, other: the killed parent), after the deferred
+// functions and before phase 2's events, in the order hierarchy.h gives.
+//
 // `system_name` views a string with static storage duration: the system's
 // `static constexpr std::string_view name` if it declares one, else its
 // type's name. The observer runs during the refresh, on the thread that
@@ -38,13 +45,22 @@
 namespace strata {
 
 struct refresh_event {
-  enum class kind { subscribe, unsubscribe, reclaim, refused_creations };
+  enum class kind {
+    subscribe,
+    unsubscribe,
+    reclaim,
+    refused_creations,
+    refused_parent,
+    killed_with_parent,
+    detached_from_parent
+  };
   static constexpr std::size_t no_system = ~std::size_t{0};
   kind what;
   entity_id entity;
   std::size_t system_id = no_system;  // no_system for reclaim and refusals
   std::string_view system_name;       // empty for reclaim and refusals
   std::size_t count = 0;              // refused_creations: how many
+  entity_id other = null_entity;      // hierarchy events: the parent
 };
 
 // Context-wide observer of refresh events (ctx.observe_refresh(f)).

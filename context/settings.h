@@ -12,7 +12,8 @@
 //       .hand_off(strata::hand_off::never)     // default: automatic
 //       .refresh_parallelism(true)             // default: true
 //       .trace()                               // default: off
-//       .hooks(strata::component_hooks(...));  // none (context/hooks.h)
+//       .hooks(strata::component_hooks(...))   // none (context/hooks.h)
+//       .hierarchy(strata::kill_children);     // default: none
 //
 // Each option may be set once: a second call is a compile error naming it.
 // What shapes types (limit kind and size, signatures, scheduler, inner
@@ -34,6 +35,7 @@
 #include "base/limit.h"
 #include "component_storage/signature.h"
 #include "context/hooks.h"
+#include "context/hierarchy.h"
 #include "context/resources.h"
 #include "scheduler/atomic_counter.h"
 #include "scheduler/dag.h"
@@ -68,6 +70,14 @@ inline constexpr bool not_resources = [] {
   static_assert(always_false<Given>,
                 "settings().resources(x): x must come from "
                 "strata::resources(strata::resource<T>...)");
+  return false;
+}();
+
+template <typename Given>
+inline constexpr bool not_hierarchy_relation = [] {
+  static_assert(always_false<Given>,
+                "settings().hierarchy(x): x must be strata::kill_children or "
+                "strata::detach_children (context/hierarchy.h)");
   return false;
 }();
 
@@ -113,6 +123,7 @@ struct threads {};
 struct refresh_parallelism {};
 struct trace {};
 struct hooks {};
+struct hierarchy {};
 }  // namespace context_keys
 
 template <typename Map>
@@ -255,6 +266,21 @@ struct context_settings : fluent_settings<context_settings, Map> {
     }
   }
 
+  // A parent/child relation between entities (context/hierarchy.h):
+  // strata::kill_children (killing a parent kills its subtree) or
+  // strata::detach_children (its children become roots). Without it the
+  // context has no hierarchy storage and its refresh no hierarchy phase.
+  template <typename Relation>
+  constexpr auto hierarchy(Relation relation) const {
+    if constexpr (!is_hierarchy_relation_v<Relation>) {
+      diagnostic::report(diagnostic::not_hierarchy_relation<Relation>);
+      return *this;
+    } else {
+      return set(settings_internal::once<context_keys::hierarchy, keys>,
+                 relation);
+    }
+  }
+
   // What the context reads.
   using entity_limit_type =
       typename Map::template value_type<context_keys::entity_limit>;
@@ -273,6 +299,11 @@ struct context_settings : fluent_settings<context_settings, Map> {
   static constexpr bool trace_enabled =
       Map::template value_type<context_keys::trace>::value;
   using hook_list_type = typename Map::template value_type<context_keys::hooks>;
+  // strata::no_hierarchy, or the hierarchy_relation the settings declare.
+  using hierarchy_type =
+      typename Map::template value_type<context_keys::hierarchy>;
+  static constexpr bool hierarchy_declared =
+      !std::is_same_v<hierarchy_type, no_hierarchy>;
 
  private:
   template <typename Key>
@@ -303,7 +334,8 @@ struct context_defaults {
       option_default<context_keys::threads>(std::size_t{0}),
       option_default<context_keys::refresh_parallelism>(true),
       option_default<context_keys::trace>(std::false_type{}),
-      option_default<context_keys::hooks>(component_hook_list<>{}));
+      option_default<context_keys::hooks>(component_hook_list<>{}),
+      option_default<context_keys::hierarchy>(no_hierarchy{}));
 };
 
 constexpr auto settings() {

@@ -77,6 +77,8 @@
 #include "base/check.h"
 #include "base/internal/flat_tuple.h"
 #include "context/internal/change_stamps.h"
+#include "context/hierarchy.h"
+#include "context/internal/hierarchy_storage.h"
 #include "context/resources.h"
 #include "settings/diagnostic.h"
 #include "settings/type_list.h"
@@ -212,6 +214,7 @@ class world_snapshot {
     windows_ = other.windows_;
     step_count_ = other.step_count_;
     has_change_state_ = other.has_change_state_;
+    hierarchy_ = other.hierarchy_;
     return *this;
   }
 
@@ -247,6 +250,9 @@ class world_snapshot {
       capture_windows(core, std::make_index_sequence<system_count>{});
       step_count_ = core.step_count();
       has_change_state_ = true;
+      if constexpr (Types::has_hierarchy) {
+        hierarchy_ = core.hierarchy().storage;
+      }
     } catch (...) {
       entities_.reset();
       throw;
@@ -279,6 +285,9 @@ class world_snapshot {
       core.subscription(s).finish_refresh();
     }
     core.resources() = resources_;
+    if constexpr (Types::has_hierarchy) {
+      core.hierarchy().storage = hierarchy_;
+    }
     if (has_change_state_) {
       core.changes() = changes_;
       restore_windows(core, std::make_index_sequence<system_count>{});
@@ -420,6 +429,11 @@ class world_snapshot {
   std::array<std::array<std::uint64_t, 2>, system_count> windows_{};
   std::uint64_t step_count_ = 0;
   bool has_change_state_ = false;
+  // The parent/child relation (context/hierarchy.h), when declared.
+  [[no_unique_address]] std::conditional_t<Types::has_hierarchy,
+                                           context_internal::hierarchy_storage,
+                                           no_hierarchy>
+      hierarchy_;
 };
 
 }  // namespace strata

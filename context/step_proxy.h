@@ -40,6 +40,10 @@
 //     over every entity with the components f's parameters name (any access:
 //     T& or const T&), alive(id), make_handle(id) / valid(h);
 //   * resource<T>(): T&, for every resource the settings declare;
+//   * with a hierarchy declared (context/hierarchy.h): set_parent(child,
+//     parent) / remove_parent(child), applied at the refresh, and the
+//     queries parent_of, children_of, depth_of, root_of (the relation as
+//     the last refresh left it);
 //   * per system: system(st), instance(st), for_system_outputs(st, f),
 //     count_entities_in(st), any_entity_in(st), is_in_system(st, id).
 // The step proxy adds execute_systems()(adapters...) (every system) and
@@ -73,6 +77,7 @@
 #include "context/internal/context_types.h"
 #include "context/internal/diagnostics.h"
 #include "context/internal/for_each.h"
+#include "context/internal/hierarchy_queries.h"
 #include "entity/entity_handle.h"
 #include "entity/entity_id.h"
 #include "settings/diagnostic.h"
@@ -217,6 +222,37 @@ class critical_proxy {
     return instance(t).subscribed().contains(id);
   }
   std::size_t entity_count() const { return core_.entities().size(); }
+
+  // The hierarchy (context/hierarchy.h): requests applied at the refresh,
+  // queries of the relation as the last refresh left it.
+  void set_parent(entity_id child, entity_id parent) {
+    context_internal::request_parent<hierarchy_operation::set_parent>(
+        core_, child, parent);
+  }
+  void remove_parent(entity_id child) {
+    context_internal::request_parent<hierarchy_operation::remove_parent>(
+        core_, child, null_entity);
+  }
+  entity_id parent_of(entity_id id) const {
+    return context_internal::hierarchy_access<hierarchy_operation::parent_of>(
+               core_)
+        .parent_of(id);
+  }
+  auto children_of(entity_id id) const {
+    return context_internal::hierarchy_access<
+               hierarchy_operation::children_of>(core_)
+        .children_of(id);
+  }
+  std::size_t depth_of(entity_id id) const {
+    return context_internal::hierarchy_access<hierarchy_operation::depth_of>(
+               core_)
+        .depth_of(id);
+  }
+  entity_id root_of(entity_id id) const {
+    return context_internal::hierarchy_access<hierarchy_operation::root_of>(
+               core_)
+        .root_of(id);
+  }
 
  protected:
   template <typename F>

@@ -233,6 +233,9 @@ class system_instance : public context_internal::runtime_of<Types, I> {
   // own stamp. Set when the run starts, before its subtasks.
   std::uint64_t change_since = 0;
   std::uint64_t change_seen = 0;
+  // The depth level a run in hierarchy order visits now (0 for others):
+  // set between passes, before their subtasks (internal/hierarchy_loop.h).
+  std::size_t hierarchy_level = 0;
   static constexpr bool has_output = signature_type::has_output;
 
   static_assert(has_output ? std::is_default_constructible_v<output_type>

@@ -107,6 +107,8 @@ int main() {
       case strata::refresh_event::kind::refused_creations:
         std::printf("  refresh: %zu creations refused\n", event.count);
         break;
+      default:  // hierarchy events: this program declares no hierarchy
+        break;
     }
   });
   auto run_systems = [](auto& proxy) {

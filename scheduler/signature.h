@@ -20,6 +20,9 @@
 //       .receives<damage>()            // data.messages(mt::damage, id)
 //       .dependencies(st::gunnery);    // after every sender of damage
 //
+//   ss::make(st::propagate).write(ct::world).read(ct::local)
+//       .in_hierarchy_order();         // parents before children
+//
 // What the lists mean:
 //   * read(c...), write(c...): the REQUIRED components. The system's
 //     entities are those that have every one of them (and none of
@@ -46,6 +49,12 @@
 //     to depend, directly or transitively, on every system that sends T (a
 //     compile error naming the three otherwise; a system cannot receive a
 //     type it sends).
+//   * in_hierarchy_order(): the system visits its entities parents before
+//     children, one depth level after another (context/hierarchy.h; the
+//     settings must declare a hierarchy), and may read its entities'
+//     parents' components, written ones included (data.parent(ct::x, e)):
+//     each level is split across subtasks only once the level above is
+//     done. `visits_in_hierarchy_order` says whether it was set.
 // Every access list counts for the data-race check (scheduler/dag.h):
 // optional access exactly like required access, resources like components.
 //
@@ -88,6 +97,9 @@ namespace strata {
 
 // The output type of a system that has none.
 struct no_output {};
+
+// The order .in_hierarchy_order() gives (an item of ss::order<...>).
+struct hierarchy_order {};
 
 // Placeholder strategy: let the context decide how to split the system.
 // Described (scheduler/inner_parallelism.h) as "context default".
@@ -207,6 +219,8 @@ template <typename... Messages>
 struct sends {};
 template <typename... Messages>
 struct receives {};
+template <typename... Order>  // one
+struct order {};
 
 namespace signature_internal {
 
@@ -290,6 +304,8 @@ struct signature {
       typename signature_internal::single_or<items<ss::parallelism<>>,
                                              default_parallelism>::type;
   static constexpr bool has_output = !std::is_same_v<output_type, no_output>;
+  static constexpr bool visits_in_hierarchy_order =
+      contains_v<hierarchy_order, items<ss::order<>>>;
 
   // The strategy given to .parallelism(...), else default_parallelism.
   parallelism_type strategy{};
@@ -375,6 +391,14 @@ struct signature {
       return *this;
     } else {
       return signature<System, Lists..., ss::parallelism<Strategy>>{chosen};
+    }
+  }
+
+  constexpr auto in_hierarchy_order() const {
+    if constexpr (!check_list<ss::order<hierarchy_order>>()) {
+      return *this;
+    } else {
+      return signature<System, Lists..., ss::order<hierarchy_order>>{strategy};
     }
   }
 

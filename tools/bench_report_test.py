@@ -95,6 +95,13 @@ CHANGE_RUNS = benchmark_json([
     run("BM_ChangedOnePercent/baseline_dirty_list/1048576", 40e3),
     run("BM_ChangedOnePercent/strata_1t/1048576", 100e3),
 ])
+HIERARCHY_RUNS = benchmark_json([
+    run("BM_Propagate/hand_written/262144", 1e6),
+    run("BM_Propagate/strata_1t/262144", 1.2e6),
+    run("BM_Propagate/strata_2t/262144/real_time", 0.2e6),  # 600 µs wall
+    run("BM_Reparent/strata/262144", 2621 * 500),
+    run("BM_ReparentFixed/strata/262144", 500e3),
+])
 THREADING_RUNS = benchmark_json([
     run("BM_Contention_Pool/8/real_time", 1e6, per_task=100e-9),
     run("BM_Contention_MoodycamelPool/8/real_time", 1e6, per_task=150e-9),
@@ -110,6 +117,7 @@ class NewGroupsTest(unittest.TestCase):
         self.report = WriteReportTest().render(None, {
             "snapshot_benchmark.json": SNAPSHOT_RUNS,
             "change_benchmark.json": CHANGE_RUNS,
+            "hierarchy_benchmark.json": HIERARCHY_RUNS,
             "thread_pool_benchmark.json": THREADING_RUNS,
         })
 
@@ -133,6 +141,12 @@ class NewGroupsTest(unittest.TestCase):
     def test_change_tables_show_ratio_to_baseline(self):
         self.assertIn("| 256k | 100.0 µs | 125.0 µs | 1.25× |", self.report)
         self.assertIn("| 1M | 40.0 µs | 100.0 µs | 2.50× |", self.report)
+
+    def test_hierarchy_tables(self):
+        self.assertIn("| 256k | 1.00 ms | 1.20 ms | 600.0 µs | 1.20× | "
+                      "0.50× |", self.report)
+        self.assertIn("| 256k | 500 ns | 500.0 µs | 500 ns |", self.report)
+        self.assertIn("| 1M | — | — |", self.report)
 
     def test_moodycamel_pool_beside_pool(self):
         self.assertIn("| contention, 8 threads, per task | 100 ns | 150 ns | "

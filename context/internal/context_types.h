@@ -139,6 +139,8 @@ struct context_types {
   static constexpr bool inner_parallelism_allowed =
       Settings::inner_parallelism_allowed;
   static constexpr bool trace_enabled = Settings::trace_enabled;
+  static constexpr bool has_hierarchy = Settings::hierarchy_declared;
+  using hierarchy_type = typename Settings::hierarchy_type;
   static constexpr std::size_t component_count = component_list::count;
   static constexpr std::size_t system_count = system_list::count;
   using bitset_type =

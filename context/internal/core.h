@@ -32,6 +32,7 @@
 #include "context/internal/core_setup.h"
 #include "context/internal/create_batch.h"
 #include "context/internal/hook_phase.h"
+#include "context/internal/hierarchy_phase.h"
 #include "context/internal/inline_decisions.h"
 #include "context/internal/subscription.h"
 #include "context/internal/system_runner.h"
@@ -56,6 +57,7 @@ class context_core {
   static constexpr std::size_t system_count = Types::system_count;
   using subscription_type = context_internal::subscription<entity_storage_type>;
   using bitset_type = typename Types::bitset_type;
+  static constexpr bool has_hierarchy = Types::has_hierarchy;
 
   template <typename... SystemArgs>
   context_core(const typename Types::settings_type& settings,
@@ -93,6 +95,7 @@ class context_core {
       main_thread_ = this_thread_token();
     }
     refused_creations_ = 0;
+    if constexpr (has_hierarchy) hierarchy_.refused = 0;
     changes_.begin_step(step_count_);
   }
   void end_step(std::exception_ptr failure) {
@@ -364,6 +367,13 @@ class context_core {
   }
   run_cost& cost_of(std::size_t system) { return *costs_[system]; }
   trace_log& trace() { return trace_; }
+  // The parent/child relation and its queue (context/hierarchy.h), in a
+  // program whose settings declare one.
+  auto& hierarchy() requires has_hierarchy { return hierarchy_; }
+  const auto& hierarchy() const requires has_hierarchy { return hierarchy_; }
+  std::size_t refused_parent_changes() const requires has_hierarchy {
+    return hierarchy_.refused;
+  }
   // Stamps for changed() / added() filters (internal/change_stamps.h).
   context_internal::change_tracking<Types>& changes() { return changes_; }
   thread_token main_thread() const { return main_thread_; }
@@ -403,11 +413,20 @@ class context_core {
     }
   }
   // Whether the refresh has anything to do: work a subtask left (deferred
-  // functions, kills), kills, matches or refused creations queued.
+  // functions, kills), kills, matches, refused creations or parent changes
+  // queued.
   bool refresh_has_work() const noexcept {
     return subtask_work_.load(std::memory_order_relaxed) ||
            refresh_.pending_kills() != 0 || refresh_.pending_matches() != 0 ||
-           refused_creations_ != 0;
+           refused_creations_ != 0 || parent_requests_pending();
+  }
+  // set_parent / remove_parent requests wait for the refresh.
+  bool parent_requests_pending() const {
+    if constexpr (has_hierarchy) {
+      return !hierarchy_.requests.empty();
+    } else {
+      return false;
+    }
   }
   void refresh() {
     defer_proxy<Types> proxy(*this);
@@ -487,6 +506,11 @@ class context_core {
   [[no_unique_address]] std::conditional_t<Types::trace_enabled, trace_log,
                                            no_trace_span>
       trace_;
+  [[no_unique_address]] std::conditional_t<
+      has_hierarchy,
+      context_internal::hierarchy_state<typename Types::hierarchy_type>,
+      no_hierarchy>
+      hierarchy_;
   thread_token main_thread_ = 0;
   // Empty without hooks.
   using hook_runner_type = context_internal::hook_runner<Types>;

@@ -15,6 +15,7 @@
 #ifndef STRATA_CONTEXT_INTERNAL_SUBTASK_EXECUTOR_H_
 #define STRATA_CONTEXT_INTERNAL_SUBTASK_EXECUTOR_H_
 
+#include <algorithm>
 #include <cstddef>
 #include <utility>
 
@@ -57,17 +58,35 @@ class subtask_executor {
   // its own subtask call (system_runner::subtask_call), one type for both
   // variants of a system's run, and with one note less on a mistake in a
   // system's code than for_subtasks would add (settings/diagnostic.h).
+  // A system declared .in_hierarchy_order() runs its subtasks once per
+  // depth level, one level after the other (internal/hierarchy_loop.h).
   template <typename Call>
   ABSL_ATTRIBUTE_ALWAYS_INLINE void run_each_subtask(Call call) {
-    measured_ = measure_;
-    instance_.begin_pass();
-    context_internal::run_subtasks(core_.pool(), instance_.pass_states(),
-                                   instance_.subtask_count(),
-                                   {.parallel = parallel_,
-                                    .measure = measure_,
-                                    .cost = &instance_.cost(),
-                                    .entities = instance_.entity_count()},
-                                   context_internal::make_subtask_body(call));
+    using signature = typename system_instance<Types, I>::signature_type;
+    if constexpr (signature::visits_in_hierarchy_order &&
+                  Types::has_hierarchy) {
+      const auto& storage = core_.hierarchy().storage;
+      const std::size_t levels = std::max<std::size_t>(
+          storage.level_count(), 1);
+      for (std::size_t level = 0; level < levels; ++level) {
+        if (level > 0 && storage.level(level).empty()) continue;
+        instance_.hierarchy_level = level;
+        run_pass(call);
+      }
+      instance_.hierarchy_level = 0;
+    } else {
+      // run_pass's body, written here: a call would add a frame to the
+      // notes on a mistake in a system's code (settings/diagnostic.h).
+      measured_ = measure_;
+      instance_.begin_pass();
+      context_internal::run_subtasks(core_.pool(), instance_.pass_states(),
+                                     instance_.subtask_count(),
+                                     {.parallel = parallel_,
+                                      .measure = measure_,
+                                      .cost = &instance_.cost(),
+                                      .entities = instance_.entity_count()},
+                                     context_internal::make_subtask_body(call));
+    }
   }
   data_proxy<Types, I> data_of(std::size_t subtask) {
     return data_proxy<Types, I>(core_, instance_, instance_.state(subtask),
@@ -94,6 +113,22 @@ class subtask_executor {
   bool measured() const noexcept { return measured_; }
 
  private:
+  // One run of every subtask: a level of a system in hierarchy order.
+  // Unmeasured: a level's time over the system's entity count would
+  // predict a fraction of a run, so the runner times the whole run instead
+  // (measured() stays false).
+  template <typename Call>
+  ABSL_ATTRIBUTE_ALWAYS_INLINE void run_pass(Call& call) {
+    instance_.begin_pass();
+    context_internal::run_subtasks(core_.pool(), instance_.pass_states(),
+                                   instance_.subtask_count(),
+                                   {.parallel = parallel_,
+                                    .measure = false,
+                                    .cost = &instance_.cost(),
+                                    .entities = instance_.entity_count()},
+                                   context_internal::make_subtask_body(call));
+  }
+
   context_core<Types>& core_;
   system_instance<Types, I>& instance_;
   bool parallel_;

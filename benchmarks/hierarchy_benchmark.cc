@@ -1,0 +1,220 @@
+// Hierarchies (context/hierarchy.h), each beside its baseline in this
+// binary. The world: a forest of N entities, roots with 4 to 8 children
+// each, down to depth 4 (five levels), built breadth-first from a fixed
+// seed; each entity has a local and a world 2D transform (rotation and
+// translation).
+//   BM_Propagate/hand_written/N: world = parent's world * local over arrays
+//     sorted by depth (a parent index per entity), one thread: the loop an
+//     engine writes by hand.
+//   BM_Propagate/strata_1t|strata_2t/N: the same in a system declared
+//     .in_hierarchy_order() with data.parent(ct::world, e), on 1 and 2
+//     threads (each level split across them).
+//   BM_Reparent/strata/N: each step moves 1 % of the entities under another
+//     parent of the same depth (set_parent), then refreshes; items are
+//     re-parents, so the time per item is the cost of one.
+//   BM_ReparentFixed/strata/N: 1000 re-parents per step whatever N: the
+//     refresh's cost follows the changes, not the world's size (no
+//     rebuild), so the time per step stays flat as N grows.
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <random>
+#include <vector>
+
+#include "benchmark/benchmark.h"
+#include "strata.h"
+
+namespace {
+
+struct transform {
+  float c = 1, s = 0, x = 0, y = 0;  // cos, sin, translation
+};
+// parent * local.
+inline transform compose(const transform& p, const transform& l) {
+  return {p.c * l.c - p.s * l.s, p.s * l.c + p.c * l.s,
+          p.c * l.x - p.s * l.y + p.x, p.s * l.x + p.c * l.y + p.y};
+}
+struct local_transform : transform {};
+struct world_transform : transform {};
+namespace ct {
+inline constexpr auto local = strata::tag<local_transform>;
+inline constexpr auto world = strata::tag<world_transform>;
+}  // namespace ct
+
+// The forest, breadth-first: parent[i] < i (or -1 for a root), depth[i].
+struct forest {
+  std::vector<std::int32_t> parent;
+  std::vector<std::uint8_t> depth;
+  std::vector<transform> local;
+};
+forest make_forest(std::size_t n) {
+  constexpr int kMaxDepth = 4;
+  std::mt19937 rng(42);
+  std::uniform_int_distribution<int> fan_out(4, 8);
+  std::uniform_real_distribution<float> angle(-0.5f, 0.5f);
+  forest f;
+  const auto add = [&](std::int32_t parent, std::uint8_t depth) {
+    const float a = angle(rng);
+    f.parent.push_back(parent);
+    f.depth.push_back(depth);
+    f.local.push_back({std::cos(a), std::sin(a), a * 10, -a * 5});
+  };
+  // Whole trees of about 1 + 6 + 36 + 216 + 1296 entities, so there are
+  // roots enough to fill n.
+  const std::size_t roots = std::max<std::size_t>(1, n / 1555);
+  for (std::size_t r = 0; r < roots && f.parent.size() < n; ++r) add(-1, 0);
+  for (std::size_t i = 0; f.parent.size() < n; ++i) {
+    if (i == f.parent.size()) {  // every tree full: another root
+      add(-1, 0);
+      continue;
+    }
+    if (f.depth[i] == kMaxDepth) continue;
+    const int children = fan_out(rng);
+    for (int k = 0; k < children && f.parent.size() < n; ++k) {
+      add(static_cast<std::int32_t>(i), f.depth[i] + 1);
+    }
+  }
+  return f;
+}
+
+// ---------------------------------------------------------- hand-written
+
+void propagate_hand_written(benchmark::State& state) {
+  const forest f = make_forest(static_cast<std::size_t>(state.range(0)));
+  std::vector<transform> world(f.local.size());
+  for (auto _ : state) {
+    for (std::size_t i = 0; i < world.size(); ++i) {
+      world[i] = f.parent[i] < 0 ? f.local[i]
+                                 : compose(world[f.parent[i]], f.local[i]);
+    }
+    benchmark::DoNotOptimize(world.data());
+    benchmark::ClobberMemory();
+  }
+  state.SetItemsProcessed(state.iterations() * state.range(0));
+}
+
+// ---------------------------------------------------------------- Strata
+
+struct propagate {
+  template <typename Data>
+  void process(Data& data) const {
+    data.for_each(
+        [&](strata::entity_id e, world_transform& w, const local_transform& l) {
+          const world_transform* up = data.parent(ct::world, e);
+          static_cast<transform&>(w) =
+              up ? compose(*up, l) : static_cast<const transform&>(l);
+        });
+  }
+};
+namespace st {
+inline constexpr auto propagate = strata::tag<::propagate>;
+}  // namespace st
+
+constexpr auto settings =
+    strata::settings()
+        .allow_inner_parallelism()
+        .component_signatures(strata::component_signatures(
+            strata::cs::make(ct::local, ct::world)))
+        .system_signatures(
+            strata::system_signatures(strata::ss::make(st::propagate)
+                                          .write(ct::world)
+                                          .read(ct::local)
+                                          .in_hierarchy_order()))
+        .scheduler(strata::scheduler::atomic_counter)
+        .hierarchy(strata::kill_children);
+
+using context_type = decltype(strata::make_context<settings>());
+
+// The forest in a context: ids[i] is entity i of `f`.
+std::vector<strata::entity_id> fill(context_type& ctx, const forest& f) {
+  std::vector<strata::entity_id> ids(f.parent.size());
+  ctx.step([&](auto& proxy) {
+    for (std::size_t i = 0; i < ids.size(); ++i) {
+      ids[i] = proxy.create_entity();
+      proxy.add_component(ct::local, ids[i], local_transform{f.local[i]});
+      proxy.add_component(ct::world, ids[i]);
+      if (f.parent[i] >= 0) proxy.set_parent(ids[i], ids[f.parent[i]]);
+    }
+  });
+  return ids;
+}
+
+void run_systems(context_type& ctx) {
+  ctx.step([](auto& proxy) {
+    proxy.execute_systems()(strata::sea::all().for_subtasks(
+        [](auto& system, auto& data) { system.process(data); }));
+  });
+}
+
+void propagate_strata(benchmark::State& state, std::size_t threads) {
+  const forest f = make_forest(static_cast<std::size_t>(state.range(0)));
+  auto ctx =
+      strata::make_context<settings>(strata::run_options().threads(threads));
+  fill(ctx, f);
+  for (int warm = 0; warm < 40; ++warm) run_systems(ctx);  // costs measured
+  for (auto _ : state) run_systems(ctx);
+  state.SetItemsProcessed(state.iterations() * state.range(0));
+}
+
+// Moves `per_step` entities per step under another parent of the same
+// depth (so depths, and the forest's shape, stay as they were).
+// (`fixed` per step, or 1 % of the entities when 0.)
+void reparent(benchmark::State& state, std::size_t fixed) {
+  const forest f = make_forest(static_cast<std::size_t>(state.range(0)));
+  const std::size_t per_step = fixed > 0 ? fixed : f.parent.size() / 100;
+  auto ctx = strata::make_context<settings>(strata::run_options().threads(1));
+  const std::vector<strata::entity_id> ids = fill(ctx, f);
+  std::vector<std::vector<std::uint32_t>> at_depth(8);
+  for (std::size_t i = 0; i < f.depth.size(); ++i) {
+    at_depth[f.depth[i]].push_back(static_cast<std::uint32_t>(i));
+  }
+  // A fixed cycle of moves: (child, new parent) pairs, drawn once.
+  std::mt19937 rng(7);
+  std::vector<std::pair<strata::entity_id, strata::entity_id>> moves;
+  for (std::size_t k = 0; k < per_step * 16; ++k) {
+    std::uint32_t child = 0;
+    do {
+      child = static_cast<std::uint32_t>(rng() % f.parent.size());
+    } while (f.depth[child] == 0);
+    const auto& parents = at_depth[f.depth[child] - 1];
+    moves.emplace_back(ids[child], ids[parents[rng() % parents.size()]]);
+  }
+  std::size_t next = 0;
+  for (auto _ : state) {
+    ctx.step([&](auto& proxy) {
+      for (std::size_t k = 0; k < per_step; ++k) {
+        proxy.set_parent(moves[next].first, moves[next].second);
+        next = next + 1 == moves.size() ? 0 : next + 1;
+      }
+    });
+  }
+  state.SetItemsProcessed(state.iterations() *
+                          static_cast<std::int64_t>(per_step));
+}
+
+void forest_sizes(benchmark::internal::Benchmark* b) {
+  for (std::int64_t n : {1 << 10, 1 << 14, 1 << 18, 1 << 20}) b->Arg(n);
+}
+void reparent_sizes(benchmark::internal::Benchmark* b) {
+  for (std::int64_t n : {1 << 14, 1 << 18, 1 << 20}) b->Arg(n);
+}
+
+BENCHMARK(propagate_hand_written)
+    ->Name("BM_Propagate/hand_written")
+    ->Apply(forest_sizes);
+BENCHMARK_CAPTURE(propagate_strata, 1t, 1)
+    ->Name("BM_Propagate/strata_1t")
+    ->Apply(forest_sizes);
+BENCHMARK_CAPTURE(propagate_strata, 2t, 2)
+    ->Name("BM_Propagate/strata_2t")
+    ->Apply(forest_sizes)
+    ->UseRealTime();
+BENCHMARK_CAPTURE(reparent, one_percent, 0)
+    ->Name("BM_Reparent/strata")
+    ->Apply(reparent_sizes);
+BENCHMARK_CAPTURE(reparent, fixed, 1000)
+    ->Name("BM_ReparentFixed/strata")
+    ->Apply(reparent_sizes);
+
+}  // namespace

@@ -1,0 +1,189 @@
+// Internal to //context: the storage behind context/hierarchy.h.
+//
+// Per entity index a node: parent, first and last child, next and previous
+// sibling (an intrusive doubly linked list of children: attaching and
+// detaching are O(1), no allocation per entity), depth, and the position in
+// its depth level. Per depth d >= 1 a dense array of the indices at depth
+// d (levels_[d]); each node's `position` points back into it, so moving an
+// entity between levels is a swap-remove and a push. Depth 0 has no array:
+// roots are every entity with no parent, which the entity storage already
+// lists.
+//
+// Indices, not ids: a node lives only while its entity does (the refresh
+// clears the nodes of killed entities before their ids are reclaimed), so
+// an index names one live entity; the caller maps it back with the entity
+// storage.
+//
+// Not thread-safe: changed by the refresh only, read concurrently between.
+#ifndef STRATA_CONTEXT_INTERNAL_HIERARCHY_STORAGE_H_
+#define STRATA_CONTEXT_INTERNAL_HIERARCHY_STORAGE_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "base/check.h"
+
+namespace strata::context_internal {
+
+class hierarchy_storage {
+ public:
+  using index_type = std::uint32_t;
+  static constexpr index_type none = ~index_type{0};
+
+  struct node {
+    index_type parent = none;
+    index_type first_child = none;
+    index_type last_child = none;
+    index_type next_sibling = none;
+    index_type previous_sibling = none;
+    index_type depth = 0;
+    index_type position = none;  // in levels_[depth] (depth >= 1)
+    friend bool operator==(const node&, const node&) = default;
+  };
+
+  // Queries on any index; an index never linked reads as a root.
+  index_type parent(std::size_t index) const {
+    return index < nodes_.size() ? nodes_[index].parent : none;
+  }
+  index_type first_child(std::size_t index) const {
+    return index < nodes_.size() ? nodes_[index].first_child : none;
+  }
+  index_type next_sibling(std::size_t index) const {
+    return nodes_[index].next_sibling;
+  }
+  std::size_t depth(std::size_t index) const {
+    return index < nodes_.size() ? nodes_[index].depth : 0;
+  }
+  std::size_t root(std::size_t index) const {
+    while (parent(index) != none) index = nodes_[index].parent;
+    return index;
+  }
+  // Whether `ancestor` is `index` or above it.
+  bool is_ancestor_or_self(std::size_t ancestor, std::size_t index) const {
+    for (std::size_t at = index; at != none; at = parent(at)) {
+      if (at == ancestor) return true;
+    }
+    return false;
+  }
+  // The indices at depth d >= 1, in no particular (but deterministic) order.
+  const std::vector<index_type>& level(std::size_t d) const {
+    static const std::vector<index_type> empty;
+    return d < levels_.size() ? levels_[d] : empty;
+  }
+  // One past the deepest level that may hold entities.
+  std::size_t level_count() const { return levels_.size(); }
+
+  // Makes `child` the last child of `parent`, with its subtree (the caller
+  // checked that this makes no cycle and that both are alive).
+  void attach(std::size_t child, std::size_t parent) {
+    grow_to(child > parent ? child : parent);
+    if (nodes_[child].parent == parent) return;
+    unlink(child);
+    node& c = nodes_[child];
+    node& p = nodes_[parent];
+    c.parent = static_cast<index_type>(parent);
+    c.previous_sibling = p.last_child;
+    if (p.last_child == none) {
+      p.first_child = static_cast<index_type>(child);
+    } else {
+      nodes_[p.last_child].next_sibling = static_cast<index_type>(child);
+    }
+    p.last_child = static_cast<index_type>(child);
+    move_subtree(child, p.depth + 1);
+  }
+  // Makes `child` a root with its subtree (nothing if it is one).
+  void detach(std::size_t child) {
+    if (parent(child) == none) return;
+    unlink(child);
+    move_subtree(child, 0);
+  }
+  // Forgets `index` (its entity dies). Its parent, if any, loses it as a
+  // child when `parent_survives`; its children must be cleared or detached
+  // by the caller (they are killed, or detached, in the same refresh).
+  void clear(std::size_t index, bool parent_survives) {
+    if (index >= nodes_.size()) return;
+    if (parent_survives) unlink(index);
+    place(index, 0);
+    nodes_[index] = node{};
+  }
+
+  // f(index) for `root` and every descendant, parents before children
+  // (pre-order); no allocation (walks back up through parent links). f
+  // must not change links.
+  template <typename F>
+  void for_subtree(std::size_t root, F&& f) const {
+    std::size_t at = root;
+    while (true) {
+      f(at);
+      if (nodes_[at].first_child != none) {
+        at = nodes_[at].first_child;
+        continue;
+      }
+      while (at != root && nodes_[at].next_sibling == none) {
+        at = nodes_[at].parent;
+      }
+      if (at == root) return;
+      at = nodes_[at].next_sibling;
+    }
+  }
+
+  friend bool operator==(const hierarchy_storage&,
+                         const hierarchy_storage&) = default;
+
+ private:
+  void grow_to(std::size_t index) {
+    if (index >= nodes_.size()) nodes_.resize(index + 1);
+  }
+  // Takes `child` out of its parent's children (its depth unchanged).
+  void unlink(std::size_t child) {
+    node& c = nodes_[child];
+    if (c.parent == none) return;
+    node& p = nodes_[c.parent];
+    if (c.previous_sibling == none) {
+      p.first_child = c.next_sibling;
+    } else {
+      nodes_[c.previous_sibling].next_sibling = c.next_sibling;
+    }
+    if (c.next_sibling == none) {
+      p.last_child = c.previous_sibling;
+    } else {
+      nodes_[c.next_sibling].previous_sibling = c.previous_sibling;
+    }
+    c.parent = c.next_sibling = c.previous_sibling = none;
+  }
+  // Gives `root` depth `depth` and its descendants theirs below it.
+  void move_subtree(std::size_t root, std::size_t depth) {
+    const std::size_t old_depth = nodes_[root].depth;
+    if (old_depth == depth) return;
+    for_subtree(root, [&](std::size_t at) {
+      place(at, nodes_[at].depth - old_depth + depth);
+    });
+  }
+  // Moves `index` to level `depth` (out of its old one).
+  void place(std::size_t index, std::size_t depth) {
+    node& n = nodes_[index];
+    if (n.depth == depth) return;
+    if (n.depth > 0) {
+      std::vector<index_type>& from = levels_[n.depth];
+      const index_type moved = from.back();
+      from[n.position] = moved;
+      nodes_[moved].position = n.position;
+      from.pop_back();
+      n.position = none;
+    }
+    n.depth = static_cast<index_type>(depth);
+    if (depth > 0) {
+      if (levels_.size() <= depth) levels_.resize(depth + 1);
+      n.position = static_cast<index_type>(levels_[depth].size());
+      levels_[depth].push_back(static_cast<index_type>(index));
+    }
+  }
+
+  std::vector<node> nodes_;
+  std::vector<std::vector<index_type>> levels_;
+};
+
+}  // namespace strata::context_internal
+
+#endif  // STRATA_CONTEXT_INTERNAL_HIERARCHY_STORAGE_H_
