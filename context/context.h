@@ -170,8 +170,8 @@ namespace strata {
 template <typename Settings>
 class context {
  public:
-  using types = context_types<Settings>;
-  using core_type = context_core<types>;
+  using types = context_internal::context_types<Settings>;
+  using core_type = context_internal::context_core<types>;
 
   template <typename... SystemArgs>
   explicit context(const Settings& settings, SystemArgs&&... args)
@@ -470,7 +470,7 @@ auto make_context(const Settings& settings, SystemArgs&&... system_args) {
       diagnostic::report(diagnostic::hierarchy_order_without_hierarchy<
                          context_internal::hierarchy_ordered_system<systems>>);
     }
-    context_internal::compile_hooks<context_types<Settings>>(
+    context_internal::compile_hooks<context_internal::context_types<Settings>>(
         std::make_index_sequence<
             context_internal::usable_hook_count<Settings>>{});
     return context<Settings>(settings,

@@ -179,8 +179,9 @@ class data_proxy {
   using signature_type = typename instance_type::signature_type;
   using output_type = typename instance_type::output_type;
 
-  data_proxy(context_core<Types>& core, instance_type& instance,
-             typename instance_type::state_type& state, std::size_t subtask)
+  data_proxy(context_internal::context_core<Types>& core,
+             instance_type& instance, typename instance_type::state_type& state,
+             std::size_t subtask)
       : core_(core), instance_(instance), state_(state), subtask_(subtask) {}
 
   // f([entity_id,] T&... / const T&...) for each entity of the slice.
@@ -704,7 +705,7 @@ class data_proxy {
         begin, end, [&](std::size_t index) { f(entities.live_id_at(index)); });
   }
 
-  context_core<Types>& core_;
+  context_internal::context_core<Types>& core_;
   instance_type& instance_;
   typename instance_type::state_type& state_;
   std::size_t subtask_;

@@ -24,13 +24,18 @@
 
 namespace strata {
 
+namespace context_internal {
+
 template <typename Types>
 class context_core;
+
+}  // namespace context_internal
 
 template <typename Types, typename Hook>
 class hook_proxy {
  public:
-  hook_proxy(context_core<Types>& core, std::vector<entity_id>& touched)
+  hook_proxy(context_internal::context_core<Types>& core,
+             std::vector<entity_id>& touched)
       : core_(core), touched_(touched) {}
 
   // A new entity, alive at once; null (and counted) at a full fixed limit.
@@ -128,7 +133,7 @@ class hook_proxy {
   }
 
  private:
-  context_core<Types>& core_;
+  context_internal::context_core<Types>& core_;
   // The entities this hook changed: the next round looks at them.
   std::vector<entity_id>& touched_;
 };

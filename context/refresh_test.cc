@@ -42,7 +42,8 @@ constexpr auto components = component_signatures(
     cs::make(tag<position>), cs::make(tag<health>).sparse());
 using component_list = std::remove_const_t<decltype(components)>;
 using bitset_type = component_bitset<2>;
-using metadata_type = entity_metadata<2, entity_refresh_flags>;
+using metadata_type =
+    entity_metadata<2, context_internal::entity_refresh_flags>;
 using entity_storage_type =
     basic_entity_storage<dynamic_limit, entity_traits32, metadata_type>;
 using component_storage_type = component_storage<component_list, dynamic_limit>;
@@ -51,16 +52,19 @@ using queue_type = refresh_queue<entity_storage_type, component_storage_type>;
 // A world of up to 16 component types keeps each entity's id slot, bitset
 // and refresh flags in 8 bytes (eight records per cache line); up to 32 in
 // 12.
-static_assert(sizeof(entity_refresh_flags) == 1);
+static_assert(sizeof(context_internal::entity_refresh_flags) == 1);
 static_assert(
     sizeof(entity_internal::slot_record<
-           std::uint32_t, entity_metadata<7, entity_refresh_flags>>) == 8);
+           std::uint32_t,
+           entity_metadata<7, context_internal::entity_refresh_flags>>) == 8);
 static_assert(
     sizeof(entity_internal::slot_record<
-           std::uint32_t, entity_metadata<16, entity_refresh_flags>>) == 8);
+           std::uint32_t,
+           entity_metadata<16, context_internal::entity_refresh_flags>>) == 8);
 static_assert(
     sizeof(entity_internal::slot_record<
-           std::uint32_t, entity_metadata<32, entity_refresh_flags>>) == 12);
+           std::uint32_t,
+           entity_metadata<32, context_internal::entity_refresh_flags>>) == 12);
 
 struct world;
 
@@ -190,7 +194,7 @@ struct world {
   // What context_core's remove_component / add_component do for health.
   void remove_health(entity_id id) {
     queue.note_change(entity_storage, id);
-    depart_systems_requiring<kHealth>(*this, id);
+    context_internal::depart_systems_requiring<kHealth>(*this, id);
     component_storage.remove<health>(id, entity_storage.bits(id));
   }
   void add_health(entity_id id, int hp) {

@@ -98,7 +98,8 @@ inline constexpr exclusion<Ts...> exclude{};
 template <typename Types>
 class critical_proxy {
  public:
-  explicit critical_proxy(context_core<Types>& core) : core_(core) {}
+  explicit critical_proxy(context_internal::context_core<Types>& core)
+      : core_(core) {}
 
   // A new entity: alive at once, matched to systems at the refresh.
   entity_id create_entity() { return core_.create_entity(); }
@@ -258,7 +259,7 @@ class critical_proxy {
   template <typename F>
   std::size_t create_entities_with(std::size_t n, F& f, bool or_null);
 
-  context_core<Types>& core_;
+  context_internal::context_core<Types>& core_;
 };
 
 template <typename Types>
@@ -297,8 +298,8 @@ class step_proxy : public critical_proxy<Types> {
     return [this](auto&&... adapters) {
       this->core_.settle_departures();
       this->core_.changes().begin_execution();
-      system_runner<Types>::template execute<all_selected>(this->core_,
-                                                           adapters...);
+      context_internal::system_runner<Types>::template execute<all_selected>(
+          this->core_, adapters...);
     };
   }
   // Runs the given systems and every system that depends on them
@@ -314,8 +315,8 @@ class step_proxy : public critical_proxy<Types> {
     return [this](auto&&... adapters) {
       this->core_.settle_departures();
       this->core_.changes().begin_execution();
-      system_runner<Types>::template execute<selected>(this->core_,
-                                                       adapters...);
+      context_internal::system_runner<Types>::template execute<selected>(
+          this->core_, adapters...);
     };
   }
 

@@ -113,8 +113,6 @@ using effective_strategy =
     std::conditional_t<std::is_same_v<Strategy, default_parallelism>,
                        inner_parallelism::automatic_t, Strategy>;
 
-}  // namespace context_internal
-
 struct no_trace_span {};
 
 // The entities a system is subscribed to, as ids: a view over the
@@ -198,7 +196,6 @@ struct alignas(64) subtask_state {
   [[no_unique_address]] Outboxes outboxes;
 };
 
-namespace context_internal {
 // The runtime base of system I's instance (internal/instance_runtime.h).
 template <typename Types, std::size_t I>
 using runtime_of = instance_runtime<
@@ -269,7 +266,7 @@ class system_instance : public context_internal::runtime_of<Types, I> {
 
   // The subscribed entities, as ids (subscribed().indices(): as indices).
   // Departures noted since the last look are applied first.
-  subscription_view<entity_storage_type> subscribed() const {
+  context_internal::subscription_view<entity_storage_type> subscribed() const {
     const subscription_type& subscription = this->membership();
     return {subscription.members(), subscription.entities()};
   }
@@ -284,6 +281,16 @@ class system_instance : public context_internal::runtime_of<Types, I> {
     for (std::size_t i = 0; i < this->run_state_count(); ++i)
       f(system_, states[i].output);
   }
+
+  // The messages of each received type, gathered before each run
+  // (internal/effect_channel.h; empty for a system that receives none).
+  [[no_unique_address]] typename context_internal::inboxes_for<
+      typename signature_type::received_types>::type inboxes;
+
+  // The whole run of the system (tracing only).
+  [[no_unique_address]] std::conditional_t<Types::trace_enabled, trace_span,
+                                           context_internal::no_trace_span>
+      run_span;
 
  private:
   static strategy_type make_strategy(const signature_type& signature) {
@@ -301,17 +308,6 @@ class system_instance : public context_internal::runtime_of<Types, I> {
   }
 
   system_type system_;
-
- public:
-  // The messages of each received type, gathered before each run
-  // (internal/effect_channel.h; empty for a system that receives none).
-  [[no_unique_address]] typename context_internal::inboxes_for<
-      typename signature_type::received_types>::type inboxes;
-
-  // The whole run of the system (tracing only).
-  [[no_unique_address]] std::conditional_t<Types::trace_enabled, trace_span,
-                                           no_trace_span>
-      run_span;
 };
 
 }  // namespace strata

@@ -31,8 +31,8 @@
 // holding the mutex and the notification is sent before unlocking; waiters
 // only return after acquiring that mutex, so "wait() returned" implies "the
 // last count_down is done with the object". The other decrements stay
-// lock-free (a CAS that never reaches zero) because the scheduler's systems
-// all count down one shared latch and should not serialize on a mutex.
+// lock-free (a CAS that never reaches zero), so many threads counting down
+// one latch (the tasks of a fork-join, say) do not serialize on a mutex.
 //
 // Lock handling stays inside the type: callers pass a function
 // (execute_and_wait_until_zero) and never lock anything themselves.

@@ -27,18 +27,24 @@
 
 namespace strata {
 
+namespace context_internal {
+
 template <typename Types>
 class context_core;
+
+}  // namespace context_internal
+
 template <typename Types>
 class defer_proxy;
 template <typename Types>
 class step_proxy;
 template <typename Types, std::size_t I>
 class data_proxy;
-template <typename Types>
-class system_runner;
 
 namespace context_internal {
+
+template <typename Types>
+class system_runner;
 
 // Owns one heap-allocated system instance. Not std::unique_ptr: each
 // unique_ptr<T> brings ~40 small functions (its tuple of pointer and
@@ -128,8 +134,6 @@ class scratch_slots {
   bool used_ = false;
 };
 
-}  // namespace context_internal
-
 template <typename Settings>
 struct context_types {
   using settings_type = Settings;
@@ -178,6 +182,8 @@ struct context_types {
     }
   }
 };
+
+}  // namespace context_internal
 
 }  // namespace strata
 

@@ -45,7 +45,7 @@
 #include "threading/task_group.h"
 #include "threading/thread_pool.h"
 
-namespace strata {
+namespace strata::context_internal {
 
 template <typename Types>
 class context_core {
@@ -517,6 +517,6 @@ class context_core {
   [[no_unique_address]] hook_runner_type hooks_;
 };
 
-}  // namespace strata
+}  // namespace strata::context_internal
 
 #endif  // STRATA_CONTEXT_INTERNAL_CORE_H_

@@ -39,12 +39,10 @@
 #include "entity/entity_id.h"
 #include "settings/type_list.h"
 
-namespace strata {
+namespace strata::context_internal {
+
 template <typename Types>
 class context_core;
-}  // namespace strata
-
-namespace strata::context_internal {
 
 // One component's removed values, in the order of removal.
 template <typename T>

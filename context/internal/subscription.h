@@ -157,10 +157,6 @@ class subscription {
   std::size_t growth_limit_ = static_cast<std::size_t>(-1);
 };
 
-}  // namespace strata::context_internal
-
-namespace strata {
-
 // Per-entity state the refresh keeps in entity metadata (reset on reclaim).
 // One byte: with up to 16 component types an entity's record (id slot,
 // component bits, these flags) is 8 bytes, so the random-access path
@@ -189,6 +185,6 @@ void depart_systems_requiring(World& world, entity_id id) {
   });
 }
 
-}  // namespace strata
+}  // namespace strata::context_internal
 
 #endif  // STRATA_CONTEXT_INTERNAL_SUBSCRIPTION_H_

@@ -24,7 +24,7 @@
 #include "context/internal/subtask_loop.h"
 #include "context/system_instance.h"
 
-namespace strata {
+namespace strata::context_internal {
 
 // Runs a system's subtasks (given to detailed_instance callables).
 template <typename Types, std::size_t I>
@@ -136,6 +136,6 @@ class subtask_executor {
   bool measured_ = false;
 };
 
-}  // namespace strata
+}  // namespace strata::context_internal
 
 #endif  // STRATA_CONTEXT_INTERNAL_SUBTASK_EXECUTOR_H_

@@ -41,7 +41,7 @@
 #include "settings/type_name.h"
 #include "threading/task_group.h"
 
-namespace strata {
+namespace strata::context_internal {
 
 template <typename Types>
 class system_runner {
@@ -402,6 +402,6 @@ class system_runner {
   }
 };
 
-}  // namespace strata
+}  // namespace strata::context_internal
 
 #endif  // STRATA_CONTEXT_INTERNAL_SYSTEM_RUNNER_H_
