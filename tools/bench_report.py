@@ -4,13 +4,10 @@
     tools/bench_report.py                    # everything
     tools/bench_report.py --only scheduler   # run a subset (update, entity,
                                              # scheduler, threading,
-                                             # compile, snapshot,
-                                             # change, damage); the others
-                                             # are
-                                             # change, hierarchy); the
-                                             # others are
-                                             # re-rendered from their
-                                             # stored JSON
+                                             # compile, snapshot, change,
+                                             # damage, hierarchy); the
+                                             # others are re-rendered from
+                                             # their stored JSON
     tools/bench_report.py --quick            # update/entity: 1 .. 16k only
     tools/bench_report.py --reuse            # run nothing; re-render from
                                              # benchmarks/results/*.json
