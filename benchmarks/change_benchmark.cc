@@ -223,7 +223,9 @@ void add_component_baseline(benchmark::State& state) {
   const auto on_add = [&](std::size_t, marker&) { ++counts.added; };
   const auto on_remove = [&](std::size_t, const marker&) { ++counts.removed; };
   for (auto _ : state) {
-    for (std::size_t i = 0; i < n; ++i) on_add(i, markers[i].emplace(1.f));
+    for (std::size_t i = 0; i < n; ++i) {
+      on_add(i, markers[i].emplace(marker{1.f}));
+    }
     for (std::size_t i = 0; i < n; ++i) {
       on_remove(i, *markers[i]);
       markers[i].reset();
