@@ -232,8 +232,8 @@ class context {
         .parent_of(id);
   }
   auto children_of(entity_id id) const {
-    return context_internal::hierarchy_access<
-               hierarchy_operation::children_of>(*core_)
+    return context_internal::hierarchy_access<hierarchy_operation::children_of>(
+               *core_)
         .children_of(id);
   }
   std::size_t depth_of(entity_id id) const {
@@ -450,9 +450,9 @@ auto make_context(const Settings& settings, SystemArgs&&... system_args) {
           diagnostic::system_resource_not_declared<typename undeclared::system,
                                                    typename undeclared::item>);
     } else if constexpr (unstored_by_hook::found) {
-      diagnostic::report(
-          diagnostic::hook_component_not_stored<
-              typename unstored_by_hook::hook, typename unstored_by_hook::item>);
+      diagnostic::report(diagnostic::hook_component_not_stored<
+                         typename unstored_by_hook::hook,
+                         typename unstored_by_hook::item>);
     } else if constexpr (undeclared_by_hook::found) {
       diagnostic::report(diagnostic::hook_resource_not_declared<
                          typename undeclared_by_hook::hook,

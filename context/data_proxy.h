@@ -414,8 +414,8 @@ class data_proxy {
         .parent_of(id);
   }
   auto children_of(entity_id id) const {
-    return context_internal::hierarchy_access<
-               hierarchy_operation::children_of>(core_)
+    return context_internal::hierarchy_access<hierarchy_operation::children_of>(
+               core_)
         .children_of(id);
   }
   std::size_t depth_of(entity_id id) const {

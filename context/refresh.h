@@ -152,8 +152,9 @@ class refresh_queue {
     const bool subtask_work = world.take_subtask_work();
     std::exception_ptr failure =
         subtask_work ? context_internal::run_deferred(world, proxy) : nullptr;
-    constexpr bool has_hooks =
-        requires { requires World::has_component_hooks; };
+    constexpr bool has_hooks = requires {
+      requires World::has_component_hooks;
+    };
     constexpr bool has_hierarchy = context_internal::has_hierarchy_v<World>;
     if constexpr (has_hooks || has_hierarchy) {
       // The hierarchy's cascade and the component hooks need every kill,

@@ -34,8 +34,8 @@
 
 #include "base/limit.h"
 #include "component_storage/signature.h"
-#include "context/hooks.h"
 #include "context/hierarchy.h"
+#include "context/hooks.h"
 #include "context/resources.h"
 #include "scheduler/atomic_counter.h"
 #include "scheduler/dag.h"

@@ -76,8 +76,8 @@
 
 #include "base/check.h"
 #include "base/internal/flat_tuple.h"
-#include "context/internal/change_stamps.h"
 #include "context/hierarchy.h"
+#include "context/internal/change_stamps.h"
 #include "context/internal/hierarchy_storage.h"
 #include "context/resources.h"
 #include "settings/diagnostic.h"
@@ -430,9 +430,8 @@ class world_snapshot {
   std::uint64_t step_count_ = 0;
   bool has_change_state_ = false;
   // The parent/child relation (context/hierarchy.h), when declared.
-  [[no_unique_address]] std::conditional_t<Types::has_hierarchy,
-                                           context_internal::hierarchy_storage,
-                                           no_hierarchy>
+  [[no_unique_address]] std::conditional_t<
+      Types::has_hierarchy, context_internal::hierarchy_storage, no_hierarchy>
       hierarchy_;
 };
 

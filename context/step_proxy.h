@@ -240,8 +240,8 @@ class critical_proxy {
         .parent_of(id);
   }
   auto children_of(entity_id id) const {
-    return context_internal::hierarchy_access<
-               hierarchy_operation::children_of>(core_)
+    return context_internal::hierarchy_access<hierarchy_operation::children_of>(
+               core_)
         .children_of(id);
   }
   std::size_t depth_of(entity_id id) const {

@@ -66,8 +66,8 @@ class subtask_executor {
     if constexpr (signature::visits_in_hierarchy_order &&
                   Types::has_hierarchy) {
       const auto& storage = core_.hierarchy().storage;
-      const std::size_t levels = std::max<std::size_t>(
-          storage.level_count(), 1);
+      const std::size_t levels =
+          std::max<std::size_t>(storage.level_count(), 1);
       for (std::size_t level = 0; level < levels; ++level) {
         if (level > 0 && storage.level(level).empty()) continue;
         instance_.hierarchy_level = level;

@@ -13,6 +13,6 @@ inline constexpr auto settings = settings_with(strata::ss::make(st::idle));
 
 int main() {
   auto ctx = make_test_context<settings>(strata::run_options().threads(2),
-                                            strata::run_options());
+                                         strata::run_options());
   (void)ctx;
 }
