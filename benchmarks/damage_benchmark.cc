@@ -5,6 +5,13 @@
 // step), so items_per_second is messages per second:
 //   BM_Damage/baseline_direct/N: one thread, a hand-written loop that adds
 //     to the target's accumulated damage directly (no second pass needed).
+//   BM_Damage/baseline_buffer_1t/N: one thread fills a buffer of (target,
+//     amount) in entity order, then applies it in that order: the least a
+//     deferred channel does (what strata_1t_apply does).
+//   BM_Damage/baseline_grouped_1t/N: the same buffer, grouped by target
+//     with a counting sort, then each entity adds up its own messages: the
+//     least a channel that lets split receivers own their targets does
+//     (what strata_1t does).
 //   BM_Damage/baseline_thread_buffers/N: two threads each fill a buffer of
 //     (target, amount) for their half of the entities, then one loop merges
 //     the buffers in thread order into the targets: the deterministic
@@ -12,8 +19,15 @@
 //   BM_Damage/strata_1t/N, strata_2t/N: a system that sends damage through
 //     the effect channel (context/effect_channel.h) and a system that
 //     receives it and adds each entity's messages to its own accumulated
-//     damage; one thread (sequential scheduler), and two threads
-//     (atomic_counter, both systems split per core).
+//     damage (messages(tag, self) in for_each); one thread (sequential
+//     scheduler), and two threads (atomic_counter, both systems split per
+//     core).
+//   BM_Damage/strata_1t_apply/N: the same sender; the receiver never
+//     splits and applies every message in send order (for_each_message and
+//     data.write of the target), so nothing is grouped.
+// Every Strata variant also looks its target's id up in a roster (a
+// resource), which the hand-written loops, indexing by number, do not.
+#include <algorithm>
 #include <barrier>
 #include <cstddef>
 #include <cstdint>
@@ -98,6 +112,64 @@ struct hit {
   std::int32_t amount;
 };
 
+void baseline_buffer_1t(benchmark::State& state) {
+  const auto n = static_cast<std::size_t>(state.range(0));
+  std::vector<std::uint32_t> seed(n);
+  std::vector<std::int32_t> attack(n);
+  std::vector<std::int64_t> taken(n, 0);
+  for (std::size_t i = 0; i < n; ++i) {
+    seed[i] = first_seed(i);
+    attack[i] = attack_of(i);
+  }
+  std::vector<hit> buffer;
+  buffer.reserve(n);
+  for (auto _ : state) {
+    buffer.clear();
+    for (std::size_t i = 0; i < n; ++i) {
+      seed[i] = next_random(seed[i]);
+      buffer.push_back({static_cast<std::uint32_t>(seed[i] % n), attack[i]});
+    }
+    for (const hit& h : buffer) taken[h.target] += h.amount;
+    benchmark::ClobberMemory();
+  }
+  benchmark::DoNotOptimize(taken.data());
+  state.SetItemsProcessed(state.iterations() * state.range(0));
+}
+
+void baseline_grouped_1t(benchmark::State& state) {
+  const auto n = static_cast<std::size_t>(state.range(0));
+  std::vector<std::uint32_t> seed(n);
+  std::vector<std::int32_t> attack(n);
+  std::vector<std::int64_t> taken(n, 0);
+  for (std::size_t i = 0; i < n; ++i) {
+    seed[i] = first_seed(i);
+    attack[i] = attack_of(i);
+  }
+  std::vector<hit> buffer;
+  buffer.reserve(n);
+  std::vector<hit> grouped(n);
+  std::vector<std::uint32_t> starts(n + 2);
+  for (auto _ : state) {
+    buffer.clear();
+    for (std::size_t i = 0; i < n; ++i) {
+      seed[i] = next_random(seed[i]);
+      buffer.push_back({static_cast<std::uint32_t>(seed[i] % n), attack[i]});
+    }
+    std::fill(starts.begin(), starts.end(), 0u);
+    for (const hit& h : buffer) ++starts[h.target + 2];
+    for (std::size_t i = 2; i < starts.size(); ++i) starts[i] += starts[i - 1];
+    for (const hit& h : buffer) grouped[starts[h.target + 1]++] = h;
+    for (std::size_t i = 0; i < n; ++i) {
+      for (std::uint32_t k = starts[i]; k < starts[i + 1]; ++k) {
+        taken[i] += grouped[k].amount;
+      }
+    }
+    benchmark::ClobberMemory();
+  }
+  benchmark::DoNotOptimize(taken.data());
+  state.SetItemsProcessed(state.iterations() * state.range(0));
+}
+
 void baseline_thread_buffers(benchmark::State& state) {
   const auto n = static_cast<std::size_t>(state.range(0));
   std::vector<std::uint32_t> seed(n);
@@ -176,9 +248,19 @@ struct absorb {
     });
   }
 };
+// Never splits: applies every message in send order, writing the target.
+struct apply {
+  template <typename Data>
+  void process(Data& data) const {
+    data.for_each_message(mt::damage, [&](const auto& m) {
+      data.write(ct::wounds, m.target).taken += m.value.amount;
+    });
+  }
+};
 namespace st {
 inline constexpr auto strike = strata::tag<::strike>;
 inline constexpr auto absorb = strata::tag<::absorb>;
+inline constexpr auto apply = strata::tag<::apply>;
 }  // namespace st
 
 constexpr auto kSystems = strata::system_signatures(
@@ -197,11 +279,25 @@ constexpr auto kBase =
     strata::settings()
         .resources(strata::resources(strata::resource<roster>))
         .component_signatures(strata::component_signatures(
-            strata::cs::make(ct::fighter), strata::cs::make(ct::wounds)))
-        .system_signatures(kSystems);
-constexpr auto kOneThread =
-    kBase.scheduler(strata::scheduler::sequential).threads(1);
-constexpr auto kTwoThreads = kBase.allow_inner_parallelism()
+            strata::cs::make(ct::fighter), strata::cs::make(ct::wounds)));
+constexpr auto kOneThread = kBase.system_signatures(kSystems)
+                                .scheduler(strata::scheduler::sequential)
+                                .threads(1);
+constexpr auto kOneThreadApply =
+    kBase.scheduler(strata::scheduler::sequential).threads(1)
+        .system_signatures(strata::system_signatures(
+        strata::ss::make(st::strike)
+            .write(ct::fighter)
+            .read_resource<roster>()
+            .sends<damage>()
+            .parallelism(strata::ips::split_evenly_per_core()),
+        strata::ss::make(st::apply)
+            .write(ct::wounds)
+            .receives<damage>()
+            .dependencies(st::strike)
+            .parallelism(strata::ips::none())));
+constexpr auto kTwoThreads = kBase.system_signatures(kSystems)
+                                 .allow_inner_parallelism()
                                  .scheduler(strata::scheduler::atomic_counter)
                                  .threads(2);
 
@@ -236,12 +332,21 @@ void damage_counts(benchmark::internal::Benchmark* b) {
 BENCHMARK(baseline_direct)
     ->Name("BM_Damage/baseline_direct")
     ->Apply(damage_counts);
+BENCHMARK(baseline_buffer_1t)
+    ->Name("BM_Damage/baseline_buffer_1t")
+    ->Apply(damage_counts);
+BENCHMARK(baseline_grouped_1t)
+    ->Name("BM_Damage/baseline_grouped_1t")
+    ->Apply(damage_counts);
 BENCHMARK(baseline_thread_buffers)
     ->Name("BM_Damage/baseline_thread_buffers")
     ->Apply(damage_counts)
     ->UseRealTime();
 BENCHMARK(strata_damage<kOneThread>)
     ->Name("BM_Damage/strata_1t")
+    ->Apply(damage_counts);
+BENCHMARK(strata_damage<kOneThreadApply>)
+    ->Name("BM_Damage/strata_1t_apply")
     ->Apply(damage_counts);
 BENCHMARK(strata_damage<kTwoThreads>)
     ->Name("BM_Damage/strata_2t")

@@ -135,6 +135,7 @@
 #include "context/internal/for_each.h"
 #include "context/internal/hierarchy_loop.h"
 #include "context/internal/hierarchy_queries.h"
+#include "context/internal/split_rule.h"
 #include "context/system_instance.h"
 #include "entity/entity_id.h"
 #include "scheduler/inner_parallelism.h"
@@ -150,16 +151,6 @@ namespace context_internal {
 // compilers' notes on a write through it may name it; see data_proxy::get.)
 template <typename T>
 using read_only_component = const T;
-
-// Whether the subtasks of a system with signature Signature may run at once
-// (see "Access to other entities" above): the settings allow inner
-// parallelism and the strategy is not none(). Decided from types only, so
-// settings passed by value through a template are checked the same.
-template <typename Types, typename Signature>
-inline constexpr bool may_split =
-    Types::inner_parallelism_allowed &&
-    !std::is_same_v<typename Signature::parallelism_type,
-                    inner_parallelism::none_t>;
 
 // Accepts any assignment; stands in after a reported misuse.
 struct assignment_sink {
@@ -473,8 +464,8 @@ class data_proxy {
   // The effect channel (context/effect_channel.h). Sends `value` from
   // `sender` to `target`, for the systems that receive T; a target that is
   // not alive (dead, stale or null) drops the message, counted in
-  // ctx.dropped_messages(). In a system that may split, `sender` must be a
-  // live entity of this subtask's slice and sends must name senders in
+  // ctx.dropped_messages(). In a system that may split, `sender` must be an
+  // entity of this subtask's slice and sends must name senders in
   // ascending index order (as for_each visits them): a check in every
   // build (STRATA_CHECK) that keeps the receivers' order independent of the
   // split.
@@ -508,12 +499,18 @@ class data_proxy {
       if (!core_.entities().alive(target)) {
         return std::span<const message<T>>{};
       }
-      return instance_.inboxes.template box<T>().to(
-          static_cast<std::uint32_t>(target.index()));
+      auto& box = instance_.inboxes.template box<T>();
+      // A system that never splits groups on its first call: its single
+      // subtask is the only reader (internal/effect_channel.h).
+      if constexpr (!splits) {
+        if (!box.grouped()) [[unlikely]] box.group();
+      }
+      return box.to(static_cast<std::uint32_t>(target.index()));
     }
   }
   // f(const message<T>&) for every message of type T of this step, by
-  // target index, then as messages(tag, target) orders them.
+  // sending system, run, sender index and send order (as messages(tag, id)
+  // orders those to one target), without grouping them by target.
   template <tag_value Tag, typename F>
   void for_each_message(Tag, F&& f) const {
     using T = tag_type<Tag>;
@@ -524,9 +521,7 @@ class data_proxy {
       diagnostic::report(
           diagnostic::for_each_message_in_split_system<system_type, T>);
     } else {
-      for (const message<T>& m : instance_.inboxes.template box<T>().all()) {
-        f(m);
-      }
+      instance_.inboxes.template box<T>().for_each(f);
     }
   }
 
@@ -619,10 +614,9 @@ class data_proxy {
       find_slice(boxes);
     }
     const auto index = static_cast<std::uint32_t>(sender.index());
-    STRATA_CHECK(index >= boxes.sender_floor && index < boxes.slice_end &&
-                     core_.entities().alive(sender),
-                 "data.send in a system that may split: the sender must be a "
-                 "live entity of this subtask's slice (an id data.for_each or "
+    STRATA_CHECK(index >= boxes.sender_floor && index < boxes.slice_end,
+                 "data.send in a system that may split: the sender must be an "
+                 "entity of this subtask's slice (an id data.for_each or "
                  "data.for_entities gave), named in ascending index order "
                  "(the order they visit), so that receivers see the same "
                  "order at every thread count");

@@ -48,14 +48,16 @@
 // (system id: declaration order), then by the sender's run in the step,
 // then by sender index, then in send order: the same under both schedulers
 // and at every thread count. This holds because in a system that may
-// split, `sender` must be a live entity of the sending subtask's slice and
+// split, `sender` must be an entity of the sending subtask's slice (its
+// index in the slice's range: the order rests on the index alone) and
 // the subtask must name senders in ascending index order (as for_each and
 // for_entities visit them); a send that breaks this aborts with a message
 // in every build (STRATA_CHECK), like data.get of a dead id. A system that
 // never splits (none(), or settings without inner parallelism) runs as one
 // subtask: its sender ids are recorded as given and its messages keep its
-// send order. for_each_message visits messages by target index, then in
-// that order.
+// send order. for_each_message visits every message in that order
+// (sending system, run, sender index, send order) without grouping by
+// target.
 //
 // Dead targets. A message to an id that is not alive when sent (killed in
 // an earlier step, stale, or null) is dropped and counted:
@@ -70,10 +72,14 @@
 // that throws leaves no messages, like its kills and deferred functions.
 //
 // Complexity. A send is an alive check of the target and an append to the
-// subtask's own buffer (no lock, no allocation once warm). Before each run,
-// a receiver groups the messages of each received type by target index
-// with a stable counting sort: O(messages + highest target index), nothing
-// when no message was sent; messages(tag, id) is then O(1). The buffers keep
+// subtask's own buffer (no lock, no allocation once warm). for_each_message
+// reads the senders' buffers where they are: O(messages), no copy. For
+// messages(tag, id), the messages of the type are grouped by target index
+// with a stable counting sort, O(messages + highest target index), nothing
+// when no message was sent: before the subtasks of a receiver that may
+// split, and at the first messages() call of a run in one that never
+// splits, so a receiver that only calls for_each_message never groups;
+// messages(tag, id) is then O(1). The buffers keep
 // their capacity, so a steady state allocates nothing
 // (context/effect_channel_allocation_test.cc). A program with no sends<T>()
 // pays nothing: the buffers, the gathering and the refresh's clearing are

@@ -29,8 +29,9 @@ using ect::mt::damage;
 // systems (one split, one not) to ids drawn from every id ever made (live,
 // dead, stale, null); a receiver that never splits records what it sees.
 // A plain model (a list of live ids, the messages in system then sender
-// order, a stable sort by target index) predicts every step's messages and
-// drop count.
+// order, a stable sort by target index) predicts every step's messages, in
+// send order (for_each_message) and grouped by target (messages(tag, id),
+// grouped on the receiver's first call), and the drop count.
 struct pool {
   std::vector<entity_id> ids;        // every id ever made, and null
   std::vector<std::uint32_t> picks;  // per step: indices into ids
@@ -41,14 +42,30 @@ struct shot {
 struct witness {
   std::vector<std::pair<entity_id, entity_id>> seen;  // (target, sender)
   std::vector<int> amounts;
+  // The same messages read per target, targets by ascending index.
+  std::vector<std::pair<entity_id, entity_id>> grouped;
+  std::vector<int> grouped_amounts;
   template <typename Data>
   void process(Data& data) {
     seen.clear();
     amounts.clear();
+    grouped.clear();
+    grouped_amounts.clear();
     data.for_each_message(mt::damage, [&](const strata::message<damage>& m) {
       seen.push_back({m.target, m.sender});
       amounts.push_back(m.value.amount);
     });
+    std::vector<entity_id> targets;
+    for (const auto& [target, sender] : seen) targets.push_back(target);
+    std::sort(targets.begin(), targets.end(),
+              [](entity_id a, entity_id b) { return a.index() < b.index(); });
+    targets.erase(std::unique(targets.begin(), targets.end()), targets.end());
+    for (const entity_id target : targets) {
+      for (const auto& m : data.messages(mt::damage, target)) {
+        grouped.push_back({m.target, m.sender});
+        grouped_amounts.push_back(m.value.amount);
+      }
+    }
   }
 };
 struct split_sender {
@@ -167,10 +184,13 @@ TEST(EffectChannelTest, ModelOfSendsToLiveDeadAndStaleIds) {
       ctx.step([&](auto& proxy) {
         ect::run_systems(proxy);
         const witness& w = proxy.system(st::witness);
-        ASSERT_EQ(w.seen.size(), order.size()) << "step " << step;
+        ASSERT_EQ(w.seen, sent) << "step " << step;
+        ASSERT_EQ(w.amounts, amounts) << "step " << step;
+        ASSERT_EQ(w.grouped.size(), order.size()) << "step " << step;
         for (std::size_t i = 0; i < order.size(); ++i) {
-          ASSERT_EQ(w.seen[i], sent[order[i]]) << "step " << step << " " << i;
-          ASSERT_EQ(w.amounts[i], amounts[order[i]]);
+          ASSERT_EQ(w.grouped[i], sent[order[i]])
+              << "step " << step << " " << i;
+          ASSERT_EQ(w.grouped_amounts[i], amounts[order[i]]);
         }
       });
       ASSERT_EQ(ctx.dropped_messages(), dropped) << "step " << step;

@@ -52,7 +52,7 @@ struct hull {  // may split: each entity applies the messages sent to it
   }
 };
 
-struct tally {  // never splits: sees every message, by target index
+struct tally {  // never splits: sees every message, in send order
   std::vector<int> amounts;
   template <typename Data>
   void process(Data& data) {

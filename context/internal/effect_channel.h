@@ -33,6 +33,7 @@
 #include <vector>
 
 #include "context/internal/append_buffer.h"
+#include "context/internal/split_rule.h"
 #include "entity/entity_id.h"
 #include "settings/diagnostic.h"
 #include "settings/type_list.h"
@@ -130,69 +131,99 @@ struct outboxes_for<type_list<T, Ts...>> {
   using type = outboxes<T, Ts...>;
 };
 
-// The messages of type T to each entity, grouped by target index.
+// The messages of type T a receiver sees in one run. Before the run,
+// collect() records the senders' buffers in gathering order (pointers only,
+// nothing is copied); for_each() visits them in that order. to(index) needs
+// the messages grouped by target index: group() does it with a stable
+// counting sort into reused buffers, eagerly for a receiver that may split
+// (before its subtasks start) and on the first to() of a run for one that
+// never splits (its single subtask is the only reader), so a receiver that
+// only calls for_each_message never pays for grouping.
 template <typename T>
 class inbox {
  public:
-  // The messages to entity index `index`, in gathering order.
+  using buffer = append_buffer<message<T>>;
+
+  // Records, in the order for_each_buffer(f) passes them to f, the
+  // buffers holding this run's messages. Every target index is below
+  // `index_end` (the entity storage's end_index(): targets were alive when
+  // sent). Keeps its capacity: no allocation once warm.
+  template <typename ForEachBuffer>
+  void collect(std::uint32_t index_end, ForEachBuffer for_each_buffer) {
+    buffers_.clear();
+    count_ = 0;
+    index_end_ = index_end;
+    grouped_ = false;
+    bound_ = 0;  // after a run without messages, no index reads older ones
+    for_each_buffer([&](const buffer& sent) {
+      if (sent.empty()) return;
+      buffers_.push_back(&sent);
+      count_ += sent.size();
+    });
+  }
+
+  // f(const message<T>&) for every message, in gathering order.
+  template <typename F>
+  void for_each(F& f) const {
+    for (const buffer* sent : buffers_) {
+      for (const message<T>& m : *sent) f(m);
+    }
+  }
+
+  bool grouped() const noexcept { return grouped_; }
+
+  // The messages to entity index `index`, in gathering order; group()
+  // first.
   std::span<const message<T>> to(std::uint32_t index) const noexcept {
     if (index >= bound_) return {};
     return {sorted_.data() + starts_[index],
             sorted_.data() + starts_[index + 1]};
   }
-  // Every message, by target index, then in gathering order.
-  std::span<const message<T>> all() const noexcept {
-    return {sorted_.data(), count_};
-  }
 
-  // Groups by target index the messages of the buffers that
-  // for_each_buffer(f) passes to f, keeping their order within an index.
-  // Every target index is below `index_end` (the entity storage's
-  // end_index(): targets were alive when sent). Few messages in a large
-  // world are first scanned for their highest target index, so that the
-  // counts cover only the indices below it.
-  template <typename ForEachBuffer>
-  void gather(std::uint32_t index_end, ForEachBuffer for_each_buffer) {
-    std::size_t count = 0;
-    for_each_buffer(
-        [&](const append_buffer<message<T>>& sent) { count += sent.size(); });
-    count_ = count;
-    bound_ = 0;  // after a step without messages, no index reads older ones
-    if (count == 0) return;
-    std::uint32_t bound = index_end;
-    if (count < index_end / 8) {
+  // Groups the collected messages by target index, keeping their order
+  // within an index. Few messages in a large world are first scanned for
+  // their highest target index, so that the counts cover only the indices
+  // below it.
+  void group() {
+    grouped_ = true;
+    if (count_ == 0) return;
+    std::uint32_t bound = index_end_;
+    if (count_ < index_end_ / 8) {
       bound = 0;
-      for_each_buffer([&](const append_buffer<message<T>>& sent) {
-        for (const message<T>& m : sent) {
+      for (const buffer* sent : buffers_) {
+        for (const message<T>& m : *sent) {
           bound =
               std::max(bound, static_cast<std::uint32_t>(m.target.index()) + 1);
         }
-      });
+      }
     }
     bound_ = bound;
     // starts_[i + 2] counts index i; after the prefix sum starts_[i + 1] is
     // where index i's messages begin, and it advances as they are placed,
     // ending where index i + 1's begin: then starts_[i] begins index i.
     starts_.assign(static_cast<std::size_t>(bound) + 2, 0);
-    for_each_buffer([&](const append_buffer<message<T>>& sent) {
-      for (const message<T>& m : sent) ++starts_[m.target.index() + 2];
-    });
+    for (const buffer* sent : buffers_) {
+      for (const message<T>& m : *sent) ++starts_[m.target.index() + 2];
+    }
     for (std::size_t i = 2; i < starts_.size(); ++i) {
       starts_[i] += starts_[i - 1];
     }
-    if (sorted_.size() < count) sorted_.resize(count);
-    for_each_buffer([&](const append_buffer<message<T>>& sent) {
-      for (const message<T>& m : sent) {
+    if (sorted_.size() < count_) sorted_.resize(count_);
+    for (const buffer* sent : buffers_) {
+      for (const message<T>& m : *sent) {
         sorted_[starts_[m.target.index() + 1]++] = m;
       }
-    });
+    }
   }
 
  private:
+  std::vector<const buffer*> buffers_;
   std::vector<std::uint32_t> starts_;
   std::vector<message<T>> sorted_;
   std::size_t count_ = 0;
+  std::uint32_t index_end_ = 0;
   std::uint32_t bound_ = 0;  // target indices with messages are below
+  bool grouped_ = false;
 };
 
 struct no_inboxes {};
@@ -218,10 +249,12 @@ struct inboxes_for<type_list<T, Ts...>> {
   using type = inboxes<T, Ts...>;
 };
 
-// Fills `box` from the outboxes of T of every system that sends T.
-template <typename Types, typename T, typename Core, std::size_t... J>
+// Collects into `box` the outboxes of T of every system that sends T, and
+// groups them now when `GroupNow` (a receiver that may split).
+template <typename Types, bool GroupNow, typename T, typename Core,
+          std::size_t... J>
 void gather_type(Core& core, inbox<T>& box, std::index_sequence<J...>) {
-  box.gather(
+  box.collect(
       static_cast<std::uint32_t>(core.entities().end_index()),
       [&core](auto&& f) {
         (
@@ -238,17 +271,22 @@ void gather_type(Core& core, inbox<T>& box, std::index_sequence<J...>) {
             }(),
             ...);
       });
+  if constexpr (GroupNow) box.group();
 }
 
 // Fills each inbox of receiving `instance` from the outboxes of the
-// systems that send its type, in system id then state order.
+// systems that send its type, in system id then state order; a receiver
+// that may split has them grouped by target before its subtasks start.
 template <typename Types, typename Core, typename Instance>
 void gather_messages(Core& core, Instance& instance) {
+  using signature = typename Instance::signature_type;
+  constexpr bool group_now = may_split<Types, signature>;
   [&]<typename... Ts>(type_list<Ts...>) {
-    (gather_type<Types, Ts>(core, instance.inboxes.template box<Ts>(),
-                            std::make_index_sequence<Types::system_count>{}),
+    (gather_type<Types, group_now, Ts>(
+         core, instance.inboxes.template box<Ts>(),
+         std::make_index_sequence<Types::system_count>{}),
      ...);
-  }(typename Instance::signature_type::received_types{});
+  }(typename signature::received_types{});
 }
 
 }  // namespace context_internal
