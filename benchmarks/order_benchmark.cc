@@ -164,14 +164,21 @@ void sizes(benchmark::internal::Benchmark* b) {
 }
 
 BENCHMARK(order_std_sort)->Name("BM_Order/std_sort")->Apply(sizes);
-BENCHMARK_CAPTURE(order_strata<ordered_settings>, ordered, 1)
+void order_strata_ordered(benchmark::State& state, std::size_t threads) {
+  order_strata<ordered_settings>(state, threads);
+}
+void order_strata_unordered(benchmark::State& state) {
+  order_strata<unordered_settings>(state, 1);
+}
+
+BENCHMARK_CAPTURE(order_strata_ordered, 1t, 1)
     ->Name("BM_Order/strata_ordered")
     ->Apply(sizes);
-BENCHMARK_CAPTURE(order_strata<ordered_settings>, ordered_2t, 2)
+BENCHMARK_CAPTURE(order_strata_ordered, 2t, 2)
     ->Name("BM_Order/strata_ordered_2t")
     ->Apply(sizes)
     ->UseRealTime();
-BENCHMARK_CAPTURE(order_strata<unordered_settings>, unordered, 1)
+BENCHMARK(order_strata_unordered)
     ->Name("BM_Order/strata_unordered")
     ->Apply(sizes);
 
