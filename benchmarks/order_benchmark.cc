@@ -125,8 +125,10 @@ constexpr auto unordered_settings =
     strata::settings()
         .allow_inner_parallelism()
         .component_signatures(components)
-        .system_signatures(strata::system_signatures(
-            strata::ss::make(st::paint).read(ct::key, ct::colour).output<float>()))
+        .system_signatures(
+            strata::system_signatures(strata::ss::make(st::paint)
+                                          .read(ct::key, ct::colour)
+                                          .output<float>()))
         .scheduler(strata::scheduler::atomic_counter);
 
 template <const auto& Settings>

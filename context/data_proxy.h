@@ -489,8 +489,7 @@ class data_proxy {
       diagnostic::report(
           diagnostic::message_sent_but_not_declared<system_type, T>);
     } else if constexpr (in_component_order) {
-      diagnostic::report(
-          diagnostic::send_in_ordered_system<system_type, T>);
+      diagnostic::report(diagnostic::send_in_ordered_system<system_type, T>);
     } else {
       auto& boxes = state_.outboxes;
       if constexpr (splits) check_sender(boxes, sender);

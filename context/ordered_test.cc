@@ -99,9 +99,8 @@ visits expected_order(Context& ctx, Less less) {
   ctx.for_each([&](entity_id e, const T& key) {
     keyed.emplace_back(key, static_cast<std::uint32_t>(e.index()));
   });
-  std::sort(keyed.begin(), keyed.end(), [](const auto& a, const auto& b) {
-    return a.second < b.second;
-  });
+  std::sort(keyed.begin(), keyed.end(),
+            [](const auto& a, const auto& b) { return a.second < b.second; });
   std::stable_sort(
       keyed.begin(), keyed.end(),
       [&](const auto& a, const auto& b) { return less(a.first, b.first); });
@@ -135,7 +134,8 @@ std::vector<visits> simulate(std::size_t threads,
       const entity_id e = proxy.create_entity();
       proxy.add_component(ct::sprite, e, static_cast<int>(rng() % 16), 0);
       if (rng() % 3 != 0) {
-        proxy.add_component(ct::rank, e, static_cast<std::uint32_t>(rng() % 64));
+        proxy.add_component(ct::rank, e,
+                            static_cast<std::uint32_t>(rng() % 64));
       }
       ids.push_back(e);
     }
@@ -166,10 +166,12 @@ std::vector<visits> simulate(std::size_t threads,
           [](auto& system, auto& data) { system.process(data); }));
     });
     const visits drawn = visited(ctx, st::draw);
-    EXPECT_EQ(drawn, expected_order<sprite>(ctx, [](const sprite& a,
-                                                    const sprite& b) {
-                return a.depth < b.depth;
-              })) << "draw, step " << step;
+    EXPECT_EQ(drawn,
+              expected_order<sprite>(ctx,
+                                     [](const sprite& a, const sprite& b) {
+                                       return a.depth < b.depth;
+                                     }))
+        << "draw, step " << step;
     const visits ranked = visited(ctx, st::list_ranks);
     EXPECT_EQ(ranked, expected_order<rank>(ctx, std::less<>{}))
         << "list_ranks, step " << step;

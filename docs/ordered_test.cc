@@ -9,7 +9,7 @@
 namespace {
 
 struct sprite {
-  int depth = 0;    // draw order: back to front
+  int depth = 0;  // draw order: back to front
   char name = ' ';
 };
 struct layer {
@@ -52,10 +52,12 @@ constexpr auto settings =
                 .read(ct::sprite)
                 .output<std::vector<char>>()
                 // by one member; ties by entity index
-                .ordered_by(ct::sprite, strata::order_by_member<&sprite::depth>),
+                .ordered_by(ct::sprite,
+                            strata::order_by_member<&sprite::depth>),
             strata::ss::make(st::stack)
                 .write(ct::layer)
-                .ordered_by(ct::layer)));  // by layer's operator<
+                // by layer's own operator<
+                .ordered_by(ct::layer)));
 // --- end snippet ---
 
 TEST(OrderedGuide, Everything) {
@@ -63,7 +65,8 @@ TEST(OrderedGuide, Everything) {
   // --- snippet: run ---
   strata::entity_id b;
   ctx.step([&](auto& proxy) {
-    for (auto [depth, name] : {std::pair{2, 'a'}, {1, 'b'}, {3, 'c'}, {1, 'd'}}) {
+    for (auto [depth, name] :
+         {std::pair{2, 'a'}, {1, 'b'}, {3, 'c'}, {1, 'd'}}) {
       const strata::entity_id e = proxy.create_entity();
       proxy.add_component(ct::sprite, e, depth, name);
       if (name == 'b') b = e;
@@ -76,9 +79,10 @@ TEST(OrderedGuide, Everything) {
   });
   std::vector<char> drawn;
   ctx.step([&](auto& proxy) {
-    proxy.for_system_outputs(st::draw, [&](auto&, const std::vector<char>& part) {
-      drawn.insert(drawn.end(), part.begin(), part.end());
-    });
+    proxy.for_system_outputs(
+        st::draw, [&](auto&, const std::vector<char>& part) {
+          drawn.insert(drawn.end(), part.begin(), part.end());
+        });
   });
   EXPECT_EQ(drawn, (std::vector<char>{'d', 'a', 'c', 'b'}));
   // --- end snippet ---

@@ -123,17 +123,15 @@ struct component_order {};
 // ordered_by's default comparison: the component's own operator<.
 struct order_by_less {
   template <typename T>
-    requires requires(const T& a) { a < a; }
-  constexpr bool operator()(const T& a, const T& b) const {
-    return a < b;
-  }
+  requires requires(const T& a) { a < a; }
+  constexpr bool operator()(const T& a, const T& b) const { return a < b; }
 };
 
 // ordered_by's comparison by one member: order_by_member<&draw::depth>.
 template <auto Member>
 struct order_by_member_t {
   template <typename T>
-    requires requires(const T& a) { a.*Member < a.*Member; }
+  requires requires(const T& a) { a.*Member < a.*Member; }
   constexpr bool operator()(const T& a, const T& b) const {
     return a.*Member < b.*Member;
   }
@@ -253,7 +251,8 @@ inline constexpr bool order_compare_not_usable = [] {
                 "callable (an empty, default-constructible type, such as "
                 "strata::order_by_member<&T::m> or a lambda without "
                 "captures) taking (const T&, const T&) of the component and "
-                "returning bool (system, component and comparator are named "
+                "returning bool; without one, the component needs an "
+                "operator< (system, component and comparator are named "
                 "above)");
   return false;
 }();
@@ -516,20 +515,18 @@ struct signature {
       diagnostic::report(diagnostic::two_orders_in_signature<System>);
       return *this;
     } else if constexpr (!contains_v<T, required_types>) {
-      diagnostic::report(
-          diagnostic::order_component_not_required<System, T>);
+      diagnostic::report(diagnostic::order_component_not_required<System, T>);
       return *this;
     } else if constexpr (!std::is_empty_v<Compare> ||
                          !std::is_default_constructible_v<Compare> ||
-                         !std::is_invocable_r_v<bool, const Compare&,
-                                                const T&, const T&>) {
+                         !std::is_invocable_r_v<bool, const Compare&, const T&,
+                                                const T&>) {
       diagnostic::report(
           diagnostic::order_compare_not_usable<System, T, Compare>);
       return *this;
     } else if constexpr (!std::is_copy_constructible_v<T> ||
                          !std::is_copy_assignable_v<T>) {
-      diagnostic::report(
-          diagnostic::order_component_not_copyable<System, T>);
+      diagnostic::report(diagnostic::order_component_not_copyable<System, T>);
       return *this;
     } else {
       return signature<System, Lists...,

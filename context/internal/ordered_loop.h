@@ -48,8 +48,7 @@ namespace strata::context_internal {
 // Brings `instance`'s order to its subscription and keys.
 template <typename Core, typename Instance>
 void update_order(Core& core, Instance& instance) {
-  using key_type =
-      typename Instance::signature_type::order_component_type;
+  using key_type = typename Instance::signature_type::order_component_type;
   const auto& entities = core.entities();
   auto& components = core.components();
   instance.order.update(

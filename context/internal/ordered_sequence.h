@@ -89,7 +89,8 @@ class ordered_sequence {
       set.for_each([&](std::size_t index) {
         if (marks_[index]) return;
         marks_[index] = 1;
-        moved_.push_back(entry{key_of(index), static_cast<std::uint32_t>(index)});
+        moved_.push_back(
+            entry{key_of(index), static_cast<std::uint32_t>(index)});
       });
     }
     moved_count_ = moved_.size();
