@@ -6,9 +6,10 @@ struct drawer {
   void process(Data&) const {}
 };
 
-constexpr auto settings =
-    settings_with(strata::ss::make(strata::tag<drawer>)
-                      .read(strata::testing::ct::health)
-                      .ordered_by(strata::testing::ct::health));
+constexpr auto settings = settings_with(
+    strata::ss::make(strata::tag<drawer>)
+        .read(strata::testing::ct::health)
+        .ordered_by(strata::testing::ct::health,
+                    strata::order_by_member<&strata::testing::health::hp>));
 
 int main() { run_once<settings>(); }
