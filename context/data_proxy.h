@@ -249,12 +249,12 @@ class data_proxy {
   template <typename F>
   void for_other_entities(F&& f) {
     visit_ranks(0, state_.begin, f);
-    visit_ranks(state_.end, all_entity_count(), f);
+    visit_ranks(state_.end, instance_.entity_count(), f);
   }
   // f(entity_id) for every entity of the system.
   template <typename F>
   void for_all_entities(F&& f) {
-    visit_ranks(0, all_entity_count(), f);
+    visit_ranks(0, instance_.entity_count(), f);
   }
   std::size_t entity_count() const noexcept {
     return state_.end - state_.begin;

@@ -334,8 +334,6 @@ struct single_or<type_list<T, More...>, Default> {
   using type = T;
 };
 
-// Index in List of its first item that is also in Other; size_v<List> if
-// none.
 // The component and comparison of a component_order; void for others.
 template <typename Order>
 struct order_traits {
@@ -348,6 +346,8 @@ struct order_traits<component_order<Component, Compare>> {
   using compare = Compare;
 };
 
+// Index in List of its first item that is also in Other; size_v<List> if
+// none.
 template <typename List, typename Other>
 inline constexpr std::size_t first_shared =
     []<typename... Ts>(type_list<Ts...>) {
