@@ -60,8 +60,6 @@ class ordered_sequence {
 
   // The entities in order.
   std::span<const entry> entries() const noexcept { return entries_; }
-  // How many entities the latest update moved (joined or changed key).
-  std::size_t moved_count() const noexcept { return moved_count_; }
 
   // Brings the order to the members of `set` (an ordered_index_set) with
   // the keys key_of(index) gives.
@@ -93,7 +91,6 @@ class ordered_sequence {
             entry{key_of(index), static_cast<std::uint32_t>(index)});
       });
     }
-    moved_count_ = moved_.size();
     if (moved_.empty()) return;
     std::sort(moved_.begin(), moved_.end(), before_);
     if (entries_.empty()) {
@@ -120,7 +117,6 @@ class ordered_sequence {
   std::vector<entry> moved_;
   std::vector<entry> merged_;
   std::vector<std::uint8_t> marks_;  // 1: the index is in entries_
-  std::size_t moved_count_ = 0;
   [[no_unique_address]] Compare compare_;
   [[no_unique_address]] by_key_then_index before_;
 };
