@@ -47,6 +47,10 @@
 //     parent(ct::x, e) reads the parent's x (a const T*, null for a root or
 //     a parent without x; any x the system declares, written ones included:
 //     the parent's level is done), for the entity e being visited;
+//   * in a system declared .ordered_by(ct::x, compare), for_each,
+//     for_entities, for_other_entities and for_all_entities visit in that
+//     order (ties by index), the slices being contiguous chunks of it
+//     (internal/ordered_loop.h); such a system may not send();
 //   * output(): this subtask's output (signature .output<T>(); reset before
 //     every run); for_previous_outputs(st, f): f(system&, output&) for each
 //     subtask output of st, which must be a (transitive) dependency.
@@ -135,6 +139,7 @@
 #include "context/internal/for_each.h"
 #include "context/internal/hierarchy_loop.h"
 #include "context/internal/hierarchy_queries.h"
+#include "context/internal/ordered_loop.h"
 #include "context/internal/split_rule.h"
 #include "context/system_instance.h"
 #include "entity/entity_id.h"
@@ -474,6 +479,8 @@ class data_proxy {
     if constexpr (!contains_v<T, typename signature_type::sent_types>) {
       diagnostic::report(
           diagnostic::message_sent_but_not_declared<system_type, T>);
+    } else if constexpr (in_component_order) {
+      diagnostic::report(diagnostic::send_in_ordered_system<system_type, T>);
     } else {
       auto& boxes = state_.outboxes;
       if constexpr (splits) check_sender(boxes, sender);
@@ -554,6 +561,9 @@ class data_proxy {
   // Visits by depth level (internal/hierarchy_loop.h).
   static constexpr bool in_hierarchy_order =
       signature_type::visits_in_hierarchy_order && Types::has_hierarchy;
+  // Visits in the order of ordered_by (internal/ordered_loop.h).
+  static constexpr bool in_component_order =
+      signature_type::visits_in_component_order;
 
   template <typename T>
   static constexpr bool writes =
@@ -660,6 +670,13 @@ class data_proxy {
             context_internal::component_access<std::remove_cvref_t<P>,
                                                storage_type, checked>(
                 core_.components())...);
+      } else if constexpr (in_component_order) {
+        context_internal::loop_ordered<TakesId>(
+            instance_.order, state_.begin, state_.end, core_.entities(), f,
+            filter, stamps,
+            context_internal::component_access<std::remove_cvref_t<P>,
+                                               storage_type, checked>(
+                core_.components())...);
       } else {
         context_internal::loop_ranks<TakesId>(
             instance_.subscribed().indices(), state_.begin, state_.end,
@@ -692,11 +709,19 @@ class data_proxy {
     }
   }
 
+  // (Positions in the order, in a system declared ordered_by.)
   template <typename F>
   void visit_ranks(std::size_t begin, std::size_t end, F& f) {
     const auto& entities = core_.entities();
-    instance_.subscribed().indices().for_each(
-        begin, end, [&](std::size_t index) { f(entities.live_id_at(index)); });
+    if constexpr (in_component_order) {
+      context_internal::for_ordered_slice(
+          instance_.order, begin, end,
+          [&](std::size_t index) { f(entities.live_id_at(index)); });
+    } else {
+      instance_.subscribed().indices().for_each(
+          begin, end,
+          [&](std::size_t index) { f(entities.live_id_at(index)); });
+    }
   }
 
   context_internal::context_core<Types>& core_;

@@ -41,6 +41,7 @@
 #include "context/deferred_queue.h"
 #include "context/internal/effect_channel.h"
 #include "context/internal/instance_runtime.h"
+#include "context/internal/ordered_sequence.h"
 #include "context/internal/subscription.h"
 #include "context/run_options.h"
 #include "context/trace.h"
@@ -233,6 +234,10 @@ class system_instance : public context_internal::runtime_of<Types, I> {
   // The depth level a run in hierarchy order visits now (0 for others):
   // set between passes, before their subtasks (internal/hierarchy_loop.h).
   std::size_t hierarchy_level = 0;
+  // The order of a system declared .ordered_by(ct::x): brought up to date
+  // before each run's subtasks (internal/ordered_loop.h); empty otherwise.
+  [[no_unique_address]] context_internal::ordered_sequence_for<signature_type>
+      order;
   static constexpr bool has_output = signature_type::has_output;
 
   static_assert(has_output ? std::is_default_constructible_v<output_type>

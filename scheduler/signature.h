@@ -22,6 +22,8 @@
 //
 //   ss::make(st::propagate).write(ct::world).read(ct::local)
 //       .in_hierarchy_order();         // parents before children
+//   ss::make(st::draw).read(ct::sprite)
+//       .ordered_by(ct::sprite, strata::order_by_member<&sprite::depth>);
 //
 // What the lists mean:
 //   * read(c...), write(c...): the REQUIRED components. The system's
@@ -55,6 +57,19 @@
 //     parents' components, written ones included (data.parent(ct::x, e)):
 //     each level is split across subtasks only once the level above is
 //     done. `visits_in_hierarchy_order` says whether it was set.
+//   * ordered_by(ct::x[, compare]): for_each and for_entities visit the
+//     system's entities in ascending order of their x, by `compare` (x's
+//     operator< by default: strata::order_by_less; a member's operator<:
+//     strata::order_by_member<&T::m>; or any stateless callable
+//     bool(const T&, const T&) that is a strict weak order), ties by entity
+//     index: exactly a std::stable_sort of the keys over ascending indices.
+//     x must be in read() or write(), listed before; it is copied (the
+//     order keeps each entity's key to see which changed), so it must be
+//     copyable. Subtasks take contiguous chunks of the order
+//     (context/internal/ordered_sequence.h). A system has one order:
+//     ordered_by and in_hierarchy_order exclude each other.
+//     `visits_in_component_order` says whether it was set,
+//     `order_component_type` and `order_compare_type` name the two.
 // Every access list counts for the data-race check (scheduler/dag.h):
 // optional access exactly like required access, resources like components.
 //
@@ -100,6 +115,29 @@ struct no_output {};
 
 // The order .in_hierarchy_order() gives (an item of ss::order<...>).
 struct hierarchy_order {};
+
+// The order .ordered_by(ct::x, compare) gives (an item of ss::order<...>).
+template <typename Component, typename Compare>
+struct component_order {};
+
+// ordered_by's default comparison: the component's own operator<.
+struct order_by_less {
+  template <typename T>
+  requires requires(const T& a) { a < a; }
+  constexpr bool operator()(const T& a, const T& b) const { return a < b; }
+};
+
+// ordered_by's comparison by one member: order_by_member<&draw::depth>.
+template <auto Member>
+struct order_by_member_t {
+  template <typename T>
+  requires requires(const T& a) { a.*Member < a.*Member; }
+  constexpr bool operator()(const T& a, const T& b) const {
+    return a.*Member < b.*Member;
+  }
+};
+template <auto Member>
+inline constexpr order_by_member_t<Member> order_by_member{};
 
 // Placeholder strategy: let the context decide how to split the system.
 // Described (scheduler/inner_parallelism.h) as "context default".
@@ -186,6 +224,50 @@ inline constexpr bool system_depends_on_itself = [] {
   return false;
 }();
 
+template <typename System>
+inline constexpr bool two_orders_in_signature = [] {
+  static_assert(always_false<System>,
+                "a system signature declares two orders (ordered_by() and "
+                "in_hierarchy_order(), or one of them twice); a system "
+                "visits its entities in one order: keep one (the system is "
+                "named above)");
+  return false;
+}();
+
+template <typename System, typename Component>
+inline constexpr bool order_component_not_required = [] {
+  static_assert(always_false<System, Component>,
+                "a system signature's ordered_by() names a component that is "
+                "not in its read() or write(); every entity of the system "
+                "needs the key: list the component there, before "
+                "ordered_by() (system and component are named above)");
+  return false;
+}();
+
+template <typename System, typename Component, typename Compare>
+inline constexpr bool order_compare_not_usable = [] {
+  static_assert(always_false<System, Component, Compare>,
+                "ordered_by(ct::x, compare): compare must be a stateless "
+                "callable (an empty, default-constructible type, such as "
+                "strata::order_by_member<&T::m> or a lambda without "
+                "captures) taking (const T&, const T&) of the component and "
+                "returning bool; without one, the component needs an "
+                "operator< (system, component and comparator are named "
+                "above)");
+  return false;
+}();
+
+template <typename System, typename Component>
+inline constexpr bool order_component_not_copyable = [] {
+  static_assert(always_false<System, Component>,
+                "ordered_by(ct::x): the order keeps a copy of each entity's "
+                "key to find the keys that changed, so the component must be "
+                "copy-constructible and copy-assignable; order by a small "
+                "copyable component that holds the key (system and "
+                "component are named above)");
+  return false;
+}();
+
 }  // namespace diagnostic
 
 namespace ss {
@@ -252,6 +334,18 @@ struct single_or<type_list<T, More...>, Default> {
   using type = T;
 };
 
+// The component and comparison of a component_order; void for others.
+template <typename Order>
+struct order_traits {
+  using component = void;
+  using compare = void;
+};
+template <typename Component, typename Compare>
+struct order_traits<component_order<Component, Compare>> {
+  using component = Component;
+  using compare = Compare;
+};
+
 // Index in List of its first item that is also in Other; size_v<List> if
 // none.
 template <typename List, typename Other>
@@ -306,6 +400,15 @@ struct signature {
   static constexpr bool has_output = !std::is_same_v<output_type, no_output>;
   static constexpr bool visits_in_hierarchy_order =
       contains_v<hierarchy_order, items<ss::order<>>>;
+  // ordered_by(ct::x, compare): x and compare (void without ordered_by).
+  using order_component_type = typename signature_internal::order_traits<
+      typename signature_internal::single_or<items<ss::order<>>,
+                                             void>::type>::component;
+  using order_compare_type = typename signature_internal::order_traits<
+      typename signature_internal::single_or<items<ss::order<>>,
+                                             void>::type>::compare;
+  static constexpr bool visits_in_component_order =
+      !std::is_void_v<order_component_type>;
 
   // The strategy given to .parallelism(...), else default_parallelism.
   parallelism_type strategy{};
@@ -395,10 +498,39 @@ struct signature {
   }
 
   constexpr auto in_hierarchy_order() const {
-    if constexpr (!check_list<ss::order<hierarchy_order>>()) {
+    if constexpr (!std::is_same_v<items<ss::order<>>, type_list<>>) {
+      diagnostic::report(diagnostic::two_orders_in_signature<System>);
+      return *this;
+    } else if constexpr (!check_list<ss::order<hierarchy_order>>()) {
       return *this;
     } else {
       return signature<System, Lists..., ss::order<hierarchy_order>>{strategy};
+    }
+  }
+
+  template <tag_value Component, typename Compare = order_by_less>
+  constexpr auto ordered_by(Component, Compare = {}) const {
+    using T = tag_type<Component>;
+    if constexpr (!std::is_same_v<items<ss::order<>>, type_list<>>) {
+      diagnostic::report(diagnostic::two_orders_in_signature<System>);
+      return *this;
+    } else if constexpr (!contains_v<T, required_types>) {
+      diagnostic::report(diagnostic::order_component_not_required<System, T>);
+      return *this;
+    } else if constexpr (!std::is_empty_v<Compare> ||
+                         !std::is_default_constructible_v<Compare> ||
+                         !std::is_invocable_r_v<bool, const Compare&, const T&,
+                                                const T&>) {
+      diagnostic::report(
+          diagnostic::order_compare_not_usable<System, T, Compare>);
+      return *this;
+    } else if constexpr (!std::is_copy_constructible_v<T> ||
+                         !std::is_copy_assignable_v<T>) {
+      diagnostic::report(diagnostic::order_component_not_copyable<System, T>);
+      return *this;
+    } else {
+      return signature<System, Lists...,
+                       ss::order<component_order<T, Compare>>>{strategy};
     }
   }
 

@@ -5,7 +5,8 @@
     tools/bench_report.py --only scheduler   # run a subset (update, entity,
                                              # scheduler, threading,
                                              # compile, snapshot, change,
-                                             # damage, hierarchy); the
+                                             # damage, hierarchy, order);
+                                             # the
                                              # others are re-rendered from
                                              # their stored JSON
     tools/bench_report.py --quick            # update/entity: 1 .. 16k only
@@ -44,6 +45,10 @@ Groups (each one binary, built and run with --config=bench):
              and 2 threads against a hand-written loop over depth-sorted
              arrays, and the cost of re-parenting (1 % per step, and 1000
              per step at every size).
+  order      //benchmarks:order_benchmark: a system declared .ordered_by()
+             when 1 % of the keys change per step (16k/256k/1M), at 1 and 2
+             threads, against a full std::sort of the same keys each step
+             and against the same system without an order.
 
 What it does:
   1. builds the selected binaries (one `bazel build`);
@@ -67,7 +72,7 @@ benchmark costs min_time plus Google Benchmark's iteration sizing. update:
 103 benchmarks x 5 + 20 at 2M (plus rebuilding the interleaved 1M worlds);
 entity: 60 x 5 + 12; scheduler: 13 x 5 + the idle pair (2 x 5 x 10 sleeps of
 100 ms); threading: 31 x 5; snapshot: 21 x 5; change: 18 x 5 (the
-tracking pair up to 2M); hierarchy: 18 x 5. Add the builds and the
+tracking pair up to 2M); hierarchy: 18 x 5; order: 12 x 5. Add the builds and the
 compile-cost measurement, and more on a loaded machine; --only and --quick
 shorten a run.
 
@@ -100,7 +105,7 @@ DEFAULT_REPORT = os.path.join(ROOT, "BENCHMARKS.md")
 # ------------------------------------------------------------------ groups
 
 GROUPS = ["update", "entity", "scheduler", "threading", "compile", "snapshot",
-          "change", "damage", "hierarchy"]
+          "change", "damage", "hierarchy", "order"]
 TARGETS = {
     "update": "//benchmarks:update_benchmark",
     "entity": "//benchmarks:entity_benchmark",
@@ -112,6 +117,7 @@ TARGETS = {
     "change": "//benchmarks:change_benchmark",
     "damage": "//benchmarks:damage_benchmark",
     "hierarchy": "//benchmarks:hierarchy_benchmark",
+    "order": "//benchmarks:order_benchmark",
 }
 COMPILE_PROGRAMS = [
     "//benchmarks/compile:include_only",
@@ -148,6 +154,7 @@ FILTERS = {
     "change": "SystemsUpdateTracking|ChangedOnePercent",
     "damage": "BM_Damage",
     "hierarchy": "Propagate|Reparent",
+    "order": "BM_Order",
 }
 
 # One `bazel run` of a group: results file (without .json), filter,
@@ -1580,6 +1587,47 @@ def section_hierarchy(results):
     return L
 
 
+ORDER_COUNTS = [1 << 14, 1 << 18, 1 << 20]
+
+
+def section_order(results):
+    L = ["## Ordered iteration\n"]
+    name = lambda impl, n: f"BM_Order/{impl}/{n}"
+    impls = ["std_sort", "strata_ordered", "strata_ordered_2t",
+             "strata_unordered"]
+    names = [name(i, n) for i in impls for n in ORDER_COUNTS]
+    note = not_run(results, names, TARGETS["order"])
+    if note:
+        return L + [note]
+    rows = []
+    for n in ORDER_COUNTS:
+        base = results.get(name("std_sort", n), "cpu")
+        ordered = results.get(name("strata_ordered", n), "cpu")
+        two = results.get(name("strata_ordered_2t", n), "real")
+        plain = results.get(name("strata_unordered", n), "cpu")
+        rows.append([fmt_n(n), fmt_time(base), fmt_time(ordered),
+                     fmt_time(two), fmt_time(plain),
+                     fmt_ratio(ratio(ordered, base)),
+                     fmt_ratio(ratio(ordered, plain))])
+    L += ["`//benchmarks:order_benchmark`: N entities with a draw key; each "
+          "step 1 % of the keys change, then one pass visits every entity "
+          "in key order (ties by index). `std_sort` keeps a (key, index) "
+          "array, refreshes its keys and std::sorts it every step, then "
+          "loops; `strata_ordered` / `strata_ordered_2t` run a system "
+          "declared `.ordered_by(ct::key)` at 1 and 2 threads (the order "
+          "kept incrementally: the changed keys sorted and merged); "
+          "`strata_unordered` is the same system visiting ascending "
+          "indices. CPU time per step (2 threads: wall time). Target: "
+          "keeping the order costs less than a full std::sort of the keys "
+          "(ordered / std_sort below 1.00×).\n",
+          md_table(["entities", "std_sort, CPU", "strata_ordered, CPU",
+                    "strata_ordered_2t, wall", "strata_unordered, CPU",
+                    "ordered / std_sort", "ordered / unordered"], rows,
+                   ["---"] + ["---:"] * 6),
+          ""]
+    return L
+
+
 def section_compile(costs):
     if not costs:
         return []
@@ -1651,6 +1699,7 @@ def write_report(path, plots_dir, results, meta, costs, args):
     L += section_change(results)
     L += section_damage(results)
     L += section_hierarchy(results)
+    L += section_order(results)
     L += section_compile(costs)
     with open(path, "w") as f:
         f.write("\n".join(L).rstrip() + "\n")

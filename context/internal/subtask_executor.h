@@ -21,6 +21,7 @@
 
 #include "absl/base/attributes.h"
 #include "context/data_proxy.h"
+#include "context/internal/ordered_loop.h"
 #include "context/internal/subtask_loop.h"
 #include "context/system_instance.h"
 
@@ -63,6 +64,14 @@ class subtask_executor {
   template <typename Call>
   ABSL_ATTRIBUTE_ALWAYS_INLINE void run_each_subtask(Call call) {
     using signature = typename system_instance<Types, I>::signature_type;
+    // A system declared .ordered_by(ct::x): its order is brought up to date
+    // first; its subtasks take chunks of it (internal/ordered_loop.h). (An
+    // x no signature stores was reported by the settings.)
+    if constexpr (signature::visits_in_component_order &&
+                  Types::component_list::template stores<
+                      typename signature::order_component_type>) {
+      context_internal::update_order(core_, instance_);
+    }
     if constexpr (signature::visits_in_hierarchy_order &&
                   Types::has_hierarchy) {
       const auto& storage = core_.hierarchy().storage;
