@@ -4,7 +4,8 @@
 //
 //   * level 0: the system's entities without a parent, in index order (a
 //     subtask takes its slice of the subscription's ranks, as any system,
-//     and skips the entities below a root);
+//     and skips the entities below a root, 64 at a time where the
+//     subscription is dense);
 //   * level d >= 1: the entities of the hierarchy's depth-d array that are
 //     the system's, in that array's order (a subtask takes the s-th of n
 //     equal slices of the array).
@@ -14,11 +15,16 @@
 // e) never races with a write, and the visiting order, hence the order of
 // deferred functions, does not depend on the split.
 //
-// Cost: the array of each level is read once per level; an entity the
-// system does not have costs a bit test.
+// The visit of each entity sets a hierarchy_cursor (the entity's index and
+// its parent's, read from the level array beside it), so data.parent(ct::x,
+// e) reaches the parent's component by index: no node, no id, no lookup.
+//
+// Cost: the array of each level is read once per level, in one contiguous
+// sweep; an entity the system does not have costs a bit test.
 #ifndef STRATA_CONTEXT_INTERNAL_HIERARCHY_LOOP_H_
 #define STRATA_CONTEXT_INTERNAL_HIERARCHY_LOOP_H_
 
+#include <bit>
 #include <cstddef>
 #include <exception>
 
@@ -27,45 +33,72 @@
 
 namespace strata::context_internal {
 
-// Subtask `subtask` of `count`'s part of level `level`: f(index) for each
-// index of the system's set there, in order.
+// The entity a loop in hierarchy order is visiting and its parent
+// (hierarchy_storage::none for a root, and for both between visits).
+struct hierarchy_cursor {
+  std::size_t index = hierarchy_storage::none;
+  std::size_t parent = hierarchy_storage::none;
+};
+// What a data proxy holds instead in a system not in hierarchy order.
+struct no_hierarchy_cursor {};
+
+// Subtask `subtask` of `count`'s part of level `level`: f(index, parent)
+// for each index of the system's set there, in order.
 template <typename Set, typename F>
 void for_level_slice(const hierarchy_storage& storage, const Set& set,
                      std::size_t level, std::size_t begin_rank,
                      std::size_t end_rank, std::size_t subtask,
                      std::size_t count, F&& f) {
+  constexpr std::size_t none = hierarchy_storage::none;
   if (level == 0) {
-    set.for_each(begin_rank, end_rank, [&](std::size_t index) {
-      if (storage.depth(index) == 0) f(index);
-    });
+    constexpr std::size_t bits = hierarchy_storage::word_bits;
+    set.for_each_member(
+        begin_rank, end_rank,
+        [&](std::size_t first, std::size_t length) {  // whole words
+          for (std::size_t w = first / bits; w < (first + length) / bits;
+               ++w) {
+            for (auto roots = ~storage.parent_word(w); roots != 0;
+                 roots &= roots - 1) {
+              f(w * bits + static_cast<std::size_t>(std::countr_zero(roots)),
+                none);
+            }
+          }
+        },
+        [&](std::size_t index) {
+          if (!storage.has_parent(index)) f(index, none);
+        });
     return;
   }
-  const auto& indices = storage.level(level);
-  const std::size_t first = indices.size() * subtask / count;
-  const std::size_t last = indices.size() * (subtask + 1) / count;
+  const auto entries = storage.level(level);
+  const std::size_t first = entries.size() * subtask / count;
+  const std::size_t last = entries.size() * (subtask + 1) / count;
   for (std::size_t at = first; at < last; ++at) {
-    const std::size_t index = indices[at];
-    if (set.contains(index)) f(index);
+    const hierarchy_storage::level_entry entry = entries[at];
+    if (set.contains(entry.index)) f(entry.index, entry.parent);
   }
 }
 
-// for_each's loop in hierarchy order (as loop_ranks, for_each.h).
+// for_each's loop in hierarchy order (as loop_ranks, for_each.h), with
+// `cursor` set for each visit.
 template <bool TakesId, typename Set, typename Entities, typename F,
           typename Filter, std::size_t W, typename... Access>
 void loop_hierarchy_level(const hierarchy_storage& storage, const Set& set,
                           std::size_t level, std::size_t begin_rank,
                           std::size_t end_rank, std::size_t subtask,
-                          std::size_t count, const Entities& entities, F& f,
-                          const Filter& filter, const write_stamps<W>& stamps,
+                          std::size_t count, hierarchy_cursor& cursor,
+                          const Entities& entities, F& f, const Filter& filter,
+                          const write_stamps<W>& stamps,
                           const Access&... access) {
   std::exception_ptr first;
   continuing_call<F> call{f, first};
   for_level_slice(storage, set, level, begin_rank, end_rank, subtask, count,
-                  [&](std::size_t i) {
+                  [&](std::size_t i, std::size_t parent) {
                     if (!filter(i)) return;
                     stamps.at_index(i);
+                    cursor = {i, parent};
                     call_at<TakesId>(entities, i, call, access...);
                   });
+  cursor = {};
   if (first) std::rethrow_exception(first);
 }
 
