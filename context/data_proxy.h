@@ -446,10 +446,10 @@ class data_proxy {
     } else if constexpr (!Types::has_hierarchy) {
       return nullptr;  // make_context reported it
     } else {
-      STRATA_CHECK(id.index() == cursor_.index,
+      STRATA_CHECK(id.index() == cursor_.visiting.index,
                    "data.parent(ct::x, e): e must be the entity being "
                    "visited (its parent's level is the one finished)");
-      return parent_component<T>(cursor_.parent);
+      return parent_component<T>(cursor_.visiting.parent);
     }
   }
 
@@ -640,17 +640,29 @@ class data_proxy {
 
   // Component T of the visited entity's parent (index `up`, alive: the
   // hierarchy holds live entities only), or null; by index when T's chunk
-  // allows (internal/for_each.h).
+  // allows (internal/for_each.h). When every live entity is the system's,
+  // a component the system requires needs no test.
   template <typename T>
   const T* parent_component(std::size_t up) {
     if (up == context_internal::hierarchy_storage::none) return nullptr;
     const auto& entities = core_.entities();
     constexpr std::size_t bit = Types::component_list::template id_of<T>();
-    if (!entities.metadata_at(up).components.test(bit)) return nullptr;
+    constexpr bool required =
+        contains_v<T, typename signature_type::required_types>;
+    if (!(required && cursor_.every_entity) &&
+        !entities.metadata_at(up).components.test(bit)) {
+      return nullptr;
+    }
     const context_internal::component_access<
         T, typename Types::component_storage_type, false>
         access(core_.components());
     return &access(entities, up, entities.live_id_at(up));
+  }
+
+  // This subtask's part of the level being visited.
+  context_internal::hierarchy_slice hierarchy_slice() const {
+    return {instance_.hierarchy_level, state_.begin, state_.end, subtask_,
+            subtask_count()};
   }
 
   template <typename T>
@@ -672,8 +684,7 @@ class data_proxy {
       if constexpr (in_hierarchy_order) {
         context_internal::loop_hierarchy_level<TakesId>(
             core_.hierarchy().storage, instance_.subscribed().indices(),
-            instance_.hierarchy_level, state_.begin, state_.end, subtask_,
-            subtask_count(), cursor_, core_.entities(), f, filter, stamps,
+            hierarchy_slice(), cursor_, core_.entities(), f, filter, stamps,
             context_internal::component_access<std::remove_cvref_t<P>,
                                                storage_type, checked>(
                 core_.components())...);
@@ -699,12 +710,14 @@ class data_proxy {
   void visit_slice(F& f) {
     if constexpr (in_hierarchy_order) {
       const auto& entities = core_.entities();
+      const auto& set = instance_.subscribed().indices();
+      cursor_.every_entity = set.size() == entities.size();
       context_internal::for_level_slice(
-          core_.hierarchy().storage, instance_.subscribed().indices(),
-          instance_.hierarchy_level, state_.begin, state_.end, subtask_,
-          subtask_count(), [&](std::size_t index, std::size_t parent) {
-            cursor_ = {index, parent};
-            f(entities.live_id_at(index));
+          core_.hierarchy().storage, set, cursor_.every_entity,
+          hierarchy_slice(),
+          [&](context_internal::hierarchy_storage::level_entry entry) {
+            cursor_.visiting = entry;
+            f(entities.live_id_at(entry.index));
           });
       cursor_ = {};
     } else {
