@@ -86,9 +86,12 @@ void for_level_slice(const hierarchy_storage& storage, const Set& set,
   const auto entries = storage.level(slice.level);
   const std::size_t first = entries.size() * slice.subtask / slice.count;
   const std::size_t last = entries.size() * (slice.subtask + 1) / slice.count;
+  if (every_entity) {  // the common case: no membership test
+    for (std::size_t at = first; at < last; ++at) f(entries[at]);
+    return;
+  }
   for (std::size_t at = first; at < last; ++at) {
-    const hierarchy_storage::level_entry entry = entries[at];
-    if (every_entity || set.contains(entry.index)) f(entry);
+    if (set.contains(entries[at].index)) f(entries[at]);
   }
 }
 
