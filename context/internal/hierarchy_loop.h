@@ -105,7 +105,7 @@ struct hierarchy_visit {
   Call& call;
   const Filter& filter;
   const write_stamps<W>& stamps;
-  std::tuple<const Access&...> access;
+  std::tuple<Access...> access;  // copies: their pointers stay in registers
   [[gnu::always_inline]] inline void operator()(
       hierarchy_storage::level_entry entry) const {
     const std::size_t i = entry.index;
