@@ -739,7 +739,7 @@ class data_proxy {
   // The entity being visited in hierarchy order (data.parent).
   [[no_unique_address]] std::conditional_t<
       in_hierarchy_order, context_internal::hierarchy_cursor,
-                     context_internal::no_hierarchy_cursor>
+      context_internal::no_hierarchy_cursor>
       cursor_;
 };
 

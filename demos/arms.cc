@@ -52,8 +52,8 @@ struct spin {
   template <typename Data>
   void process(Data& data) const {
     data.for_each([](local_pose& l) {
-      l.angle = std::remainder(l.angle + l.spin * kDt,
-                               2 * std::numbers::pi_v<float>);
+      l.angle =
+          std::remainder(l.angle + l.spin * kDt, 2 * std::numbers::pi_v<float>);
     });
   }
 };
@@ -78,14 +78,14 @@ constexpr auto kSettings =
         .allow_inner_parallelism()
         .component_signatures(component_signatures(
             cs::make(ct::local, ct::world), cs::make(ct::look)))
-        .system_signatures(system_signatures(
-            ss::make(st::spin).write(ct::local),
-            ss::make(st::place)
-                .write(ct::world)
-                .read(ct::local)
-                .dependencies(st::spin)
-                .parallelism(ips::split_evenly_per_core())
-                .in_hierarchy_order()))
+        .system_signatures(
+            system_signatures(ss::make(st::spin).write(ct::local),
+                              ss::make(st::place)
+                                  .write(ct::world)
+                                  .read(ct::local)
+                                  .dependencies(st::spin)
+                                  .parallelism(ips::split_evenly_per_core())
+                                  .in_hierarchy_order()))
         .scheduler(scheduler::atomic_counter)
         .hierarchy(kill_children);
 
@@ -120,22 +120,22 @@ void build(Proxy& proxy, const arms_options& o, std::vector<entity_id>& ids,
     const float hue = 360.f * float(h) / float(o.hubs) + 20.f;
     const float turn = h % 2 == 0 ? 1.f : -1.f;
     const int hub = add(-1, 0,
-                        {.angle = float(h), .spin = 0.5f * turn,
+                        {.angle = float(h),
+                         .spin = 0.5f * turn,
                          .x = o.width * (h + 0.5f) / o.hubs,
                          .y = o.height * 0.5f},
                         {6.f, {235, 235, 240}});
     for (int a = 0; a < 3; ++a) {
-      const int arm = add(hub, 1,
-                          {.angle = kTau * a / 3, .spin = 0.3f * turn,
-                           .distance = reach},
-                          {4.f, hue_color(hue, 0.8f)});
+      const int arm =
+          add(hub, 1,
+              {.angle = kTau * a / 3, .spin = 0.3f * turn, .distance = reach},
+              {4.f, hue_color(hue, 0.8f)});
       for (int f = 0; f < 2; ++f) {
-        const int forearm =
-            add(arm, 2,
-                {.angle = f == 0 ? 0.7f : -0.7f,
-                 .spin = (f == 0 ? 1.4f : -1.1f) * turn,
-                 .distance = 0.55f * reach},
-                {3.f, hue_color(hue + 30.f, 0.9f)});
+        const int forearm = add(arm, 2,
+                                {.angle = f == 0 ? 0.7f : -0.7f,
+                                 .spin = (f == 0 ? 1.4f : -1.1f) * turn,
+                                 .distance = 0.55f * reach},
+                                {3.f, hue_color(hue + 30.f, 0.9f)});
         for (int p = 0; p < 4; ++p) {
           add(forearm, 3,
               {.angle = kTau * p / 4, .spin = 4.f, .distance = 0.2f * reach},

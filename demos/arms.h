@@ -8,8 +8,8 @@
 //   strata::demos::arms_options options;
 //   options.hubs = 3;
 //   options.frames = 240;
-//   absl::StatusOr<strata::demos::arms_run> run = strata::demos::run_arms(options);
-//   run->image.write_png("/tmp/arms.png");
+//   absl::StatusOr<strata::demos::arms_run> run =
+//   strata::demos::run_arms(options); run->image.write_png("/tmp/arms.png");
 //
 // The scene: `hubs` roots side by side across the image; each has three
 // arms (depth 1), each arm two forearms (depth 2), each forearm four
@@ -35,10 +35,10 @@
 namespace strata::demos {
 
 struct arms_options {
-  int hubs = 3;        // 1 to 64
-  int frames = 240;    // >= 1, at 1/60 s each
-  int width = 480;     // 64 to 8192
-  int height = 360;    // 64 to 8192
+  int hubs = 3;      // 1 to 64
+  int frames = 240;  // >= 1, at 1/60 s each
+  int width = 480;   // 64 to 8192
+  int height = 360;  // 64 to 8192
   std::size_t threads = 1;
 };
 

@@ -37,9 +37,11 @@ int main(int argc, char** argv) {
   options.threads = absl::GetFlag(FLAGS_threads);
   options.width = absl::GetFlag(FLAGS_width);
   options.height = absl::GetFlag(FLAGS_height);
-  absl::StatusOr<strata::demos::arms_run> run = strata::demos::run_arms(options);
+  absl::StatusOr<strata::demos::arms_run> run =
+      strata::demos::run_arms(options);
   if (!run.ok()) {
-    std::fprintf(stderr, "arms: %s\n", std::string(run.status().message()).c_str());
+    std::fprintf(stderr, "arms: %s\n",
+                 std::string(run.status().message()).c_str());
     return 2;
   }
   const std::string png = absl::GetFlag(FLAGS_png);

@@ -40,8 +40,8 @@ TEST(ArmsTest, EveryEntityKeepsItsDistanceFromItsParentsPose) {
     if (p.parent < 0) continue;
     const arms_pose& up = run->poses[static_cast<std::size_t>(p.parent)];
     EXPECT_EQ(up.depth + 1, p.depth);
-    EXPECT_NEAR(std::hypot(p.x - up.x, p.y - up.y),
-                distance_at_depth[p.depth], 1e-3f * reach);
+    EXPECT_NEAR(std::hypot(p.x - up.x, p.y - up.y), distance_at_depth[p.depth],
+                1e-3f * reach);
   }
   EXPECT_EQ(at_depth[0], 4);
   EXPECT_EQ(at_depth[1], 12);
@@ -74,8 +74,7 @@ TEST(ArmsTest, OptionsOutOfRangeAreRefused) {
                       +[](arms_options& o) { o.height = 8193; }}) {
     arms_options o = small_run(1);
     change(o);
-    EXPECT_EQ(run_arms(o).status().code(),
-              absl::StatusCode::kInvalidArgument);
+    EXPECT_EQ(run_arms(o).status().code(), absl::StatusCode::kInvalidArgument);
   }
 }
 

@@ -55,8 +55,9 @@ struct hierarchy_slice {
   std::size_t subtask, count;
 };
 
-// f(level_entry{index, parent}) for each index of the system's set (`set`, all of
-// `entities`' live entities when `every_entity`) in `slice`, in order.
+// f(level_entry{index, parent}) for each index of the system's set in
+// `slice`, in order (every entity of the level when `every_entity`: the
+// set holds every live entity).
 template <typename Set, typename F>
 void for_level_slice(const hierarchy_storage& storage, const Set& set,
                      bool every_entity, const hierarchy_slice& slice, F&& f) {
@@ -67,8 +68,7 @@ void for_level_slice(const hierarchy_storage& storage, const Set& set,
     set.for_each_member(
         slice.begin_rank, slice.end_rank,
         [&](std::size_t first, std::size_t length) {  // whole words
-          for (std::size_t w = first / bits; w < (first + length) / bits;
-               ++w) {
+          for (std::size_t w = first / bits; w < (first + length) / bits; ++w) {
             for (auto roots = ~storage.parent_word(w); roots != 0;
                  roots &= roots - 1) {
               f({static_cast<index_type>(w * bits + std::countr_zero(roots)),
@@ -132,11 +132,10 @@ void loop_hierarchy_level(const hierarchy_storage& storage, const Set& set,
   continuing_call<F> call{f, first};
   const bool every_entity = set.size() == entities.size();
   cursor.every_entity = every_entity;
-  for_level_slice(
-      storage, set, every_entity, slice,
-      hierarchy_visit<TakesId, Entities, continuing_call<F>, Filter, W,
-                      Access...>{cursor, entities, call, filter, stamps,
-                                 {access...}});
+  for_level_slice(storage, set, every_entity, slice,
+                  hierarchy_visit<TakesId, Entities, continuing_call<F>, Filter,
+                                  W, Access...>{
+                      cursor, entities, call, filter, stamps, {access...}});
   cursor = {};
   if (first) std::rethrow_exception(first);
 }
