@@ -221,9 +221,9 @@ void forest_sizes(benchmark::internal::Benchmark* b) {
 void reparent_sizes(benchmark::internal::Benchmark* b) {
   for (std::int64_t n : {1 << 14, 1 << 18, 1 << 20}) b->Arg(n);
 }
-// Two world sizes 16 times apart, two change counts 16 times apart.
+// Two world sizes 64 times apart, two change counts 16 times apart.
 void reparent_fixed_sizes(benchmark::internal::Benchmark* b) {
-  for (std::int64_t n : {1 << 16, 1 << 20}) {
+  for (std::int64_t n : {1 << 14, 1 << 20}) {
     for (std::int64_t changes : {256, 4096}) b->Args({n, changes});
   }
 }

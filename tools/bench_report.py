@@ -1524,7 +1524,7 @@ def section_damage(results):
 PROPAGATE_COUNTS = [1 << 10, 1 << 14, 1 << 18, 1 << 20]
 REPARENT_COUNTS = [1 << 14, 1 << 18, 1 << 20]
 # (entities, re-parents per step) of BM_ReparentFixed.
-REPARENT_FIXED = [(1 << 16, 256), (1 << 16, 4096), (1 << 20, 256),
+REPARENT_FIXED = [(1 << 14, 256), (1 << 14, 4096), (1 << 20, 256),
                   (1 << 20, 4096)]
 
 
