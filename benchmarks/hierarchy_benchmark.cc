@@ -12,14 +12,17 @@
 //   BM_Reparent/strata/N: each step moves 1 % of the entities under another
 //     parent of the same depth (set_parent), then refreshes; items are
 //     re-parents, so the time per item is the cost of one.
-//   BM_ReparentFixed/strata/N: 1000 re-parents per step whatever N: the
-//     refresh's cost follows the changes, not the world's size (no
-//     rebuild), so the time per step stays flat as N grows.
+//   BM_ReparentFixed/strata/N/C: C re-parents per step whatever N (two
+//     world sizes, two change counts): the refresh's cost follows the
+//     changes, not the world's size (no rebuild), so the time per step
+//     stays flat as N grows and grows with C (the time per item, per
+//     re-parent, stays about the same in all four rows).
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <random>
+#include <utility>
 #include <vector>
 
 #include "benchmark/benchmark.h"
@@ -80,14 +83,21 @@ forest make_forest(std::size_t n) {
 
 // ---------------------------------------------------------- hand-written
 
+// One pass over the depth-sorted arrays (a function of its own, so that a
+// profiler counts its cost per call).
+[[gnu::noinline]] void propagate_arrays(const forest& f,
+                                        std::vector<transform>& world) {
+  for (std::size_t i = 0; i < world.size(); ++i) {
+    world[i] =
+        f.parent[i] < 0 ? f.local[i] : compose(world[f.parent[i]], f.local[i]);
+  }
+}
+
 void propagate_hand_written(benchmark::State& state) {
   const forest f = make_forest(static_cast<std::size_t>(state.range(0)));
   std::vector<transform> world(f.local.size());
   for (auto _ : state) {
-    for (std::size_t i = 0; i < world.size(); ++i) {
-      world[i] = f.parent[i] < 0 ? f.local[i]
-                                 : compose(world[f.parent[i]], f.local[i]);
-    }
+    propagate_arrays(f, world);
     benchmark::DoNotOptimize(world.data());
     benchmark::ClobberMemory();
   }
@@ -157,6 +167,20 @@ void propagate_strata(benchmark::State& state, std::size_t threads) {
   state.SetItemsProcessed(state.iterations() * state.range(0));
 }
 
+// One step of `count` moves from moves[next] on (a function of its own, so
+// that a profiler counts its cost per call).
+[[gnu::noinline]] void reparent_step(
+    context_type& ctx,
+    const std::vector<std::pair<strata::entity_id, strata::entity_id>>& moves,
+    std::size_t count, std::size_t& next) {
+  ctx.step([&](auto& proxy) {
+    for (std::size_t k = 0; k < count; ++k) {
+      proxy.set_parent(moves[next].first, moves[next].second);
+      next = next + 1 == moves.size() ? 0 : next + 1;
+    }
+  });
+}
+
 // Moves `per_step` entities per step under another parent of the same
 // depth (so depths, and the forest's shape, stay as they were).
 // (`fixed` per step, or 1 % of the entities when 0.)
@@ -181,16 +205,14 @@ void reparent(benchmark::State& state, std::size_t fixed) {
     moves.emplace_back(ids[child], ids[parents[rng() % parents.size()]]);
   }
   std::size_t next = 0;
-  for (auto _ : state) {
-    ctx.step([&](auto& proxy) {
-      for (std::size_t k = 0; k < per_step; ++k) {
-        proxy.set_parent(moves[next].first, moves[next].second);
-        next = next + 1 == moves.size() ? 0 : next + 1;
-      }
-    });
-  }
+  for (auto _ : state) reparent_step(ctx, moves, per_step, next);
   state.SetItemsProcessed(state.iterations() *
                           static_cast<std::int64_t>(per_step));
+}
+void reparent_one_percent(benchmark::State& state) { reparent(state, 0); }
+// The second argument: re-parents per step.
+void reparent_fixed(benchmark::State& state) {
+  reparent(state, static_cast<std::size_t>(state.range(1)));
 }
 
 void forest_sizes(benchmark::internal::Benchmark* b) {
@@ -198,6 +220,12 @@ void forest_sizes(benchmark::internal::Benchmark* b) {
 }
 void reparent_sizes(benchmark::internal::Benchmark* b) {
   for (std::int64_t n : {1 << 14, 1 << 18, 1 << 20}) b->Arg(n);
+}
+// Two world sizes 64 times apart, two change counts 16 times apart.
+void reparent_fixed_sizes(benchmark::internal::Benchmark* b) {
+  for (std::int64_t n : {1 << 14, 1 << 20}) {
+    for (std::int64_t changes : {256, 4096}) b->Args({n, changes});
+  }
 }
 
 BENCHMARK(propagate_hand_written)
@@ -210,11 +238,11 @@ BENCHMARK_CAPTURE(propagate_strata, 2t, 2)
     ->Name("BM_Propagate/strata_2t")
     ->Apply(forest_sizes)
     ->UseRealTime();
-BENCHMARK_CAPTURE(reparent, one_percent, 0)
+BENCHMARK(reparent_one_percent)
     ->Name("BM_Reparent/strata")
     ->Apply(reparent_sizes);
-BENCHMARK_CAPTURE(reparent, fixed, 1000)
+BENCHMARK(reparent_fixed)
     ->Name("BM_ReparentFixed/strata")
-    ->Apply(reparent_sizes);
+    ->Apply(reparent_fixed_sizes);
 
 }  // namespace

@@ -442,14 +442,10 @@ class data_proxy {
     } else if constexpr (!Types::has_hierarchy) {
       return nullptr;  // make_context reported it
     } else {
-      STRATA_CHECK(depth_of(id) == instance_.hierarchy_level,
+      STRATA_CHECK(id.index() == cursor_.visiting.index,
                    "data.parent(ct::x, e): e must be the entity being "
                    "visited (its parent's level is the one finished)");
-      const entity_id up = parent_of(id);
-      if (up.is_null() || !core_.template has_component<T>(up)) {
-        return nullptr;
-      }
-      return &core_.components().template get<T>(up);
+      return parent_component<T>(cursor_.visiting.parent);
     }
   }
 
@@ -646,6 +642,33 @@ class data_proxy {
     boxes.slice_known = true;
   }
 
+  // Component T of the visited entity's parent (index `up`, alive: the
+  // hierarchy holds live entities only), or null; by index when T's chunk
+  // allows (internal/for_each.h). When every live entity is the system's,
+  // a component the system requires needs no test.
+  template <typename T>
+  const T* parent_component(std::size_t up) {
+    if (up == context_internal::hierarchy_storage::none) return nullptr;
+    const auto& entities = core_.entities();
+    constexpr std::size_t bit = Types::component_list::template id_of<T>();
+    constexpr bool required =
+        contains_v<T, typename signature_type::required_types>;
+    if (!(required && cursor_.every_entity) &&
+        !entities.metadata_at(up).components.test(bit)) {
+      return nullptr;
+    }
+    const context_internal::component_access<
+        T, typename Types::component_storage_type, false>
+        access(core_.components());
+    return &access(entities, up, entities.live_id_at(up));
+  }
+
+  // This subtask's part of the level being visited.
+  context_internal::hierarchy_slice hierarchy_slice() const {
+    return {instance_.hierarchy_level, state_.begin, state_.end, subtask_,
+            subtask_count()};
+  }
+
   template <typename T>
   T& checked_get(entity_id id) {
     STRATA_CHECK(core_.template has_component<T>(id),
@@ -665,8 +688,7 @@ class data_proxy {
       if constexpr (in_hierarchy_order) {
         context_internal::loop_hierarchy_level<TakesId>(
             core_.hierarchy().storage, instance_.subscribed().indices(),
-            instance_.hierarchy_level, state_.begin, state_.end, subtask_,
-            subtask_count(), core_.entities(), f, filter, stamps,
+            hierarchy_slice(), cursor_, core_.entities(), f, filter, stamps,
             context_internal::component_access<std::remove_cvref_t<P>,
                                                storage_type, checked>(
                 core_.components())...);
@@ -699,11 +721,16 @@ class data_proxy {
   void visit_slice(F& f) {
     if constexpr (in_hierarchy_order) {
       const auto& entities = core_.entities();
+      const auto& set = instance_.subscribed().indices();
+      cursor_.every_entity = set.size() == entities.size();
       context_internal::for_level_slice(
-          core_.hierarchy().storage, instance_.subscribed().indices(),
-          instance_.hierarchy_level, state_.begin, state_.end, subtask_,
-          subtask_count(),
-          [&](std::size_t index) { f(entities.live_id_at(index)); });
+          core_.hierarchy().storage, set, cursor_.every_entity,
+          hierarchy_slice(),
+          [&](context_internal::hierarchy_storage::level_entry entry) {
+            cursor_.visiting = entry;
+            f(entities.live_id_at(entry.index));
+          });
+      cursor_ = {};
     } else {
       visit_ranks(state_.begin, state_.end, f);
     }
@@ -728,6 +755,11 @@ class data_proxy {
   instance_type& instance_;
   typename instance_type::state_type& state_;
   std::size_t subtask_;
+  // The entity being visited in hierarchy order (data.parent).
+  [[no_unique_address]] std::conditional_t<
+      in_hierarchy_order, context_internal::hierarchy_cursor,
+      context_internal::no_hierarchy_cursor>
+      cursor_;
 };
 
 }  // namespace strata

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <random>
+#include <utility>
 #include <vector>
 
 #include "context/context.h"
@@ -169,3 +170,46 @@ TEST(HierarchyOrderTest, SameResultAtEveryThreadCountAndScheduler) {
 }
 
 }  // namespace
+
+// Entities of the hierarchy the system does not have are skipped (the
+// level arrays hold every entity), and data.parent is null for a parent
+// without the component: a -> b -> c -> d where b has no world transform,
+// and x (a world transform, no local one) -> y.
+TEST(HierarchyOrderTest, SkipsEntitiesOutsideTheSystemAndParentsWithout) {
+  for (std::size_t threads : {1u, 2u}) {
+    auto ctx = strata::make_context<settings>(
+        strata::run_options().threads(threads).hand_off(
+            strata::hand_off::always));
+    entity_id a, b, c, d, x, y;
+    ctx.step([&](auto& proxy) {
+      const auto make = [&](double lx, bool world) {
+        entity_id e = proxy.create_entity();
+        proxy.add_component(ct::local, e, lx, -lx);
+        if (world) proxy.add_component(ct::world, e);
+        return e;
+      };
+      a = make(1, true);
+      b = make(2, false);
+      c = make(3, true);
+      d = make(4, true);
+      x = proxy.create_entity();
+      proxy.add_component(ct::world, x, 8.0, 8.0);
+      y = make(5, true);
+      proxy.set_parent(b, a);
+      proxy.set_parent(c, b);
+      proxy.set_parent(d, c);
+      proxy.set_parent(y, x);
+    });
+    run(ctx);
+    const auto world = [&](entity_id e) {
+      const world_transform& w = ctx.get(ct::world, e);
+      return std::pair(w.x, w.y);
+    };
+    EXPECT_EQ(world(a), std::pair(1.0, -1.0));
+    EXPECT_EQ(world(c), std::pair(3.0, -3.0));  // b has none: as a root
+    EXPECT_EQ(world(d), std::pair(1.5 + 4, -1.5 - 4));
+    EXPECT_EQ(world(x), std::pair(8.0, 8.0));  // not the system's
+    EXPECT_EQ(world(y), std::pair(4.0 + 5, 4.0 - 5));
+    EXPECT_FALSE(ctx.has(ct::world, b));
+  }
+}

@@ -1530,6 +1530,9 @@ def section_damage(results):
 
 PROPAGATE_COUNTS = [1 << 10, 1 << 14, 1 << 18, 1 << 20]
 REPARENT_COUNTS = [1 << 14, 1 << 18, 1 << 20]
+# (entities, re-parents per step) of BM_ReparentFixed.
+REPARENT_FIXED = [(1 << 14, 256), (1 << 14, 4096), (1 << 20, 256),
+                  (1 << 20, 4096)]
 
 
 def section_hierarchy(results):
@@ -1538,9 +1541,10 @@ def section_hierarchy(results):
     one = lambda n: f"BM_Propagate/strata_1t/{n}"
     two = lambda n: f"BM_Propagate/strata_2t/{n}"
     moved = lambda n: f"BM_Reparent/strata/{n}"
-    fixed = lambda n: f"BM_ReparentFixed/strata/{n}"
+    fixed = lambda n, c: f"BM_ReparentFixed/strata/{n}/{c}"
     names = ([f(n) for f in (hand, one, two) for n in PROPAGATE_COUNTS] +
-             [f(n) for f in (moved, fixed) for n in REPARENT_COUNTS])
+             [moved(n) for n in REPARENT_COUNTS] +
+             [fixed(n, c) for n, c in REPARENT_FIXED])
     note = not_run(results, names, TARGETS["hierarchy"])
     if note:
         return L + [note]
@@ -1554,12 +1558,11 @@ def section_hierarchy(results):
     per_move = lambda name, n, moves: (
         None if results.get(name, "cpu") is None
         else results.get(name, "cpu") / moves)
-    reparent_rows = []
-    for n in REPARENT_COUNTS:
-        reparent_rows.append([
-            fmt_n(n), fmt_time(per_move(moved(n), n, n // 100)),
-            fmt_time(results.get(fixed(n), "cpu")),
-            fmt_time(per_move(fixed(n), n, 1000))])
+    reparent_rows = [[fmt_n(n), fmt_time(per_move(moved(n), n, n // 100))]
+                     for n in REPARENT_COUNTS]
+    fixed_rows = [[fmt_n(n), str(c), fmt_time(results.get(fixed(n, c), "cpu")),
+                   fmt_time(per_move(fixed(n, c), n, c))]
+                  for n, c in REPARENT_FIXED]
     L += ["`//benchmarks:hierarchy_benchmark --benchmark_filter=Propagate`: "
           "a forest of N entities (roots with 4 to 8 children each, five "
           "levels), world = parent's world × local (2D rotation and "
@@ -1577,11 +1580,16 @@ def section_hierarchy(results):
           "`--benchmark_filter=Reparent`: each step re-parents entities "
           "(`set_parent` under another parent of the same depth) and "
           "refreshes, one thread. `1 %`: N / 100 moves per step, time per "
-          "move; `1000`: 1000 moves per step at every N, time per step "
-          "and per move — flat as N grows when the refresh follows the "
-          "changes and never rebuilds.\n",
-          md_table(["entities", "1 %: per move", "1000: per step",
-                    "1000: per move"], reparent_rows,
+          "move.\n",
+          md_table(["entities", "1 %: per move"], reparent_rows,
+                   ["---", "---:"]),
+          "",
+          "`BM_ReparentFixed`: C moves per step at two world sizes: the "
+          "time per step follows C and stays flat as N grows (the refresh "
+          "follows the changes and never rebuilds), so the time per move "
+          "is about the same in every row.\n",
+          md_table(["entities", "moves per step (C)", "per step",
+                    "per move"], fixed_rows,
                    ["---", "---:", "---:", "---:"]),
           ""]
     return L

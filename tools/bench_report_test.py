@@ -100,7 +100,7 @@ HIERARCHY_RUNS = benchmark_json([
     run("BM_Propagate/strata_1t/262144", 1.2e6),
     run("BM_Propagate/strata_2t/262144/real_time", 0.2e6),  # 600 µs wall
     run("BM_Reparent/strata/262144", 2621 * 500),
-    run("BM_ReparentFixed/strata/262144", 500e3),
+    run("BM_ReparentFixed/strata/1048576/4096", 4096 * 500),
 ])
 THREADING_RUNS = benchmark_json([
     run("BM_Contention_Pool/8/real_time", 1e6, per_task=100e-9),
@@ -145,7 +145,9 @@ class NewGroupsTest(unittest.TestCase):
     def test_hierarchy_tables(self):
         self.assertIn("| 256k | 1.00 ms | 1.20 ms | 600.0 µs | 1.20× | "
                       "0.50× |", self.report)
-        self.assertIn("| 256k | 500 ns | 500.0 µs | 500 ns |", self.report)
+        self.assertIn("| 256k | 500 ns |", self.report)
+        self.assertIn("| 1M | 4096 | 2.05 ms | 500 ns |", self.report)
+        self.assertIn("| 16k | 256 | — | — |", self.report)
         self.assertIn("| 1M | — | — |", self.report)
 
     def test_moodycamel_pool_beside_pool(self):

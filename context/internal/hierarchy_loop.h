@@ -4,7 +4,8 @@
 //
 //   * level 0: the system's entities without a parent, in index order (a
 //     subtask takes its slice of the subscription's ranks, as any system,
-//     and skips the entities below a root);
+//     and skips the entities below a root, 64 at a time where the
+//     subscription is dense);
 //   * level d >= 1: the entities of the hierarchy's depth-d array that are
 //     the system's, in that array's order (a subtask takes the s-th of n
 //     equal slices of the array).
@@ -14,58 +15,128 @@
 // e) never races with a write, and the visiting order, hence the order of
 // deferred functions, does not depend on the split.
 //
-// Cost: the array of each level is read once per level; an entity the
-// system does not have costs a bit test.
+// The visit of each entity sets a hierarchy_cursor (the entity's index and
+// its parent's, read from the level array beside it), so data.parent(ct::x,
+// e) reaches the parent's component by index: no node, no id, no lookup.
+//
+// Cost: the array of each level is read once per level, in one contiguous
+// sweep; an entity the system does not have costs a bit test.
 #ifndef STRATA_CONTEXT_INTERNAL_HIERARCHY_LOOP_H_
 #define STRATA_CONTEXT_INTERNAL_HIERARCHY_LOOP_H_
 
+#include <bit>
 #include <cstddef>
 #include <exception>
+#include <tuple>
 
 #include "context/internal/for_each.h"
 #include "context/internal/hierarchy_storage.h"
 
 namespace strata::context_internal {
 
-// Subtask `subtask` of `count`'s part of level `level`: f(index) for each
-// index of the system's set there, in order.
+// The entity a loop in hierarchy order is visiting and its parent
+// (hierarchy_storage::none for a root, and for both between visits), and
+// whether every live entity is the system's in this pass (then so is the
+// parent: data.parent skips the parent's component test for a component
+// the system requires).
+struct hierarchy_cursor {
+  hierarchy_storage::level_entry visiting = {hierarchy_storage::none,
+                                             hierarchy_storage::none};
+  bool every_entity = false;
+};
+// What a data proxy holds instead in a system not in hierarchy order.
+struct no_hierarchy_cursor {};
+
+// One subtask's part of one level: level `level`, the subtask's ranks of
+// the system's set (level 0) and its slice of the level's array (others).
+struct hierarchy_slice {
+  std::size_t level;
+  std::size_t begin_rank, end_rank;
+  std::size_t subtask, count;
+};
+
+// f(level_entry{index, parent}) for each index of the system's set in
+// `slice`, in order (every entity of the level when `every_entity`: the
+// set holds every live entity).
 template <typename Set, typename F>
 void for_level_slice(const hierarchy_storage& storage, const Set& set,
-                     std::size_t level, std::size_t begin_rank,
-                     std::size_t end_rank, std::size_t subtask,
-                     std::size_t count, F&& f) {
-  if (level == 0) {
-    set.for_each(begin_rank, end_rank, [&](std::size_t index) {
-      if (storage.depth(index) == 0) f(index);
-    });
+                     bool every_entity, const hierarchy_slice& slice, F&& f) {
+  using index_type = hierarchy_storage::index_type;
+  constexpr index_type none = hierarchy_storage::none;
+  if (slice.level == 0) {
+    constexpr std::size_t bits = hierarchy_storage::word_bits;
+    set.for_each_member(
+        slice.begin_rank, slice.end_rank,
+        [&](std::size_t first, std::size_t length) {  // whole words
+          for (std::size_t w = first / bits; w < (first + length) / bits; ++w) {
+            for (auto roots = ~storage.parent_word(w); roots != 0;
+                 roots &= roots - 1) {
+              f({static_cast<index_type>(w * bits + std::countr_zero(roots)),
+                 none});
+            }
+          }
+        },
+        [&](std::size_t index) {
+          if (!storage.has_parent(index)) {
+            f({static_cast<index_type>(index), none});
+          }
+        });
     return;
   }
-  const auto& indices = storage.level(level);
-  const std::size_t first = indices.size() * subtask / count;
-  const std::size_t last = indices.size() * (subtask + 1) / count;
+  const auto entries = storage.level(slice.level);
+  const std::size_t first = entries.size() * slice.subtask / slice.count;
+  const std::size_t last = entries.size() * (slice.subtask + 1) / slice.count;
+  if (every_entity) {  // the common case: no membership test
+    for (std::size_t at = first; at < last; ++at) f(entries[at]);
+    return;
+  }
   for (std::size_t at = first; at < last; ++at) {
-    const std::size_t index = indices[at];
-    if (set.contains(index)) f(index);
+    if (set.contains(entries[at].index)) f(entries[at]);
   }
 }
 
-// for_each's loop in hierarchy order (as loop_ranks, for_each.h).
+// loop_hierarchy_level's visit of one entity, always inlined into the
+// loops of for_level_slice (a call per entity otherwise).
+template <bool TakesId, typename Entities, typename Call, typename Filter,
+          std::size_t W, typename... Access>
+struct hierarchy_visit {
+  hierarchy_cursor& cursor;
+  const Entities& entities;
+  Call& call;
+  const Filter& filter;
+  const write_stamps<W>& stamps;
+  std::tuple<Access...> access;  // copies: their pointers stay in registers
+  [[gnu::always_inline]] inline void operator()(
+      hierarchy_storage::level_entry entry) const {
+    const std::size_t i = entry.index;
+    if (!filter(i)) return;
+    stamps.at_index(i);
+    cursor.visiting = entry;
+    std::apply(
+        [&](const Access&... a) { call_at<TakesId>(entities, i, call, a...); },
+        access);
+  }
+};
+
+// for_each's loop in hierarchy order (as loop_ranks, for_each.h), with
+// `cursor` set for each visit.
 template <bool TakesId, typename Set, typename Entities, typename F,
           typename Filter, std::size_t W, typename... Access>
 void loop_hierarchy_level(const hierarchy_storage& storage, const Set& set,
-                          std::size_t level, std::size_t begin_rank,
-                          std::size_t end_rank, std::size_t subtask,
-                          std::size_t count, const Entities& entities, F& f,
-                          const Filter& filter, const write_stamps<W>& stamps,
+                          const hierarchy_slice& slice,
+                          hierarchy_cursor& cursor, const Entities& entities,
+                          F& f, const Filter& filter,
+                          const write_stamps<W>& stamps,
                           const Access&... access) {
   std::exception_ptr first;
   continuing_call<F> call{f, first};
-  for_level_slice(storage, set, level, begin_rank, end_rank, subtask, count,
-                  [&](std::size_t i) {
-                    if (!filter(i)) return;
-                    stamps.at_index(i);
-                    call_at<TakesId>(entities, i, call, access...);
-                  });
+  const bool every_entity = set.size() == entities.size();
+  cursor.every_entity = every_entity;
+  for_level_slice(storage, set, every_entity, slice,
+                  hierarchy_visit<TakesId, Entities, continuing_call<F>, Filter,
+                                  W, Access...>{
+                      cursor, entities, call, filter, stamps, {access...}});
+  cursor = {};
   if (first) std::rethrow_exception(first);
 }
 

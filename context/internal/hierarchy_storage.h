@@ -3,11 +3,15 @@
 // Per entity index a node: parent, first and last child, next and previous
 // sibling (an intrusive doubly linked list of children: attaching and
 // detaching are O(1), no allocation per entity), depth, and the position in
-// its depth level. Per depth d >= 1 a dense array of the indices at depth
-// d (levels_[d]); each node's `position` points back into it, so moving an
-// entity between levels is a swap-remove and a push. Depth 0 has no array:
+// its depth level. Per depth d >= 1 a dense array of the entries at depth
+// d (levels_[d]): each entry the index and its parent's, so that a pass
+// over a level reads both in one contiguous sweep (internal/hierarchy_loop.h)
+// instead of a node per entity; each node's `position` points back into
+// it, so moving an entity between levels is a swap-remove and a push, and a
+// new parent at the same depth rewrites one entry. Depth 0 has no array:
 // roots are every entity with no parent, which the entity storage already
-// lists.
+// lists; a bit per index (set: has a parent) lets a pass over the roots
+// skip 64 non-roots per word.
 //
 // Indices, not ids: a node lives only while its entity does (the refresh
 // clears the nodes of killed entities before their ids are reclaimed), so
@@ -20,6 +24,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "base/check.h"
@@ -41,6 +46,14 @@ class hierarchy_storage {
     index_type position = none;  // in levels_[depth] (depth >= 1)
     friend bool operator==(const node&, const node&) = default;
   };
+  // An entity of a depth level d >= 1 and its parent (at depth d - 1).
+  struct level_entry {
+    index_type index;
+    index_type parent;
+    friend bool operator==(const level_entry&, const level_entry&) = default;
+  };
+  using word_type = std::uint64_t;
+  static constexpr std::size_t word_bits = 64;
 
   // Queries on any index; an index never linked reads as a root.
   index_type parent(std::size_t index) const {
@@ -66,10 +79,18 @@ class hierarchy_storage {
     }
     return false;
   }
-  // The indices at depth d >= 1, in no particular (but deterministic) order.
-  const std::vector<index_type>& level(std::size_t d) const {
-    static const std::vector<index_type> empty;
-    return d < levels_.size() ? levels_[d] : empty;
+  // Whether `index` has a parent (depth >= 1); a word of 64 such bits,
+  // indices [64 w, 64 w + 64) (0 past the last linked index).
+  bool has_parent(std::size_t index) const {
+    return (parent_word(index / word_bits) >> (index % word_bits)) & 1;
+  }
+  word_type parent_word(std::size_t w) const {
+    return w < has_parent_.size() ? has_parent_[w] : 0;
+  }
+  // The entries at depth d >= 1, in no particular (but deterministic) order.
+  std::span<const level_entry> level(std::size_t d) const {
+    if (d >= levels_.size()) return {};
+    return levels_[d];
   }
   // One past the deepest level that may hold entities.
   std::size_t level_count() const { return levels_.size(); }
@@ -91,6 +112,8 @@ class hierarchy_storage {
     }
     p.last_child = static_cast<index_type>(child);
     move_subtree(child, p.depth + 1);
+    // A move at the same depth left the entry where it was.
+    levels_[c.depth][c.position].parent = c.parent;
   }
   // Makes `child` a root with its subtree (nothing if it is one).
   void detach(std::size_t child) {
@@ -165,23 +188,30 @@ class hierarchy_storage {
     node& n = nodes_[index];
     if (n.depth == depth) return;
     if (n.depth > 0) {
-      std::vector<index_type>& from = levels_[n.depth];
-      const index_type moved = from.back();
+      std::vector<level_entry>& from = levels_[n.depth];
+      const level_entry moved = from.back();
       from[n.position] = moved;
-      nodes_[moved].position = n.position;
+      nodes_[moved.index].position = n.position;
       from.pop_back();
       n.position = none;
     }
+    if ((n.depth > 0) != (depth > 0)) flip_has_parent(index);
     n.depth = static_cast<index_type>(depth);
     if (depth > 0) {
       if (levels_.size() <= depth) levels_.resize(depth + 1);
       n.position = static_cast<index_type>(levels_[depth].size());
-      levels_[depth].push_back(static_cast<index_type>(index));
+      levels_[depth].push_back({static_cast<index_type>(index), n.parent});
     }
+  }
+  void flip_has_parent(std::size_t index) {
+    const std::size_t w = index / word_bits;
+    if (w >= has_parent_.size()) has_parent_.resize(w + 1);
+    has_parent_[w] ^= word_type{1} << (index % word_bits);
   }
 
   std::vector<node> nodes_;
-  std::vector<std::vector<index_type>> levels_;
+  std::vector<std::vector<level_entry>> levels_;
+  std::vector<word_type> has_parent_;
 };
 
 }  // namespace strata::context_internal
