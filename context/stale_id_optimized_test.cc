@@ -33,7 +33,7 @@ struct striker {
     data.for_each([&](const target& t) {
       switch (how) {
         case access::read:
-          seen = data.get(ct::hp, t.id).value;
+          seen = data.read(ct::hp, t.id).value;
           break;
         case access::write:
           data.write(ct::hp, t.id).value = 0;
