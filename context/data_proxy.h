@@ -29,12 +29,14 @@
 //     get(ct::x, id) (or write(ct::x, id), the same): T& for a component in
 //     write(), and for one in read() a compile error with Strata's message
 //     naming data.read, so that writing a read-only component through get
-//     is never the compiler's const error; try_get(ct::x, id): T* /
-//     const T*, null if the entity is dead, stale or
-//     lacks the component, for any component the signature declares
-//     (required or optional); alive(id); has(ct::x, id) for any stored
-//     component. In a system that may split, get / write / try_get reach
-//     only components it does not write (the split rule below);
+//     is never the compiler's const error; try_read(ct::x, id): const T*
+//     for any component the signature declares (required or optional),
+//     null if the entity is dead, stale or lacks the component; try_get:
+//     the same as T* for one it writes (write() or write_optional()), and
+//     for a read-only one Strata's message naming try_read; alive(id);
+//     has(ct::x, id) for any stored component. In a system that may split,
+//     get / read / write / try_get / try_read reach only components it does
+//     not write (the split rule below);
 //   * resource<T>(): T& for write_resource<T>() (not in a system that may
 //     split), const T& for read_resource;
 //   * kill_entity(id): marks it dead (effective at the refresh);
@@ -341,26 +343,49 @@ class data_proxy {
       return diagnostic::after_report<T>();
     }
   }
-  // T* (written) or const T* (read) for any component the signature
-  // declares, required or optional; null if `id` is not alive (stale
-  // included) or lacks the component.
+  // T* for a component the system writes (write() or write_optional());
+  // null if `id` is not alive (stale included) or lacks the component. A
+  // read-only one (read() or read_optional()) is a compile error with
+  // Strata's message naming data.try_read, as for get.
   template <tag_value Tag>
-  auto try_get(Tag, entity_id id) {
+  tag_type<Tag>* try_get(Tag, entity_id id) {
     using T = tag_type<Tag>;
     if constexpr (!contains_v<T, typename signature_type::accessed_types>) {
       diagnostic::report(
           diagnostic::system_uses_undeclared_component<system_type, T>);
-      return static_cast<const T*>(nullptr);
+      return nullptr;
+    } else if constexpr (!writes<T>) {
+      diagnostic::report(
+          diagnostic::try_get_of_read_only_component<system_type, T>);
+      return nullptr;
+    } else if constexpr (splits) {
+      diagnostic::report(
+          diagnostic::random_access_to_written_component_in_split_system<
+              system_type, T>);
+      return nullptr;
+    } else {
+      if (!core_.template has_component<T>(id)) return nullptr;
+      note_written<T>(id);
+      return &core_.components().template get<T>(id);
+    }
+  }
+  // const T* for any component the signature declares, required or
+  // optional, read or written (reading marks no change); null as try_get.
+  template <tag_value Tag>
+  const tag_type<Tag>* try_read(Tag, entity_id id) {
+    using T = tag_type<Tag>;
+    if constexpr (!contains_v<T, typename signature_type::accessed_types>) {
+      diagnostic::report(
+          diagnostic::system_uses_undeclared_component<system_type, T>);
+      return nullptr;
     } else if constexpr (splits && writes<T>) {
       diagnostic::report(
           diagnostic::random_access_to_written_component_in_split_system<
               system_type, T>);
-      return static_cast<T*>(nullptr);
+      return nullptr;
     } else {
-      using pointer = std::conditional_t<writes<T>, T*, const T*>;
-      if (!core_.template has_component<T>(id)) return pointer{nullptr};
-      if constexpr (writes<T>) note_written<T>(id);
-      return static_cast<pointer>(&core_.components().template get<T>(id));
+      if (!core_.template has_component<T>(id)) return nullptr;
+      return &core_.components().template get<T>(id);
     }
   }
   // Whether `id` names a live entity (its version included).

@@ -69,7 +69,7 @@ struct census {
   void process(Data& data) const {
     std::size_t ageless = 0;
     data.for_each([&](entity_id e, const strata::testing::position&) {
-      ageless += data.try_get(ct::life, e) == nullptr;
+      ageless += data.try_read(ct::life, e) == nullptr;
     });
     if (data.subtask_index() == 0) {
       std::array<float, 16> payload{};  // 64 bytes

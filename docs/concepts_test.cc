@@ -90,7 +90,7 @@ struct reporter {  // sums aging's outputs; optional access to nicknames
     data.for_previous_outputs(strata::tag<aging>,
                               [&](aging&, int n) { log.total += n; });
     data.for_entities([&](strata::entity_id e) {
-      if (const nickname* n = data.try_get(ct::nickname, e)) {
+      if (const nickname* n = data.try_read(ct::nickname, e)) {
         (void)n->text;  // only some entities have one
       }
     });

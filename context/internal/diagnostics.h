@@ -45,6 +45,18 @@ inline constexpr bool get_of_read_only_component = [] {
 }();
 
 template <typename System, typename Component>
+inline constexpr bool try_get_of_read_only_component = [] {
+  static_assert(always_false<System, Component>,
+                "data.try_get(ct::x, id) gives T* to write a component, and "
+                "this system's signature declares it read-only (read or "
+                "read_optional); read it with data.try_read(ct::x, id) (a "
+                "const T*), or move it to .write(...) / .write_optional(...) "
+                "of that system to write it; system and component are named "
+                "above");
+  return false;
+}();
+
+template <typename System, typename Component>
 inline constexpr bool for_each_component_not_required = [] {
   static_assert(always_false<System, Component>,
                 "data.for_each(f): a parameter of f is a component the system "
@@ -68,15 +80,15 @@ inline constexpr bool get_of_optional_component = [] {
 template <typename System, typename Component>
 inline constexpr bool random_access_to_written_component_in_split_system = [] {
   static_assert(always_false<System, Component>,
-                "data.get / data.read / data.write / data.try_get by id of a "
-                "component the system writes, in a system whose subtasks may "
-                "run at once (inner parallelism allowed, .parallelism(...) not "
-                "none()): another subtask may write that entity at the same "
-                "time. Write the current entity through data.for_each's T& "
-                "parameter, act on other entities from a later system (an "
-                "output, or data.defer), or declare .parallelism(strata::"
-                "inner_parallelism::none()) (system and component are named "
-                "above)");
+                "data.get / data.read / data.write / data.try_get / "
+                "data.try_read by id of a component the system writes, in a "
+                "system whose subtasks may run at once (inner parallelism "
+                "allowed, .parallelism(...) not none()): another subtask may "
+                "write that entity at the same time. Write the current "
+                "entity through data.for_each's T& parameter, act on other "
+                "entities from a later system (an output, or data.defer), or "
+                "declare .parallelism(strata::inner_parallelism::none()) "
+                "(system and component are named above)");
   return false;
 }();
 
