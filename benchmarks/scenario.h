@@ -279,7 +279,7 @@ struct movement_system {
           [dt](position& p, const velocity& v) { update_movement(p, v, dt); });
     } else {
       d.for_entities([&](strata::entity_id e) {
-        update_movement(d.get(ct::position, e), d.get(ct::velocity, e), dt);
+        update_movement(d.get(ct::position, e), d.read(ct::velocity, e), dt);
       });
     }
   }
@@ -306,7 +306,7 @@ struct more_complex_system {
       });
     } else {
       d.for_entities([&](strata::entity_id e) {
-        update_more_complex(d.get(ct::position, e), d.get(ct::velocity, e),
+        update_more_complex(d.read(ct::position, e), d.get(ct::velocity, e),
                             d.get(ct::data, e));
       });
     }
@@ -332,7 +332,7 @@ struct damage_system {
       d.for_each([](health& h, const damage& x) { update_damage(h, x); });
     } else {
       d.for_entities([&](strata::entity_id e) {
-        update_damage(d.get(ct::health, e), d.get(ct::damage, e));
+        update_damage(d.get(ct::health, e), d.read(ct::damage, e));
       });
     }
   }
@@ -347,8 +347,8 @@ struct sprite_system {
       });
     } else {
       d.for_entities([&](strata::entity_id e) {
-        update_sprite(d.get(ct::sprite, e), d.get(ct::player, e),
-                      d.get(ct::health, e));
+        update_sprite(d.get(ct::sprite, e), d.read(ct::player, e),
+                      d.read(ct::health, e));
       });
     }
   }
@@ -363,7 +363,7 @@ struct render_system {
           [this](const position& p, const sprite& s) { render(fb, p, s); });
     } else {
       d.for_entities([&](strata::entity_id e) {
-        render(fb, d.get(ct::position, e), d.get(ct::sprite, e));
+        render(fb, d.read(ct::position, e), d.read(ct::sprite, e));
       });
     }
   }

@@ -70,7 +70,7 @@
 //
 // Ids: ids that a system's iteration hands out (data.for_each,
 // data.for_entities) are valid by construction and unchecked in optimized
-// builds. Any other id may be stale: ask data.try_get / data.alive (and, in
+// builds. Any other id may be stale: ask data.try_read / data.alive (and, in
 // a step, alive / has_component); data.get and data.write refuse dead and
 // reused slots with a check failure in every build (context/data_proxy.h).
 //

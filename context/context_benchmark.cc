@@ -52,7 +52,7 @@ struct movement {
   void process(Data& data) {
     data.for_entities([&](entity_id e) {
       auto& p = data.get(ct::position, e);
-      const auto& v = data.get(ct::velocity, e);
+      const auto& v = data.read(ct::velocity, e);
       p.x += v.x * kDt;
       p.y += v.y * kDt;
     });

@@ -16,7 +16,7 @@
 // The world: position and velocity in one contiguous SoA chunk, health in a
 // sparse set, frozen in a hash map; five systems:
 //   movement  write position, read velocity, exclude frozen: for_each(p&, v)
-//   damage    write health, read_optional velocity (try_get); kills at hp<=0
+//   damage    write health, read_optional velocity (try_read); kills at hp<=0
 //   freezer   read position, write_optional frozen (try_get, writes n);
 //             defers freeze (add frozen, maybe remove velocity), refreeze
 //             (remove then add frozen) and thaw (remove); kills at n>=8
@@ -356,7 +356,7 @@ struct damage : hooks {
   template <typename Data>
   void process(Data& data) const {
     data.for_each([&](entity_id e, health& h) {
-      if (hurt(h, data.try_get(ct::velocity, e) != nullptr)) {
+      if (hurt(h, data.try_read(ct::velocity, e) != nullptr)) {
         data.kill_entity(e);
       }
       throw_if_triggered(e, 1);  // inside for_each, after the kill
@@ -401,7 +401,7 @@ struct census_output {
   long count = 0;
   long hp_sum = 0;
   long vx_sum = 0;
-  long stale_seen = 0;  // stale ids that try_get or alive took for alive
+  long stale_seen = 0;  // stale ids that try_read or alive took for alive
 };
 
 struct census : hooks {
@@ -413,15 +413,15 @@ struct census : hooks {
     data.for_each([&](entity_id e, const velocity& v) {
       ++out.count;
       out.vx_sum += key(v.x);
-      if (const health* h = data.try_get(ct::health, e)) out.hp_sum += h->hp;
+      if (const health* h = data.try_read(ct::health, e)) out.hp_sum += h->hp;
       if (throw_salt >= 0) visited.push_back(e);
     });
     throw_for_first(visited, 4);  // outside for_each; census writes nothing
     if (data.subtask_index() == 0) {
       for (entity_id id : stale) {
         out.stale_seen += data.alive(id) ||
-                          data.try_get(ct::health, id) != nullptr ||
-                          data.try_get(ct::velocity, id) != nullptr ||
+                          data.try_read(ct::health, id) != nullptr ||
+                          data.try_read(ct::velocity, id) != nullptr ||
                           data.has(ct::frozen, id);
       }
     }
@@ -1540,7 +1540,7 @@ class fuzzer {
     EXPECT_EQ(total.count, expected.count);
     EXPECT_EQ(total.hp_sum, expected.hp_sum);
     EXPECT_EQ(total.vx_sum, expected.vx_sum);
-    EXPECT_EQ(total.stale_seen, 0) << "data.try_get/alive: a stale id alive";
+    EXPECT_EQ(total.stale_seen, 0) << "data.try_read/alive: a stale id alive";
   }
 
   // Stale ids are dead everywhere; misuse on them is a no-op returning

@@ -61,7 +61,9 @@ struct triage {
   template <typename Data>
   void process(Data& data) const {
     data.for_each([&](strata::entity_id e, const velocity&) {
-      if (const health* h = data.try_get(ct::health, e)) data.output() += h->hp;
+      if (const health* h = data.try_read(ct::health, e)) {
+        data.output() += h->hp;
+      }
     });
   }
 };

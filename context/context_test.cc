@@ -72,7 +72,7 @@ struct reaper {
   template <typename Data>
   void process(Data& data) const {
     data.for_entities([&](strata::entity_id e) {
-      if (data.get(strata::tag<health>, e).hp <= 0) {
+      if (data.read(strata::tag<health>, e).hp <= 0) {
         data.kill_entity(e);
         data.defer([](auto& proxy) {
           auto fresh = proxy.create_entity();

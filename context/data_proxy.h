@@ -25,14 +25,18 @@
 //     rethrown); for_other_entities(f) the system's entities outside it;
 //     for_all_entities(f) all of them. entity_count() / all_entity_count(),
 //     subtask_index() / subtask_count();
-//   * get(ct::x, id): T& for a component in write(), const T& for one in
-//     read() (write(ct::x, id) insists on T&: a read-only component is then a
-//     compile error with Strata's message, not the compiler's const error);
-//     try_get(ct::x, id): T* / const T*, null if the entity is dead, stale or
-//     lacks the component, for any component the signature declares
-//     (required or optional); alive(id); has(ct::x, id) for any stored
-//     component. In a system that may split, get / write / try_get reach
-//     only components it does not write (the split rule below);
+//   * read(ct::x, id): const T& for a component in read() or write();
+//     get(ct::x, id) (or write(ct::x, id), the same): T& for a component in
+//     write(), and for one in read() a compile error with Strata's message
+//     naming data.read, so that writing a read-only component through get
+//     is never the compiler's const error; try_read(ct::x, id): const T*
+//     for any component the signature declares (required or optional),
+//     null if the entity is dead, stale or lacks the component; try_get:
+//     the same as T* for one it writes (write() or write_optional()), and
+//     for a read-only one Strata's message naming try_read; alive(id);
+//     has(ct::x, id) for any stored component. In a system that may split,
+//     get / read / write / try_get / try_read reach only components it does
+//     not write (the split rule below);
 //   * resource<T>(): T& for write_resource<T>() (not in a system that may
 //     split), const T& for read_resource;
 //   * kill_entity(id): marks it dead (effective at the refresh);
@@ -152,10 +156,6 @@ namespace strata {
 
 namespace context_internal {
 
-// What data.get gives for a read() component: const T. (An alias, so the
-// compilers' notes on a write through it may name it; see data_proxy::get.)
-template <typename T>
-using read_only_component = const T;
 
 // Accepts any assignment; stands in after a reported misuse.
 struct assignment_sink {
@@ -258,16 +258,20 @@ class data_proxy {
     return instance_.subtask_count();
   }
 
-  // T& for a component in write(), const T& for one in read(). Writing
-  // through the const T& is the compiler's own error, which Strata cannot
-  // replace (a member assignment on a const object has no hook, see
-  // docs/guide/06-errors.md); Clang's note on it shows the line below and
-  // the type read_only_component<T>, which say what to do.
+  // T& for a component in write(). A component in read() is a compile
+  // error with Strata's message naming data.read: get hands out what a
+  // system may write, so writing through it (`data.get(ct::x, e).y = 0`) is
+  // never the compiler's const error on a member, which no library code can
+  // intercept.
   template <tag_value Tag>
-  decltype(auto) get(Tag, entity_id id) {  // to write: data.write, .write()
+  tag_type<Tag>& get(Tag, entity_id id) {
     using T = tag_type<Tag>;
-    if constexpr (splits &&
-                  contains_v<T, typename signature_type::write_types>) {
+    if constexpr (contains_v<T, typename signature_type::read_types>) {
+      diagnostic::report(
+          diagnostic::get_of_read_only_component<system_type, T>);
+      return diagnostic::after_report<T>();
+    } else if constexpr (splits &&
+                         contains_v<T, typename signature_type::write_types>) {
       diagnostic::report(
           diagnostic::random_access_to_written_component_in_split_system<
               system_type, T>);
@@ -276,9 +280,30 @@ class data_proxy {
       T& component = checked_get<T>(id);
       note_written<T>(id);
       return component;
-    } else if constexpr (contains_v<T, typename signature_type::read_types>) {
-      return static_cast<context_internal::read_only_component<T>&>(
-          checked_get<T>(id));
+    } else if constexpr (contains_v<T,
+                                    typename signature_type::accessed_types>) {
+      diagnostic::report(diagnostic::get_of_optional_component<system_type, T>);
+      return diagnostic::after_report<T>();
+    } else {
+      diagnostic::report(
+          diagnostic::system_uses_undeclared_component<system_type, T>);
+      return diagnostic::after_report<T>();
+    }
+  }
+  // const T& for a component in read() or write(): reading never marks a
+  // change.
+  template <tag_value Tag>
+  const tag_type<Tag>& read(Tag, entity_id id) {
+    using T = tag_type<Tag>;
+    if constexpr (splits &&
+                  contains_v<T, typename signature_type::write_types>) {
+      diagnostic::report(
+          diagnostic::random_access_to_written_component_in_split_system<
+              system_type, T>);
+      return diagnostic::after_report<const T>();
+    } else if constexpr (contains_v<T, typename signature_type::write_types> ||
+                         contains_v<T, typename signature_type::read_types>) {
+      return checked_get<T>(id);
     } else if constexpr (contains_v<T,
                                     typename signature_type::accessed_types>) {
       diagnostic::report(diagnostic::get_of_optional_component<system_type, T>);
@@ -315,26 +340,49 @@ class data_proxy {
       return diagnostic::after_report<T>();
     }
   }
-  // T* (written) or const T* (read) for any component the signature
-  // declares, required or optional; null if `id` is not alive (stale
-  // included) or lacks the component.
+  // T* for a component the system writes (write() or write_optional());
+  // null if `id` is not alive (stale included) or lacks the component. A
+  // read-only one (read() or read_optional()) is a compile error with
+  // Strata's message naming data.try_read, as for get.
   template <tag_value Tag>
-  auto try_get(Tag, entity_id id) {
+  tag_type<Tag>* try_get(Tag, entity_id id) {
     using T = tag_type<Tag>;
     if constexpr (!contains_v<T, typename signature_type::accessed_types>) {
       diagnostic::report(
           diagnostic::system_uses_undeclared_component<system_type, T>);
-      return static_cast<const T*>(nullptr);
+      return nullptr;
+    } else if constexpr (!writes<T>) {
+      diagnostic::report(
+          diagnostic::try_get_of_read_only_component<system_type, T>);
+      return nullptr;
+    } else if constexpr (splits) {
+      diagnostic::report(
+          diagnostic::random_access_to_written_component_in_split_system<
+              system_type, T>);
+      return nullptr;
+    } else {
+      if (!core_.template has_component<T>(id)) return nullptr;
+      note_written<T>(id);
+      return &core_.components().template get<T>(id);
+    }
+  }
+  // const T* for any component the signature declares, required or
+  // optional, read or written (reading marks no change); null as try_get.
+  template <tag_value Tag>
+  const tag_type<Tag>* try_read(Tag, entity_id id) {
+    using T = tag_type<Tag>;
+    if constexpr (!contains_v<T, typename signature_type::accessed_types>) {
+      diagnostic::report(
+          diagnostic::system_uses_undeclared_component<system_type, T>);
+      return nullptr;
     } else if constexpr (splits && writes<T>) {
       diagnostic::report(
           diagnostic::random_access_to_written_component_in_split_system<
               system_type, T>);
-      return static_cast<T*>(nullptr);
+      return nullptr;
     } else {
-      using pointer = std::conditional_t<writes<T>, T*, const T*>;
-      if (!core_.template has_component<T>(id)) return pointer{nullptr};
-      if constexpr (writes<T>) note_written<T>(id);
-      return static_cast<pointer>(&core_.components().template get<T>(id));
+      if (!core_.template has_component<T>(id)) return nullptr;
+      return &core_.components().template get<T>(id);
     }
   }
   // Whether `id` names a live entity (its version included).

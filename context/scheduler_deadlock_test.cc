@@ -39,7 +39,7 @@ struct counting_system {
   void process(Data& data) const {
     runs.fetch_add(1, std::memory_order_relaxed);
     data.for_entities([&](entity_id e) {
-      data.output() += 1 + static_cast<int>(data.get(ct::position, e).x * 0);
+      data.output() += 1 + static_cast<int>(data.read(ct::position, e).x * 0);
     });
   }
 };

@@ -53,7 +53,7 @@ struct system_base {
   template <typename Data>
   void visit(Data& data, int spin) const {
     data.for_entities([&](entity_id e) {
-      volatile float sink = data.get(ct::position, e).x;
+      volatile float sink = data.read(ct::position, e).x;
       for (int i = 0; i < spin; ++i) sink = sink + 1;
       visited.fetch_add(1, std::memory_order_relaxed);
     });

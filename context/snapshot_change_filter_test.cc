@@ -32,7 +32,7 @@ struct writer {
   void process(Data& data) const {
     data.for_entities([&](entity_id e) {
       if (e.index() % chosen_stride == chosen_offset) {
-        data.write(ct::position, e).x += data.get(ct::velocity, e).x;
+        data.write(ct::position, e).x += data.read(ct::velocity, e).x;
       }
     });
   }

@@ -117,7 +117,7 @@ struct spawn {
   template <typename Data>
   void process(Data& data) const {
     data.for_entities([&](entity_id e) {
-      const position p = data.get(ct::position, e);
+      const position p = data.read(ct::position, e);
       data.defer([p, e](auto& proxy) {
         auto& rng = proxy.template resource<world_rng>();
         const std::uint64_t r = rng.next();

@@ -30,7 +30,7 @@ struct follow {
   template <typename Data>
   void process(Data& data) const {
     data.for_each([&](position& p, const leader& l) {
-      if (const velocity* v = data.try_get(ct::velocity, l.id)) {
+      if (const velocity* v = data.try_read(ct::velocity, l.id)) {
         p.x += v->x;
         p.y += v->y;
       }

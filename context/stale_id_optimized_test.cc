@@ -33,13 +33,13 @@ struct striker {
     data.for_each([&](const target& t) {
       switch (how) {
         case access::read:
-          seen = data.get(ct::hp, t.id).value;
+          seen = data.read(ct::hp, t.id).value;
           break;
         case access::write:
           data.write(ct::hp, t.id).value = 0;
           break;
         case access::try_get:
-          seen = data.try_get(ct::hp, t.id) == nullptr ? 0 : 1;
+          seen = data.try_read(ct::hp, t.id) == nullptr ? 0 : 1;
           break;
         case access::has:
           seen = data.has(ct::hp, t.id) ? 1 : 0;

@@ -69,7 +69,7 @@ struct census {
   void process(Data& data) const {
     std::size_t ageless = 0;
     data.for_each([&](entity_id e, const strata::testing::position&) {
-      ageless += data.try_get(ct::life, e) == nullptr;
+      ageless += data.try_read(ct::life, e) == nullptr;
     });
     if (data.subtask_index() == 0) {
       std::array<float, 16> payload{};  // 64 bytes
@@ -93,7 +93,7 @@ struct bounds {
   template <typename Data>
   void process(Data& data) const {
     data.for_entities([&](entity_id e) {
-      const auto& p = data.get(ct::position, e);
+      const auto& p = data.read(ct::position, e);
       if (p.x > 1 || p.y > 1) data.output().push_back(e);
     });
   }
@@ -115,8 +115,8 @@ struct render {
   template <typename Data>
   void process(Data& data) const {
     data.for_entities([&](entity_id e) {
-      const auto& p = data.get(ct::position, e);
-      data.output().push_back(p.x + data.get(ct::life, e).seconds);
+      const auto& p = data.read(ct::position, e);
+      data.output().push_back(p.x + data.read(ct::life, e).seconds);
       data.output().push_back(p.y);
     });
   }

@@ -42,7 +42,7 @@ struct third {
   static constexpr std::string_view name = "third \"quoted\"";
   template <typename Data>
   void process(Data& data) const {
-    data.for_entities([&](entity_id e) { (void)data.get(ct::position, e); });
+    data.for_entities([&](entity_id e) { (void)data.read(ct::position, e); });
   }
 };
 

@@ -106,9 +106,9 @@ struct render {
   void process(Data& data) const {
     auto& out = data.output().items;
     data.for_entities([&](entity_id e) {
-      const auto& p = data.get(ct::position, e);
-      out.push_back({p.x, p.y, data.get(ct::circle, e).radius,
-                     data.get(ct::color, e).rgb});
+      const auto& p = data.read(ct::position, e);
+      out.push_back({p.x, p.y, data.read(ct::circle, e).radius,
+                     data.read(ct::color, e).rgb});
     });
   }
 };
@@ -121,8 +121,8 @@ struct halo {
   void process(Data& data) const {
     auto& out = data.output().items;
     data.for_entities([&](entity_id e) {
-      const auto& p = data.get(ct::position, e);
-      const auto& g = data.get(ct::glow, e);
+      const auto& p = data.read(ct::position, e);
+      const auto& g = data.read(ct::glow, e);
       out.push_back({p.x, p.y, g.radius, g.intensity, g.rgb});
     });
   }

@@ -159,12 +159,12 @@ struct collision_detection {
                                   const cell_entries&) { grid = &sp.grid(); });
     auto& out = data.output().items;
     data.for_entities([&](entity_id e) {
-      const auto& p = data.get(ct::position, e);
-      const float r = data.get(ct::circle, e).radius;
+      const auto& p = data.read(ct::position, e);
+      const float r = data.read(ct::circle, e).radius;
       grid->for_each_near(p.x, p.y, [&](entity_id other) {
         if (other.index() <= e.index()) return;
-        const auto& q = data.get(ct::position, other);
-        const float reach = r + data.get(ct::circle, other).radius;
+        const auto& q = data.read(ct::position, other);
+        const float reach = r + data.read(ct::circle, other).radius;
         const float dx = q.x - p.x;
         const float dy = q.y - p.y;
         if (dx * dx + dy * dy < reach * reach) out.push_back({e, other});
@@ -195,9 +195,9 @@ struct solve_contacts {
               });
     for (const contact& c : contacts_) {
       resolve_contact(data.get(ct::position, c.a), data.get(ct::velocity, c.a),
-                      data.get(ct::circle, c.a).radius,
+                      data.read(ct::circle, c.a).radius,
                       data.get(ct::position, c.b), data.get(ct::velocity, c.b),
-                      data.get(ct::circle, c.b).radius, world_);
+                      data.read(ct::circle, c.b).radius, world_);
     }
   }
 

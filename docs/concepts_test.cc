@@ -90,7 +90,7 @@ struct reporter {  // sums aging's outputs; optional access to nicknames
     data.for_previous_outputs(strata::tag<aging>,
                               [&](aging&, int n) { log.total += n; });
     data.for_entities([&](strata::entity_id e) {
-      if (const nickname* n = data.try_get(ct::nickname, e)) {
+      if (const nickname* n = data.try_read(ct::nickname, e)) {
         (void)n->text;  // only some entities have one
       }
     });
@@ -196,10 +196,10 @@ struct inspector {
       if (p.x > 100) h.hp = 0;
       if (h.hp <= 0) data.kill_entity(e);  // effective at the refresh
     });
-    // By id: get() gives T& for write(), const T& for read(). A system that
-    // may split reaches by id only what it reads (3. Parallelism).
+    // By id: read() gives const T&; get() T& of a write() component. A
+    // system that may split reaches by id only what it reads (3. Parallelism).
     data.for_entities([&](strata::entity_id e) {
-      const position& p = data.get(ct::position, e);
+      const position& p = data.read(ct::position, e);
       health& h = data.write(ct::health, e);  // compile error if read-only
       if (p.x < 0) ++h.hp;
     });

@@ -47,7 +47,7 @@ struct fall {
     const wind& w = data.template resource<wind>();
     data.for_each([&](strata::entity_id e, height& h) {
       float speed = gravity + w.push;
-      if (const drag* d = data.try_get(ct::drag, e)) speed *= d->factor;
+      if (const drag* d = data.try_read(ct::drag, e)) speed *= d->factor;
       h.y -= speed;
     });
   }

@@ -43,7 +43,7 @@ struct hunter {
   template <typename Data>
   void process(Data& data) {
     data.for_each([&](strata::entity_id e, const target& t) {
-      const hp* prey = data.try_get(ct::hp, t.id);  // null when stale
+      const hp* prey = data.try_read(ct::hp, t.id);  // null when stale
       std::printf("  hunter %s: target %s alive: %s, hp: %d\n",
                   to_string(e).c_str(), to_string(t.id).c_str(),
                   yes(data.alive(t.id)), prey ? prey->value : -1);

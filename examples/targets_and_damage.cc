@@ -59,7 +59,7 @@ struct radar {
     fleets[0].clear();
     fleets[1].clear();
     data.for_entities([&](strata::entity_id id) {
-      fleets[data.get(ct::ship, id).fleet].push_back(id);
+      fleets[data.read(ct::ship, id).fleet].push_back(id);
     });
     data.for_each([&](strata::entity_id self, const ship& s, gun& g) {
       const auto& enemies = fleets[1 - s.fleet];

@@ -4,7 +4,7 @@
 //       .read(ct::velocity)
 //       .write(ct::position)           // write implies read
 //       .exclude(ct::frozen)           // entities with frozen are not in it
-//       .read_optional(ct::drag)       // data.try_get(ct::drag, e): T* or null
+//       .read_optional(ct::drag)       // data.try_read(ct::drag, e): const T*
 //       .read_resource<wind>()         // data.resource<wind>(): const wind&
 //       .changed(ct::velocity)         // only entities whose velocity
 //                                      // changed since movement last ran

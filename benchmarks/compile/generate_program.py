@@ -405,7 +405,7 @@ MISUSES = {
     # Inside a system's process().
     "undeclared_component": _body(
         "data.for_entities([&](strata::entity_id e) { "
-        "static_cast<void>(data.get(ct::c0, e).a + data.get(ct::c2, e).a); "
+        "static_cast<void>(data.read(ct::c0, e).a + data.read(ct::c2, e).a); "
         "});"),
     "write_read_only": _body(
         "data.for_entities([&](strata::entity_id e) { "

@@ -18,7 +18,8 @@ inline constexpr bool system_uses_undeclared_component = [] {
                 "a system reads or writes a component its signature does not "
                 "declare; add it to .read(...) or .write(...) of that system "
                 "(or to .read_optional(...) / .write_optional(...) to reach it "
-                "with data.try_get); system and component are named above");
+                "with data.try_read / data.try_get); system and component are "
+                "named above");
   return false;
 }();
 
@@ -26,10 +27,33 @@ template <typename System, typename Component>
 inline constexpr bool component_written_but_read_only = [] {
   static_assert(always_false<System, Component>,
                 "a system writes a component its signature declares "
-                "read-only (a T& parameter of data.for_each, data.write or "
-                "data.try_get as T*); take it as const T& to read it, or move "
-                "it to .write(...) (or .write_optional(...)) of that system; "
-                "system and component are named above");
+                "read-only (a T& parameter of data.for_each, or "
+                "data.write); take it as const T& to read it, or move it to "
+                ".write(...) (or .write_optional(...)) of that system; system "
+                "and component are named above");
+  return false;
+}();
+
+template <typename System, typename Component>
+inline constexpr bool get_of_read_only_component = [] {
+  static_assert(always_false<System, Component>,
+                "data.get(ct::x, id) gives T& to write a component, and this "
+                "system's signature declares it read-only; read it with "
+                "data.read(ct::x, id) (a const T&), or move it to "
+                ".write(...) of that system to write it; system and "
+                "component are named above");
+  return false;
+}();
+
+template <typename System, typename Component>
+inline constexpr bool try_get_of_read_only_component = [] {
+  static_assert(always_false<System, Component>,
+                "data.try_get(ct::x, id) gives T* to write a component, and "
+                "this system's signature declares it read-only (read or "
+                "read_optional); read it with data.try_read(ct::x, id) (a "
+                "const T*), or move it to .write(...) / .write_optional(...) "
+                "of that system to write it; system and component are named "
+                "above");
   return false;
 }();
 
@@ -40,32 +64,34 @@ inline constexpr bool for_each_component_not_required = [] {
                 "does not require; for_each visits the system's entities, "
                 "which have exactly its .read(...) and .write(...) "
                 "components: add it there, or reach an optional component "
-                "with data.try_get; system and component are named above");
+                "with data.try_read / data.try_get; system and component are "
+                "named above");
   return false;
 }();
 
 template <typename System, typename Component>
 inline constexpr bool get_of_optional_component = [] {
   static_assert(always_false<System, Component>,
-                "data.get / data.write: the component is optional for this "
-                "system (read_optional / write_optional), so an entity may "
-                "lack it; use data.try_get, which returns null then (system "
-                "and component are named above)");
+                "data.get / data.read / data.write: the component is "
+                "optional for this system (read_optional / write_optional), "
+                "so an entity may lack it; use data.try_read (data.try_get to "
+                "write it), which returns null then (system and component "
+                "are named above)");
   return false;
 }();
 
 template <typename System, typename Component>
 inline constexpr bool random_access_to_written_component_in_split_system = [] {
   static_assert(always_false<System, Component>,
-                "data.get / data.write / data.try_get by id of a component "
-                "the system writes, in a system whose subtasks may run at "
-                "once (inner parallelism allowed, .parallelism(...) not "
-                "none()): another subtask may write that entity at the same "
-                "time. Write the current entity through data.for_each's T& "
-                "parameter, act on other entities from a later system (an "
-                "output, or data.defer), or declare .parallelism(strata::"
-                "inner_parallelism::none()) (system and component are named "
-                "above)");
+                "data.get / data.read / data.write / data.try_get / "
+                "data.try_read by id of a component the system writes, in a "
+                "system whose subtasks may run at once (inner parallelism "
+                "allowed, .parallelism(...) not none()): another subtask may "
+                "write that entity at the same time. Write the current "
+                "entity through data.for_each's T& parameter, act on other "
+                "entities from a later system (an output, or data.defer), or "
+                "declare .parallelism(strata::inner_parallelism::none()) "
+                "(system and component are named above)");
   return false;
 }();
 

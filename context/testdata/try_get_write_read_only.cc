@@ -1,4 +1,5 @@
-// Writing a read() component through data.try_get's const T*.
+// Writing a read() component through data.try_get (which gives T* of a
+// written component only).
 #include "context/testdata/fixture.h"
 
 struct mover {
