@@ -297,7 +297,7 @@ class world_snapshot {
       core.changes().forget_stamps();
     }
     // Subscriptions changed size behind the scheduler's back.
-    core.forget_inline_decisions();
+    core.policy().forget_decisions();
   }
 
   template <typename Core, std::size_t... I>
