@@ -434,7 +434,7 @@ class context_core {
     // (Null only after a reported compile error.)
     ((subscriptions_[I] =
           base_internal::get<I>(instances_).get()
-              ? &base_internal::get<I>(instances_).get()->membership()
+              ? &base_internal::get<I>(instances_).get()->subscription()
               : nullptr),
      ...);
     ((base_internal::get<I>(instances_).get()

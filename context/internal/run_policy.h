@@ -225,7 +225,7 @@ class adaptive_run_policy {
   template <typename Core, typename Runtime>
   [[gnu::noinline]] system_plan before_system(Core& core, Runtime& runtime) {
     const std::int64_t predicted =
-        measures_ ? runtime.cost().predict(runtime.entity_count())
+        measures_ ? runtime.cost().predict(runtime.subscribed_count())
                   : run_cost::unknown;
     const bool measure =
         measures_ && (sampling_ || runtime.cost().needs_measuring());
@@ -268,7 +268,8 @@ class adaptive_run_policy {
   template <typename Core>
   std::int64_t predicted_ns(Core& core, std::size_t system) const {
     if (!measures_) return run_cost::unknown;
-    return costs_[system]->predict(core.subscription(system).members().size());
+    return costs_[system]->predict(
+        core.subscription(system).subscribed_indices().size());
   }
   void watch_cost(std::size_t system, run_cost& cost) noexcept {
     costs_[system] = &cost;
@@ -333,7 +334,8 @@ class adaptive_run_policy {
       if (!Selected[id]) continue;
       auto& subscription = core.subscription(id);
       const double limit =
-          static_cast<double>(subscription.raw_members().size()) * headroom;
+          static_cast<double>(subscription.raw_subscribed_indices().size()) *
+          headroom;
       subscription.set_growth_limit(limit >= 1e18
                                         ? static_cast<std::size_t>(-1)
                                         : static_cast<std::size_t>(limit));
@@ -361,7 +363,9 @@ class adaptive_run_policy {
       if (!Selected[id]) continue;
       auto& subscription = core.subscription(id);
       subscription.set_growth_limit(
-          std::max<std::size_t>(1, subscription.raw_members().size()) * 2);
+          std::max<std::size_t>(1,
+                                subscription.raw_subscribed_indices().size()) *
+          2);
     }
     decisions_.remember(call, budget,
                         inline_decisions::recheck_calls(inline_ns));
@@ -390,7 +394,7 @@ class adaptive_run_policy {
   [[gnu::noinline]] static void record_cost(Runtime& runtime,
                                             std::int64_t start_ns) {
     runtime.cost().record(trace_span::now_ns() - start_ns,
-                          runtime.entity_count());
+                          runtime.subscribed_count());
   }
 
   hand_off_policy hand_off_;
