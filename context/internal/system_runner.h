@@ -66,7 +66,12 @@ class system_runner {
                                         std::remove_cvref_t<Adapters>...>(
                              std::make_index_sequence<system_count>{})) {
       auto adapter_refs = std::tie(adapters...);
-      run_call<Selected>(core, adapter_refs);
+      // The table made here, not in run_call: a mistake in a system's code
+      // is reported from its instantiation, one frame fewer.
+      static constexpr auto table =
+          make_run_table<Selected, decltype(adapter_refs), false>(
+              std::make_index_sequence<system_count>{});
+      run_call<Selected, table>(core, adapter_refs);
     }
   }
 
@@ -115,13 +120,13 @@ class system_runner {
   // One call: plan (the run policy, internal/run_policy.h), run the
   // systems with the settings' scheduler, record. The table's address keys
   // the call in the policy's remembered decisions.
-  template <const auto& Selected, typename Refs>
+  template <const auto& Selected, const auto& Table, typename Refs>
   static void run_call(core_type& core, Refs& adapters) {
-    constexpr const auto* key = &run_table<Selected, Refs, false>;
+    constexpr const auto* key = &Table;
     auto& policy = core.policy();
     const auto plan = policy.template before_call<Selected>(core, key);
     const step_decision decision =
-        run_systems<Selected>(core, adapters, plan.mode, plan.hand_off);
+        run_systems<Selected, Table>(core, adapters, plan.mode, plan.hand_off);
     policy.template after_call<Selected>(core, key, plan, decision);
     if constexpr (Types::trace_enabled) {
       record_trace<Selected>(core, std::make_index_sequence<system_count>{});
@@ -131,12 +136,12 @@ class system_runner {
   // Runs the selected systems as `mode` says: on the calling thread in the
   // scheduler's sequential order, each system planned or not, or by the
   // scheduler with `hand_off` and the policy's predictions.
-  template <const auto& Selected, typename Refs>
+  template <const auto& Selected, const auto& Table, typename Refs>
   static step_decision run_systems(core_type& core, Refs& adapters,
                                    call_mode mode, hand_off_policy hand_off) {
     using scheduler_type = typename Types::scheduler_type;
     const auto run = [&core, &adapters](std::size_t id) {
-      run_table<Selected, Refs, false>[id](core, adapters);
+      Table[id](core, adapters);
     };
     if constexpr (scheduler_type::runs_subtasks_in_parallel) {
       if (mode == call_mode::calling_thread_unplanned) {
