@@ -40,7 +40,7 @@ struct movement {
 struct census {  // counts moving entities, per subtask
   template <typename Data>
   void process(float, Data& data) const {
-    data.output() = static_cast<int>(data.entity_count());
+    data.output() = static_cast<int>(data.slice_entity_count());
   }
 };
 

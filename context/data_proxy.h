@@ -23,8 +23,8 @@
 //   * for_entities(f): f(entity_id) for each entity of the slice (like
 //     for_each, every one even when f throws, then the first exception is
 //     rethrown); for_other_entities(f) the system's entities outside it;
-//     for_all_entities(f) all of them. entity_count() / all_entity_count(),
-//     subtask_index() / subtask_count();
+//     for_all_entities(f) all of them. slice_entity_count() /
+//     subscribed_count(), subtask_index() / subtask_count();
 //   * read(ct::x, id): const T& for a component in read() or write();
 //     get(ct::x, id) (or write(ct::x, id), the same): T& for a component in
 //     write(), and for one in read() a compile error with Strata's message
@@ -240,18 +240,18 @@ class data_proxy {
   template <typename F>
   void for_other_entities(F&& f) {
     visit_ranks(0, state_.begin, f);
-    visit_ranks(state_.end, instance_.entity_count(), f);
+    visit_ranks(state_.end, instance_.subscribed_count(), f);
   }
   // f(entity_id) for every entity of the system.
   template <typename F>
   void for_all_entities(F&& f) {
-    visit_ranks(0, instance_.entity_count(), f);
+    visit_ranks(0, instance_.subscribed_count(), f);
   }
-  std::size_t entity_count() const noexcept {
+  std::size_t slice_entity_count() const noexcept {
     return state_.end - state_.begin;
   }
-  std::size_t all_entity_count() const noexcept {
-    return instance_.entity_count();
+  std::size_t subscribed_count() const noexcept {
+    return instance_.subscribed_count();
   }
   std::size_t subtask_index() const noexcept { return subtask_; }
   std::size_t subtask_count() const noexcept {

@@ -111,13 +111,13 @@ struct fake_instance {
 
   recording_system& system() { return system_; }
   ordered_index_set& mutable_subscribed() {
-    return subscription_.raw_members();
+    return subscription_.raw_subscribed_indices();
   }
   bool contains(entity_id e) const {
-    return subscription_.raw_members().contains(e.index());
+    return subscription_.raw_subscribed_indices().contains(e.index());
   }
   std::size_t entity_count() const {
-    return subscription_.raw_members().size();
+    return subscription_.raw_subscribed_indices().size();
   }
   std::size_t state_count() const { return states_.size(); }
   fake_state& state(std::size_t s) { return states_[s]; }

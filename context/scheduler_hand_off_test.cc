@@ -136,7 +136,7 @@ struct per_entity_system {
   template <typename Data>
   void process(Data& data) const {
     const auto until = std::chrono::steady_clock::now() +
-                       kPerEntity * static_cast<int>(data.entity_count());
+                       kPerEntity * static_cast<int>(data.slice_entity_count());
     while (std::chrono::steady_clock::now() < until) {
     }
   }

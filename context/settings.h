@@ -10,6 +10,7 @@
 //       .scheduler(strata::scheduler::atomic_counter)  // default: sequential
 //       .threads(4)                            // default: hardware threads
 //       .hand_off(strata::hand_off::never)     // default: automatic
+//       .run_policy(strata::run_policy::fixed)  // default: adaptive
 //       .refresh_parallelism(true)             // default: true
 //       .trace()                               // default: off
 //       .hooks(strata::component_hooks(...))   // none (context/hooks.h)
@@ -124,6 +125,7 @@ struct refresh_parallelism {};
 struct trace {};
 struct hooks {};
 struct hierarchy {};
+struct run_policy {};
 }  // namespace context_keys
 
 template <typename Map>
@@ -223,6 +225,17 @@ struct context_settings : fluent_settings<context_settings, Map> {
   constexpr auto hand_off(strata::hand_off mode) const {
     return set(settings_internal::once<context_keys::hand_off, keys>, mode);
   }
+  // Who makes those decisions (scheduler/hand_off.h): run_policy::adaptive
+  // (default, from measured costs) or run_policy::fixed (from the settings
+  // alone; nothing measured).
+  constexpr auto run_policy(::strata::run_policy::fixed_t policy) const {
+    return set(settings_internal::once<context_keys::run_policy, keys>,
+               policy);
+  }
+  constexpr auto run_policy(::strata::run_policy::adaptive_t policy) const {
+    return set(settings_internal::once<context_keys::run_policy, keys>,
+               policy);
+  }
   template <typename Scheduler>
   constexpr auto scheduler(Scheduler s) const {
     return set(settings_internal::once<context_keys::scheduler, keys>, s);
@@ -302,6 +315,9 @@ struct context_settings : fluent_settings<context_settings, Map> {
   // strata::no_hierarchy, or the hierarchy_relation the settings declare.
   using hierarchy_type =
       typename Map::template value_type<context_keys::hierarchy>;
+  // run_policy::fixed_t or run_policy::adaptive_t.
+  using run_policy_type =
+      typename Map::template value_type<context_keys::run_policy>;
   static constexpr bool hierarchy_declared =
       !std::is_same_v<hierarchy_type, no_hierarchy>;
 
@@ -335,7 +351,8 @@ struct context_defaults {
       option_default<context_keys::refresh_parallelism>(true),
       option_default<context_keys::trace>(std::false_type{}),
       option_default<context_keys::hooks>(component_hook_list<>{}),
-      option_default<context_keys::hierarchy>(no_hierarchy{}));
+      option_default<context_keys::hierarchy>(no_hierarchy{}),
+      option_default<context_keys::run_policy>(run_policy::adaptive));
 };
 
 constexpr auto settings() {

@@ -243,7 +243,7 @@ class world_snapshot {
       capture_components(core, std::make_index_sequence<component_count>{});
       has_images_ = true;
       for (std::size_t s = 0; s < system_count; ++s) {
-        members_[s] = core.subscription(s).members();
+        members_[s] = core.subscription(s).subscribed_indices();
       }
       resources_ = core.resources();
       changes_ = core.changes();
@@ -275,13 +275,13 @@ class world_snapshot {
       core.components().clear();
       core.entities() = entity_storage_type{};
       for (std::size_t s = 0; s < system_count; ++s) {
-        core.subscription(s).raw_members().clear();
+        core.subscription(s).raw_subscribed_indices().clear();
         core.subscription(s).finish_refresh();
       }
       throw;
     }
     for (std::size_t s = 0; s < system_count; ++s) {
-      core.subscription(s).raw_members() = members_[s];
+      core.subscription(s).raw_subscribed_indices() = members_[s];
       core.subscription(s).finish_refresh();
     }
     core.resources() = resources_;
@@ -297,7 +297,7 @@ class world_snapshot {
       core.changes().forget_stamps();
     }
     // Subscriptions changed size behind the scheduler's back.
-    core.forget_inline_decisions();
+    core.policy().forget_decisions();
   }
 
   template <typename Core, std::size_t... I>

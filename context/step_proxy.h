@@ -212,11 +212,11 @@ class critical_proxy {
   }
   template <tag_value Tag>
   std::size_t count_entities_in(Tag t) {
-    return instance(t).entity_count();
+    return instance(t).subscribed_count();
   }
   template <tag_value Tag>
   bool any_entity_in(Tag t) {
-    return instance(t).entity_count() > 0;
+    return instance(t).subscribed_count() > 0;
   }
   template <tag_value Tag>
   bool is_in_system(Tag t, entity_id id) {

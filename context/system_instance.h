@@ -9,7 +9,7 @@
 //   order, so a system sees its entities in the same order under every
 //   scheduler, thread count and history of adds and removes. A removed
 //   required component is noted as a departure and applied at the next look
-//   at the subscription (subscribed(), entity_count(), a run): if the
+//   at the subscription (subscribed(), subscribed_count(), a run): if the
 //   component is back by then, the entity never left;
 // * per-subtask states: entities to kill, deferred functions, and the
 //   subtask's output when the signature declares one. States are reused from
@@ -272,8 +272,8 @@ class system_instance : public context_internal::runtime_of<Types, I> {
   // The subscribed entities, as ids (subscribed().indices(): as indices).
   // Departures noted since the last look are applied first.
   context_internal::subscription_view<entity_storage_type> subscribed() const {
-    const subscription_type& subscription = this->membership();
-    return {subscription.members(), subscription.entities()};
+    const subscription_type& subscription = this->subscription();
+    return {subscription.subscribed_indices(), subscription.entities()};
   }
 
   // f(system&, output&) for every subtask output of the latest run.

@@ -203,7 +203,7 @@ struct inspector {
       health& h = data.write(ct::health, e);  // compile error if read-only
       if (p.x < 0) ++h.hp;
     });
-    seen += data.entity_count();  // the size of this subtask's slice
+    seen += data.slice_entity_count();  // the size of this subtask's slice
     // --- end snippet ---
   }
 };

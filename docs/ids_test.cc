@@ -151,7 +151,7 @@ TEST(IdsGuideTest, Subscriptions) {
     auto& instance = proxy.instance(st::hunter);
     std::vector<strata::entity_id> ids(instance.subscribed().begin(),
                                        instance.subscribed().end());
-    EXPECT_EQ(ids.size(), instance.entity_count());  // ascending index order
+    EXPECT_EQ(ids.size(), instance.subscribed_count());  // index order
     EXPECT_TRUE(instance.subscribed().contains(ids[1]));
     EXPECT_EQ(instance.subscribed()[2], ids[2]);  // by rank
     EXPECT_TRUE(proxy.is_in_system(st::hunter, ids[0]));

@@ -24,9 +24,9 @@ struct doubler {
     // Each subtask sees its own slice of the system's entities, in index
     // order; slices differ in size by at most one.
     data.for_each([](value& x) { x.v *= 2; });
-    data.output() = data.subtask_index() * 1000 + data.entity_count();
+    data.output() = data.subtask_index() * 1000 + data.slice_entity_count();
     (void)data.subtask_count();     // how many slices this run has
-    (void)data.all_entity_count();  // the system's entities, every slice
+    (void)data.subscribed_count();  // the system's entities, every slice
     data.for_other_entities([](strata::entity_id) {});  // outside the slice
     data.for_all_entities([](strata::entity_id) {});    // every slice
   }

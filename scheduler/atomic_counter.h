@@ -143,6 +143,13 @@ struct atomic_counter_t {
     }
   }
 
+  // On the calling thread, in the sequential scheduler's order (a
+  // context's run policy asks for it, context/internal/run_policy.h).
+  template <typename SystemList, auto Selected, typename RunSystem>
+  static void execute_inline(thread_pool& pool, RunSystem&& run_system) {
+    sequential_t::execute<SystemList, Selected>(pool, run_system);
+  }
+
   // Without predictions: every system is worth its own thread.
   template <typename SystemList, auto Selected, typename RunSystem>
   static step_decision execute(thread_pool& pool, RunSystem&& run_system) {

@@ -112,6 +112,21 @@ struct hand_off_policy {
   }
 };
 
+// Who decides for a context (settings().run_policy(...)):
+//   * run_policy::adaptive (the default): the model above, from measured
+//     costs, as hand_off::automatic asks;
+//   * run_policy::fixed: nothing is measured or predicted and nothing
+//     remembered; the decisions come from the settings alone: a threaded
+//     scheduler hands every system off and splits it as its strategy says
+//     (hand_off::never: everything on the calling thread). Its steps cost no
+//     clock read; a context on the sequential scheduler always has it.
+namespace run_policy {
+struct fixed_t {};
+struct adaptive_t {};
+inline constexpr fixed_t fixed{};
+inline constexpr adaptive_t adaptive{};
+}  // namespace run_policy
+
 // What a threaded scheduler decided for one execute() call: whether any
 // system went to the pool, and the predicted work off the call's critical
 // path (the predicted total minus the longest predicted chain of systems)

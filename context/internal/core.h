@@ -33,7 +33,7 @@
 #include "context/internal/create_batch.h"
 #include "context/internal/hierarchy_phase.h"
 #include "context/internal/hook_phase.h"
-#include "context/internal/inline_decisions.h"
+#include "context/internal/run_policy.h"
 #include "context/internal/subscription.h"
 #include "context/internal/system_runner.h"
 #include "context/refresh.h"
@@ -58,6 +58,13 @@ class context_core {
   using subscription_type = context_internal::subscription<entity_storage_type>;
   using bitset_type = typename Types::bitset_type;
   static constexpr bool has_hierarchy = Types::has_hierarchy;
+  // The run policy (internal/run_policy.h): adaptive on a threaded
+  // scheduler unless the settings fix it; fixed on the sequential one.
+  using policy_type = std::conditional_t<
+      Types::scheduler_type::runs_subtasks_in_parallel &&
+          std::is_same_v<typename Types::settings_type::run_policy_type,
+                         strata::run_policy::adaptive_t>,
+      adaptive_run_policy<Types>, fixed_run_policy<Types>>;
 
   template <typename... SystemArgs>
   context_core(const typename Types::settings_type& settings,
@@ -71,14 +78,12 @@ class context_core {
             context_internal::run_options_in(args...))),
         refresh_parallel_(
             settings.template get<context_keys::refresh_parallelism>()),
-        hand_off_(context_internal::hand_off_of<Types>(
-            settings, context_internal::run_options_in(args...))),
         runs_in_parallel_(context_internal::runs_in_parallel<Types>(
             context_internal::run_options_in(args...))),
         pool_(thread_count_ - 1, context_internal::executor_in(args...)),
-        measures_costs_(runs_in_parallel_ &&
-                        hand_off_.mode == hand_off::automatic &&
-                        pool_.worker_count() > 0),
+        policy_(context_internal::hand_off_of<Types>(
+                    settings, context_internal::run_options_in(args...)),
+                runs_in_parallel(), pool_.worker_count()),
         hooks_(settings.template get<context_keys::hooks>()) {
     const auto& systems = settings.template get<context_keys::systems>();
     auto all_args = std::forward_as_tuple(args...);
@@ -96,6 +101,7 @@ class context_core {
     }
     refused_creations_ = 0;
     if constexpr (has_hierarchy) hierarchy_.refused = 0;
+    policy_.before_step(step_count_);
     changes_.begin_step(step_count_);
   }
   void end_step(std::exception_ptr failure) {
@@ -319,53 +325,15 @@ class context_core {
     return Types::scheduler_type::runs_subtasks_in_parallel &&
            runs_in_parallel_;
   }
-  strata::hand_off_policy hand_off_policy() const { return hand_off_; }
-  // Whether systems' run times are measured: only where the decisions they
-  // feed are made (a threaded scheduler with workers, deciding
-  // automatically).
-  bool measures_costs() const {
-    return Types::scheduler_type::runs_subtasks_in_parallel && measures_costs_;
-  }
-  // Whether this is a sampling step: systems whose cost is known are
-  // measured again (and a call that runs by a remembered inline decision is
-  // timed, internal/inline_decisions.h). Two clock reads per subtask are
-  // most of a small system's scheduling cost and costs drift slowly
-  // (predictions scale with the entity count), so one step in 32 samples.
-  // A sample weighs 1/4 in the mean: a changed per-entity cost is followed
-  // within ~100 steps.
-  static constexpr std::uint64_t kCostSampleSteps = 32;
-  bool samples_costs() const {
-    return measures_costs() && step_count_ % kCostSampleSteps == 0;
-  }
-  // How execute_systems() call `call` runs now (internal/
-  // inline_decisions.h): a system that outgrew its decision's limit at the
-  // last refresh first makes every call decide again.
-  context_internal::inline_decisions::mode inline_mode_for(const void* call) {
-    if (refresh_.take_membership_growth()) forget_inline_decisions();
-    if (!measures_costs())
-      return context_internal::inline_decisions::mode::decide;
-    return inline_decisions_.mode_for(call, samples_costs());
-  }
-  // Every call decides again, from fresh measurements of every system.
-  void forget_inline_decisions() {
-    inline_decisions_.forget_all();
-    for (run_cost* cost : costs_) cost->mark_stale();
-  }
-  context_internal::inline_decisions& inline_decisions() {
-    return inline_decisions_;
-  }
+  // How systems run on threads: decided, measured and remembered by the
+  // run policy (internal/run_policy.h).
+  policy_type& policy() { return policy_; }
+  // The adaptive policy's sampling period, for tests that time it.
+  static constexpr std::uint64_t kCostSampleSteps =
+      adaptive_run_policy<Types>::kCostSampleSteps;
   subscription_type& subscription(std::size_t system) {
     return *subscriptions_[system];
   }
-  // System `system`'s predicted run time at its current entity count
-  // (run_cost::unknown when the context does not measure costs). Through
-  // run-time tables, so the scheduler's cost lookups are one function per
-  // context, not one per system.
-  std::int64_t predicted_ns(std::size_t system) const {
-    if (!measures_costs()) return run_cost::unknown;
-    return costs_[system]->predict(subscriptions_[system]->members().size());
-  }
-  run_cost& cost_of(std::size_t system) { return *costs_[system]; }
   trace_log& trace() { return trace_; }
   // The parent/child relation and its queue (context/hierarchy.h), in a
   // program whose settings declare one.
@@ -400,6 +368,7 @@ class context_core {
     } catch (...) {
       if (!failure) failure = std::current_exception();
     }
+    policy_.after_refresh(*this);
     if (observer_ && refused_creations_ > 0) {
       try {
         observer_({.what = refresh_event::kind::refused_creations,
@@ -465,12 +434,12 @@ class context_core {
     // (Null only after a reported compile error.)
     ((subscriptions_[I] =
           base_internal::get<I>(instances_).get()
-              ? &base_internal::get<I>(instances_).get()->membership()
+              ? &base_internal::get<I>(instances_).get()->subscription()
               : nullptr),
      ...);
-    ((costs_[I] = base_internal::get<I>(instances_).get()
-                      ? &base_internal::get<I>(instances_).get()->cost()
-                      : nullptr),
+    ((base_internal::get<I>(instances_).get()
+          ? policy_.watch_cost(I, base_internal::get<I>(instances_).get()->cost())
+          : void()),
      ...);
   }
 
@@ -479,16 +448,12 @@ class context_core {
   component_storage_type components_;
   std::size_t thread_count_;
   bool refresh_parallel_;
-  strata::hand_off_policy hand_off_;
   bool runs_in_parallel_;
   thread_pool pool_;
-  // measures_costs(), fixed at construction.
-  bool measures_costs_;
+  policy_type policy_;
   typename Types::instances_type instances_;
   // Each instance's subscription, for the refresh's loops.
   std::array<subscription_type*, system_count> subscriptions_{};
-  // Each instance's measured cost, for the scheduler's predictions.
-  std::array<run_cost*, system_count> costs_{};
   typename Types::refresh_queue_type refresh_;
   typename Types::resource_storage_type resources_;
   refresh_observer observer_;
@@ -500,7 +465,6 @@ class context_core {
   // departures to settle before systems run.
   bool departures_noted_ = false;
   std::atomic<bool> subtask_work_{false};
-  context_internal::inline_decisions inline_decisions_;
   std::uint64_t step_count_ = 0;
   context_internal::change_tracking<Types> changes_;
   [[no_unique_address]] std::conditional_t<Types::trace_enabled, trace_log,

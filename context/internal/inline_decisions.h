@@ -1,5 +1,7 @@
 // Internal to //context: the calls of execute_systems() that the threaded
-// scheduler last decided to run entirely on the calling thread, unsplit.
+// scheduler last decided to run entirely on the calling thread, unsplit:
+// the memory of the adaptive run policy (internal/run_policy.h), which
+// makes and acts on these decisions.
 //
 // Why: deciding costs a prediction per system (its measured cost per
 // entity times its entity count), a critical-path ranking and the checks
@@ -12,7 +14,8 @@
 //   * a system grows past the size the decision allows
 //     (subscription::set_growth_limit, checked by the refresh): the
 //     decision's headroom is spent;
-//   * on a sampling step (one in context_core::kCostSampleSteps) the call
+//   * on a sampling step (one in adaptive_run_policy::kCostSampleSteps,
+//     internal/run_policy.h) the call
 //     is timed as a whole, two clock reads, and takes more than its budget:
 //     the systems got costlier per entity.
 // Either way the decisions are forgotten and the systems' costs marked
@@ -215,57 +218,6 @@ class inline_decisions {
   std::size_t next_timed_ = 0;
   std::atomic<bool> split_{false};
 };
-
-// ---- Used by system_runner, for a context core `core` (internal/core.h).
-
-// Whether a call about to be decided runs inline as a probe instead. Not
-// on a cost-sampling step: a probe measures no system.
-template <typename Core>
-bool inline_probe_due(Core& core, const void* call) {
-  return core.measures_costs() && !core.samples_costs() &&
-         core.inline_decisions().probe_due(call);
-}
-
-// Threads measured slower than inline for `call`: it runs inline, the
-// sequential scheduler's way, for recheck_calls(inline mean) calls, unless
-// a selected system doubles its entities or a sampled run takes longer
-// than both twice the inline mean and the threaded mean (then every call
-// decides again).
-template <const auto& Selected, typename Core>
-void remember_threads_lose(Core& core, const void* call) {
-  const inline_decisions& decisions = core.inline_decisions();
-  const std::int64_t inline_ns = decisions.inline_mean(call);
-  const std::int64_t budget =
-      std::max(2 * inline_ns, decisions.threaded_mean(call));
-  for (std::size_t id = 0; id < Selected.size(); ++id) {
-    if (!Selected[id]) continue;
-    auto& subscription = core.subscription(id);
-    subscription.set_growth_limit(
-        std::max<std::size_t>(1, subscription.raw_members().size()) * 2);
-  }
-  core.inline_decisions().remember(call, budget,
-                                   inline_decisions::recheck_calls(inline_ns));
-}
-
-// An inline run of `call` that took `ns` (a probe, or a sampled run of a
-// remembered call) feeds its inline mean, if the call is timed. A probe
-// that wins makes the call inline; a remembered call over its budget makes
-// every call decide again.
-template <const auto& Selected, typename Core>
-void after_timed_inline_run(Core& core, const void* call, bool probe,
-                            std::int64_t ns) {
-  inline_decisions& decisions = core.inline_decisions();
-  if (!probe && !decisions.within_budget(call, ns)) {
-    core.forget_inline_decisions();
-    return;
-  }
-  if (probe || decisions.timed(call)) {
-    decisions.record(call, /*on_threads=*/false, ns);
-  }
-  if (probe && decisions.inline_wins(call)) {
-    remember_threads_lose<Selected>(core, call);
-  }
-}
 
 }  // namespace strata::context_internal
 

@@ -78,7 +78,7 @@ std::size_t prepare_states(const Strategy& strategy, States& states,
 template <typename EntityStorage, typename Strategy, typename State>
 class instance_runtime {
  public:
-  using subscription_type = subscription<EntityStorage>;
+  using subscription_type = context_internal::subscription<EntityStorage>;
   using bitset_type = typename subscription_type::bitset_type;
   using state_type = State;
   using strategy_type = Strategy;
@@ -93,18 +93,22 @@ class instance_runtime {
   instance_runtime& operator=(const instance_runtime&) = delete;
 
   // Subscribed entities after pending departures (a look).
-  std::size_t entity_count() const { return subscription_.members().size(); }
+  std::size_t subscribed_count() const {
+    return subscription_.subscribed_indices().size();
+  }
   // Subtasks of the latest run (or prepared for the current one).
   std::size_t subtask_count() const noexcept { return active_subtasks_; }
 
   // For the context, its proxies and the refresh: the subscription. A
   // remove_component of a required component notes a departure there; the
   // entity leaves at the next look at the subscription (subscribed(),
-  // entity_count(), a run), unless it has the component again by then. So
+  // subscribed_count(), a run), unless it has the component again by then. So
   // a remove followed by an add of the same component costs no set
   // operation in the step, and nothing at the refresh.
-  subscription_type& membership() noexcept { return subscription_; }
-  const subscription_type& membership() const noexcept { return subscription_; }
+  subscription_type& subscription() noexcept { return subscription_; }
+  const subscription_type& subscription() const noexcept {
+    return subscription_;
+  }
   void note_departure(std::uint32_t index) {
     subscription_.note_departure(index);
   }
@@ -145,8 +149,8 @@ class instance_runtime {
     }
     run_first_ = pass_first_ = used_states_;
     active_subtasks_ =
-        prepare_states(strategy_, states_, run_first_, entity_count(), threads,
-                       allow_split, predicted_ns);
+        prepare_states(strategy_, states_, run_first_, subscribed_count(),
+                       threads, allow_split, predicted_ns);
     used_states_ += active_subtasks_;
     pass_started_ = false;
   }

@@ -88,7 +88,7 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline void leave_if_member(
       !system.matches(components_at_last_refresh(changes, entities, id))) {
     return;
   }
-  system.raw_members().erase(id.index());
+  system.raw_subscribed_indices().erase(id.index());
   notify(world, system, refresh_event::kind::unsubscribe, id);
 }
 
@@ -125,11 +125,11 @@ void apply_kills(World& world, pending_changes<EntityStorage>& changes,
             for (entity_id id : kills) {
               leave_if_member(world, changes, system, id);
             }
-          } else if (!system.raw_members().empty()) {
+          } else if (!system.raw_subscribed_indices().empty()) {
             // Nobody to tell: erase, no per-kill test (erasing a
             // non-member does nothing).
-            system.raw_members().erase_all(kills.begin(), kills.end(),
-                                           index_of_id{});
+            system.raw_subscribed_indices().erase_all(
+                kills.begin(), kills.end(), index_of_id{});
           }
         },
         parallel);

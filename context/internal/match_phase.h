@@ -167,10 +167,10 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline void rematch(
   // the last refresh is where it was (a remove cancelled by an add).
   if (was && now && !left) return;
   if (now) {
-    system.raw_members().insert(index);  // back after a departure
+    system.raw_subscribed_indices().insert(index);  // back after a departure
     if (!was) notify(world, system, refresh_event::kind::subscribe, change.id);
   } else {
-    system.raw_members().erase(index);
+    system.raw_subscribed_indices().erase(index);
     if (was) notify(world, system, refresh_event::kind::unsubscribe, change.id);
   }
 }
@@ -204,8 +204,8 @@ void apply_matches(World& world, pending_changes<EntityStorage>& changes,
           for (const auto& batch : changes.batches) {
             if (batch.count == 0 || !rule.matches(batch.bits)) continue;
             const entity_id* first = changes.batch_ids.begin() + batch.first;
-            system.raw_members().insert_all(first, first + batch.count,
-                                            index_of_id{});
+            system.raw_subscribed_indices().insert_all(
+                first, first + batch.count, index_of_id{});
           }
           const bool left = system.left_since_refresh();
           for (const auto& change : changes.to_match) {

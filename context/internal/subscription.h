@@ -101,12 +101,14 @@ class subscription {
 
   // The members after pending departures (a look), and the set as it is
   // (for the refresh, which settles departures itself).
-  const ordered_index_set& members() const {
+  const ordered_index_set& subscribed_indices() const {
     settle_departures();
     return members_;
   }
-  ordered_index_set& raw_members() noexcept { return members_; }
-  const ordered_index_set& raw_members() const noexcept { return members_; }
+  ordered_index_set& raw_subscribed_indices() noexcept { return members_; }
+  const ordered_index_set& raw_subscribed_indices() const noexcept {
+    return members_;
+  }
 
   // remove_component took a required component from the entity at
   // `index`: it leaves at the next look unless it has it again by then.
@@ -115,7 +117,7 @@ class subscription {
   }
   std::size_t pending_departures() const noexcept { return departures_.size(); }
   // Applies the noted departures. The empty test inlines (every run and
-  // entity_count() asks); the loop stays out of line.
+  // subscribed_count() asks); the loop stays out of line.
   void settle_departures() const {
     if (!departures_.empty()) settle_noted_departures();
   }

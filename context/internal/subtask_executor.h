@@ -93,7 +93,7 @@ class subtask_executor {
                                      {.parallel = parallel_,
                                       .measure = measure_,
                                       .cost = &instance_.cost(),
-                                      .entities = instance_.entity_count()},
+                                      .entities = instance_.subscribed_count()},
                                      context_internal::make_subtask_body(call));
     }
   }
@@ -134,7 +134,7 @@ class subtask_executor {
                                    {.parallel = parallel_,
                                     .measure = false,
                                     .cost = &instance_.cost(),
-                                    .entities = instance_.entity_count()},
+                                    .entities = instance_.subscribed_count()},
                                    context_internal::make_subtask_body(call));
   }
 

@@ -6,22 +6,22 @@
 // system_runner<Types>::execute<Selected>(core, adapters...) checks the
 // adapters at compile time (every selected system matches one; the first
 // match wins), builds a constexpr table of one function per selected system,
-// and hands the scheduler `run(id)`. Running system I prepares its subtasks
-// (slices of its subscribed entities) and calls the adapter's callable once
-// per subtask (for_subtasks) or once with an executor (detailed_instance).
-// Subtasks run on the pool when the scheduler and the settings allow inner
-// parallelism, else in order on the running thread.
+// and runs the call in three moves: plan (the context's run policy,
+// internal/run_policy.h, says how the call runs), run (the settings'
+// scheduler runs `run(id)`, on the calling thread in its sequential order or
+// on its own terms), record (the policy learns what happened). Running
+// system I is the same three moves: the policy plans it and prepares its
+// subtasks (slices of its subscribed entities), the adapter's callable runs
+// once per subtask (for_subtasks) or once with an executor
+// (detailed_instance), the policy records the run. Subtasks run on the pool
+// when the plan says so, else in order on the running thread.
 //
 // Internal: users reach it through the step proxy's execute_systems().
 #ifndef STRATA_CONTEXT_INTERNAL_SYSTEM_RUNNER_H_
 #define STRATA_CONTEXT_INTERNAL_SYSTEM_RUNNER_H_
 
-#include <algorithm>
 #include <array>
 #include <cstddef>
-#include <cstdint>
-#include <exception>
-#include <limits>
 #include <string_view>
 #include <tuple>
 #include <type_traits>
@@ -31,11 +31,11 @@
 #include "context/execution_adapter.h"
 #include "context/internal/context_types.h"
 #include "context/internal/diagnostics.h"
+#include "context/internal/run_policy.h"
 #include "context/internal/subtask_executor.h"
 #include "context/system_instance.h"
 #include "context/trace.h"
 #include "scheduler/hand_off.h"
-#include "scheduler/sequential.h"
 #include "settings/diagnostic.h"
 #include "settings/type_list.h"
 #include "settings/type_name.h"
@@ -62,59 +62,16 @@ class system_runner {
                     ...)) {
       diagnostic::report(
           diagnostic::not_an_execution_adapter<type_list<Adapters...>>);
-    } else {
-      constexpr bool every_system_has_an_adapter =
-          check_adapters<Selected, std::remove_cvref_t<Adapters>...>(
+    } else if constexpr (check_adapters<Selected,
+                                        std::remove_cvref_t<Adapters>...>(
+                             std::make_index_sequence<system_count>{})) {
+      auto adapter_refs = std::tie(adapters...);
+      // The table made here, not in run_call: a mistake in a system's code
+      // is reported from its instantiation, one frame fewer.
+      static constexpr auto table =
+          make_run_table<Selected, decltype(adapter_refs), false>(
               std::make_index_sequence<system_count>{});
-      if constexpr (every_system_has_an_adapter) {
-        auto adapter_refs = std::tie(adapters...);
-        using refs_type = decltype(adapter_refs);
-        static constexpr auto table =
-            make_run_table<Selected, refs_type, false>(
-                std::make_index_sequence<system_count>{});
-        const auto run = [&core, &adapter_refs](std::size_t id) {
-          table[id](core, adapter_refs);
-        };
-        if constexpr (!Types::scheduler_type::runs_subtasks_in_parallel) {
-          Types::scheduler_type::template execute<system_list, Selected>(
-              core.pool(), run);
-        } else if (!core.runs_in_parallel()) {
-          // The run options chose the sequential scheduler
-          // (context/run_options.h): the run the sequential scheduler makes.
-          scheduler::sequential_t::execute<system_list, Selected>(core.pool(),
-                                                                  run);
-        } else {
-          static constexpr auto remembered_table =
-              make_run_table<Selected, refs_type, true>(
-                  std::make_index_sequence<system_count>{});
-          const auto run_remembered = [&core, &adapter_refs](std::size_t id) {
-            remembered_table[id](core, adapter_refs);
-          };
-          using mode = context_internal::inline_decisions::mode;
-          const mode how = core.inline_mode_for(&table);
-          // A probe: a call to decide runs inline instead, timed
-          // (inline_decisions.h: threads that do not pay).
-          const bool probe = how == mode::decide &&
-                             context_internal::inline_probe_due(core, &table);
-          if (how == mode::decide && !probe) [[unlikely]] {
-            decide_and_run<Selected>(core, run, &table);
-          } else {
-            // One call site, so that the sequential loop inlines here.
-            const bool timed = how != mode::remembered;
-            const std::int64_t start = timed ? trace_span::now_ns() : 0;
-            scheduler::sequential_t::execute<system_list, Selected>(
-                core.pool(), run_remembered);
-            if (timed) [[unlikely]] {
-              context_internal::after_timed_inline_run<Selected>(
-                  core, &table, probe, trace_span::now_ns() - start);
-            }
-          }
-        }
-        if constexpr (Types::trace_enabled) {
-          record_trace<Selected>(core,
-                                 std::make_index_sequence<system_count>{});
-        }
-      }
+      run_call<Selected, table>(core, adapter_refs);
     }
   }
 
@@ -138,134 +95,105 @@ class system_runner {
     }
   }
 
-  // One run function per selected system; `Remembered`: the variant for
-  // calls that run by a remembered inline decision.
-  template <const auto& Selected, typename Refs, bool Remembered,
+  // One run function per selected system; `Unplanned`: the variant for
+  // calls the policy runs unplanned (call_mode::calling_thread_unplanned).
+  template <const auto& Selected, typename Refs, bool Unplanned,
             std::size_t... I>
   static constexpr auto make_run_table(std::index_sequence<I...>) {
     using fn = void (*)(core_type&, Refs&);
     return std::array<fn, system_count>{
-        run_entry<Selected[I], I, Refs, Remembered>()...};
+        run_entry<Selected[I], I, Refs, Unplanned>()...};
   }
-  template <bool Selected, std::size_t I, typename Refs, bool Remembered>
+  template <bool Selected, std::size_t I, typename Refs, bool Unplanned>
   static constexpr auto run_entry() {
     using fn = void (*)(core_type&, Refs&);
     if constexpr (Selected) {
-      return static_cast<fn>(&system_runner::run_system<I, Refs, Remembered>);
+      return static_cast<fn>(&system_runner::run_system<I, Refs, Unplanned>);
     } else {
       return static_cast<fn>(nullptr);
     }
   }
-  // The threaded scheduler decides from every selected system's predicted
-  // cost. A call it ran inline and unsplit, decided from fresh predictions,
-  // is remembered (internal/inline_decisions.h) with its budget and each
-  // system's growth limit: the work, and the entity counts, at which the
-  // decision could change (the work off the critical path reaching
-  // kInlineStepNs, or the largest system kMinSubtaskNs), assuming costs
-  // grow with entity counts. A call it ran on threads is timed as a whole,
-  // against the inline probes (inline_decisions.h: threads that do not
-  // pay).
-  template <const auto& Selected, typename Run>
-  static void decide_and_run(core_type& core, Run& run, const void* key) {
-    const prediction_summary predicted = summarize_predictions(core, Selected);
-    // A step too small for threads (every system measured, the total below
-    // both the work a step needs before it uses the pool and the work a
-    // system needs before it splits) runs as the sequential scheduler
-    // would: hand_off::never makes the threaded scheduler skip its ranking
-    // (the systems' own decisions still use the context's policy, and take
-    // the same answers). Sampling steps take the full path.
-    constexpr std::int64_t small = std::min(hand_off_policy::kInlineStepNs,
-                                            hand_off_policy::kMinSubtaskNs);
-    const bool too_small = core.measures_costs() && !core.samples_costs() &&
-                           predicted.all_known && predicted.total < small;
-    auto& decisions = core.inline_decisions();
-    const bool timed = core.measures_costs();
-    const std::int64_t start = timed ? trace_span::now_ns() : 0;
+  template <const auto& Selected, typename Refs, bool Unplanned>
+  static constexpr auto run_table = make_run_table<Selected, Refs, Unplanned>(
+      std::make_index_sequence<system_count>{});
+
+  // One call: plan (the run policy, internal/run_policy.h), run the
+  // systems with the settings' scheduler, record. The table's address keys
+  // the call in the policy's remembered decisions.
+  template <const auto& Selected, const auto& Table, typename Refs>
+  static void run_call(core_type& core, Refs& adapters) {
+    constexpr const auto* key = &Table;
+    auto& policy = core.policy();
+    const auto plan = policy.template before_call<Selected>(core, key);
     const step_decision decision =
-        Types::scheduler_type::template execute<system_list, Selected>(
-            core.pool(), run,
-            [&core](std::size_t id) { return core.predicted_ns(id); },
-            too_small ? strata::hand_off_policy(hand_off::never)
-                      : core.hand_off_policy());
-    const std::int64_t elapsed = timed ? trace_span::now_ns() - start : 0;
-    const bool split = decisions.take_split();
-    if (!timed) return;
-    if (decision.used_pool || split) {
-      // Timed against the probes' inline runs.
-      decisions.record(key, /*on_threads=*/true, elapsed);
-      if (decisions.inline_wins(key)) {
-        context_internal::remember_threads_lose<Selected>(core, key);
+        run_systems<Selected, Table>(core, adapters, plan.mode, plan.hand_off);
+    policy.template after_call<Selected>(core, key, plan, decision);
+    if constexpr (Types::trace_enabled) {
+      record_trace<Selected>(core, std::make_index_sequence<system_count>{});
+    }
+  }
+
+  // Runs the selected systems as `mode` says: on the calling thread in the
+  // scheduler's sequential order, each system planned or not, or by the
+  // scheduler with `hand_off` and the policy's predictions.
+  template <const auto& Selected, const auto& Table, typename Refs>
+  static step_decision run_systems(core_type& core, Refs& adapters,
+                                   call_mode mode, hand_off_policy hand_off) {
+    using scheduler_type = typename Types::scheduler_type;
+    const auto run = [&core, &adapters](std::size_t id) {
+      Table[id](core, adapters);
+    };
+    if constexpr (scheduler_type::runs_subtasks_in_parallel) {
+      if (mode == call_mode::calling_thread_unplanned) {
+        run_unplanned<Selected>(core, adapters);
+        return {};
       }
-      return;
+      if (mode == call_mode::scheduled) {
+        return scheduler_type::template execute<system_list, Selected>(
+            core.pool(), run,
+            [&core](std::size_t id) {
+              return core.policy().predicted_ns(core, id);
+            },
+            hand_off);
+      }
     }
-    if (!predicted.all_fresh) return;
-    // Without a ranking (too small), the whole total counts as off the
-    // critical path: a lower limit, never a wrong one.
-    const std::int64_t off_critical =
-        too_small ? predicted.total : decision.off_critical_ns;
-    const double headroom = std::max(
-        1.0, std::min(static_cast<double>(hand_off_policy::kInlineStepNs) /
-                          static_cast<double>(
-                              std::max<std::int64_t>(off_critical, 1)),
-                      static_cast<double>(hand_off_policy::kMinSubtaskNs) /
-                          static_cast<double>(
-                              std::max<std::int64_t>(predicted.largest, 1))));
-    for (std::size_t id = 0; id < system_count; ++id) {
-      if (!Selected[id]) continue;
-      auto& subscription = core.subscription(id);
-      const double limit =
-          static_cast<double>(subscription.raw_members().size()) * headroom;
-      subscription.set_growth_limit(limit >= 1e18
-                                        ? static_cast<std::size_t>(-1)
-                                        : static_cast<std::size_t>(limit));
-    }
-    core.inline_decisions().remember(
-        key, static_cast<std::int64_t>(static_cast<double>(predicted.total) *
-                                       headroom));
+    scheduler_type::template execute_inline<system_list, Selected>(core.pool(),
+                                                                   run);
+    return {};
+  }
+  // Each system run unplanned (neither predicted, measured nor split): the
+  // cheapest run, the same code as under the sequential scheduler.
+  template <const auto& Selected, typename Refs>
+  static void run_unplanned(core_type& core, Refs& adapters) {
+    Types::scheduler_type::template execute_inline<system_list, Selected>(
+        core.pool(), [&core, &adapters](std::size_t id) {
+          run_table<Selected, Refs, true>[id](core, adapters);
+        });
   }
 
   // Runs system I through the adapter matching it (traced; a throw marks
-  // the run failed). `Remembered`: the call runs by a remembered inline
-  // decision (internal/inline_decisions.h), so the run is neither
+  // the run failed): plan, run its subtasks, record. `Unplanned`: the call
+  // runs by a decision made for the whole call (a remembered inline
+  // decision, internal/inline_decisions.h), so the run is neither
   // predicted, measured nor split, all known at compile time: the same code
   // as under the sequential scheduler. Only the adapter call and the
-  // subtask body are compiled per system; planning the run and recording
-  // its cost work on the instance's runtime (internal/instance_runtime.h),
-  // out of line and compiled once for every system of the same strategy
-  // and state types. (`Remembered` stays a template parameter, not a
-  // run-time flag: a flag would compile one variant less but add a branch
-  // per system and step to the remembered path, which exists to be cheap;
-  // //benchmarks/compile and the update benchmarks' 1-entity rows weigh
-  // the two.) A for_subtasks adapter is called through subtask_call, one
-  // type for both variants: one subtask body per system, at the price of
-  // one more frame in GCC's notes on a mistake in a system's code
+  // subtask body are compiled per system; planning and recording work on
+  // the instance's runtime (internal/instance_runtime.h), out of line in the
+  // run policy and compiled once for every system of the same strategy and
+  // state types. (`Unplanned` stays a template parameter, not a run-time
+  // flag: a flag would compile one variant less but add a branch per system
+  // and step to the unplanned path, which exists to be cheap;
+  // //benchmarks/compile and the update benchmarks' 1-entity rows weigh the
+  // two.) A for_subtasks adapter is called through subtask_call, one type
+  // for both variants: one subtask body per system, at the price of one
+  // more frame in GCC's notes on a mistake in a system's code
   // (settings/diagnostic.h).
-  template <std::size_t I, typename Refs, bool Remembered>
+  template <std::size_t I, typename Refs, bool Unplanned>
   static void run_system(context_core<Types>& core, Refs& adapters) {
-    using system_type = typename system_list::template system_at<I>;
-    constexpr std::size_t which = []<typename... A>(
-                                      std::type_identity<std::tuple<A...>>) {
-      return first_matching_adapter<system_type, std::remove_cvref_t<A>...>();
-    }(std::type_identity<Refs>{});
-    auto& adapter = std::get<which>(adapters);
+    auto& adapter = std::get<adapter_index<I, Refs>()>(adapters);
     auto& instance = core.template instance<I>();
-    if constexpr (std::remove_reference_t<
-                      decltype(instance)>::signature_type::has_change_filter) {
-      instance.change_since = std::exchange(
-          instance.change_seen, core.changes().template system_stamp<I>());
-    }
-    using signature =
-        typename std::remove_reference_t<decltype(instance)>::signature_type;
-    if constexpr (size_v<typename signature::received_types> != 0) {
-      // The effect channel: the messages it receives, before its subtasks.
-      context_internal::gather_messages<Types>(core, instance);
-    }
-    run_plan plan;
-    if constexpr (Remembered) {
-      prepare_remembered(core, instance.runtime());
-    } else {
-      plan = plan_run(core, instance.runtime());
-    }
+    before_run<I>(core, instance);
+    const system_plan plan = plan_system<Unplanned>(core, instance.runtime());
     subtask_executor<Types, I> executor(core, instance, plan.parallel,
                                         plan.measure);
     if constexpr (Types::trace_enabled) instance.run_span.begin();
@@ -282,9 +210,52 @@ class system_runner {
       throw;
     }
     if constexpr (Types::trace_enabled) instance.run_span.end();
-    if (plan.measure && !executor.measured()) [[unlikely]] {
-      record_cost(instance.runtime(), plan.start_ns);
+    if constexpr (!Unplanned) {
+      core.policy().after_system(instance.runtime(), plan, executor.measured());
     }
+  }
+
+  // The first adapter of Refs (a tuple of adapter references) that matches
+  // system I.
+  template <std::size_t I, typename Refs>
+  static constexpr std::size_t adapter_index() {
+    using system_type = typename system_list::template system_at<I>;
+    return []<typename... A>(std::type_identity<std::tuple<A...>>) {
+      return first_matching_adapter<system_type, std::remove_cvref_t<A>...>();
+    }(std::type_identity<Refs>{});
+  }
+
+  // Before system I's subtasks: the change filter's window moves on, and
+  // the messages it receives are gathered (the effect channel).
+  template <std::size_t I, typename Instance>
+  static void before_run(core_type& core, Instance& instance) {
+    using signature = typename Instance::signature_type;
+    if constexpr (signature::has_change_filter) {
+      instance.change_since = std::exchange(
+          instance.change_seen, core.changes().template system_stamp<I>());
+    }
+    if constexpr (size_v<typename signature::received_types> != 0) {
+      context_internal::gather_messages<Types>(core, instance);
+    }
+  }
+
+  // The run's plan: the policy's, or, unplanned, its subtasks prepared
+  // without a prediction, in order on this thread, unmeasured.
+  template <bool Unplanned, typename Runtime>
+  static system_plan plan_system(core_type& core, Runtime& runtime) {
+    if constexpr (Unplanned) {
+      prepare_unplanned(core, runtime);
+      return {};
+    } else {
+      return core.policy().before_system(core, runtime);
+    }
+  }
+  template <typename Runtime>
+  [[gnu::noinline]] static void prepare_unplanned(core_type& core,
+                                                  Runtime& runtime) {
+    runtime.prepare_subtasks(core.thread_count(),
+                             Types::inner_parallelism_allowed,
+                             core.step_count());
   }
 
   // One subtask of a for_subtasks adapter: the adapter's callable on the
@@ -301,79 +272,6 @@ class system_runner {
       auto data = executor.data_of(subtask);
       adapter.callable(executor.subtask_system(), data);
     };
-  }
-
-  // How a system runs this time: split over the pool or not, measured or
-  // not (and since when). Prepares its subtasks. Out of line: one call per
-  // system run, against a copy per system.
-  struct run_plan {
-    bool parallel = false;
-    bool measure = false;
-    std::int64_t start_ns = 0;
-  };
-  template <typename Runtime>
-  [[gnu::noinline]] static void prepare_remembered(core_type& core,
-                                                   Runtime& runtime) {
-    runtime.prepare_subtasks(core.thread_count(),
-                             Types::inner_parallelism_allowed,
-                             core.step_count());
-  }
-  template <typename Runtime>
-  [[gnu::noinline]] static run_plan plan_run(core_type& core,
-                                             Runtime& runtime) {
-    // Hand-off decisions (scheduler/hand_off.h): measured only where they
-    // matter, i.e. under a threaded scheduler deciding automatically.
-    const hand_off_policy policy = core.hand_off_policy();
-    const bool deciding = core.measures_costs();
-    const std::int64_t predicted =
-        deciding ? runtime.cost().predict(runtime.entity_count())
-                 : run_cost::unknown;
-    const bool measure =
-        deciding && (core.samples_costs() || runtime.cost().needs_measuring());
-    const std::int64_t strategy_hint =
-        policy.mode == hand_off::always
-            ? std::numeric_limits<std::int64_t>::max()
-        : policy.mode == hand_off::never ? run_cost::unknown
-                                         : predicted;
-    runtime.prepare_subtasks(core.thread_count(),
-                             Types::inner_parallelism_allowed,
-                             core.step_count(), strategy_hint);
-    const bool parallel =
-        Types::inner_parallelism_allowed && core.runs_in_parallel() &&
-        policy.worth_splitting(predicted, runtime.subtask_count());
-    if (parallel) core.inline_decisions().note_split();
-    return {.parallel = parallel,
-            .measure = measure,
-            .start_ns = measure ? trace_span::now_ns() : 0};
-  }
-  template <typename Runtime>
-  [[gnu::noinline]] static void record_cost(Runtime& runtime,
-                                            std::int64_t start_ns) {
-    runtime.cost().record(trace_span::now_ns() - start_ns,
-                          runtime.entity_count());
-  }
-
-  // What the selected systems' predictions add up to: the total, the
-  // largest, whether every system was measured before, and whether every
-  // prediction is fresh (measured, and not marked stale since).
-  struct prediction_summary {
-    std::int64_t total = 0;
-    std::int64_t largest = 0;
-    bool all_known = true;
-    bool all_fresh = true;
-  };
-  static prediction_summary summarize_predictions(
-      core_type& core, const std::array<bool, system_count>& selected) {
-    prediction_summary summary;
-    for (std::size_t id = 0; id < system_count; ++id) {
-      if (!selected[id]) continue;
-      const std::int64_t predicted = core.predicted_ns(id);
-      summary.all_known &= predicted != run_cost::unknown;
-      summary.all_fresh &= !core.cost_of(id).needs_measuring();
-      summary.total += predicted;
-      summary.largest = std::max(summary.largest, predicted);
-    }
-    return summary;
   }
 
   // Appends the spans of the systems that just ran to the trace log.
