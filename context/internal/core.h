@@ -96,7 +96,7 @@ class context_core {
     }
     refused_creations_ = 0;
     if constexpr (has_hierarchy) hierarchy_.refused = 0;
-    changes_.begin_step(step_count_);
+    changes_.begin_step(step_count_, *this);
   }
   void end_step(std::exception_ptr failure) {
     if constexpr (Types::trace_enabled) {

@@ -56,7 +56,7 @@ void loop_hierarchy_level(const hierarchy_storage& storage, const Set& set,
                           std::size_t level, std::size_t begin_rank,
                           std::size_t end_rank, std::size_t subtask,
                           std::size_t count, const Entities& entities, F& f,
-                          const Filter& filter, const write_stamps<W>& stamps,
+                          const Filter& filter, write_log<W>& stamps,
                           const Access&... access) {
   std::exception_ptr first;
   continuing_call<F> call{f, first};
@@ -66,6 +66,7 @@ void loop_hierarchy_level(const hierarchy_storage& storage, const Set& set,
                     stamps.at_index(i);
                     call_at<TakesId>(entities, i, call, access...);
                   });
+  stamps.flush();
   if (first) std::rethrow_exception(first);
 }
 

@@ -251,8 +251,7 @@ class system_runner {
     auto& instance = core.template instance<I>();
     if constexpr (std::remove_reference_t<
                       decltype(instance)>::signature_type::has_change_filter) {
-      instance.change_since = std::exchange(
-          instance.change_seen, core.changes().template system_stamp<I>());
+      core.changes().template begin_filtered_run<I>(instance);
     }
     using signature =
         typename std::remove_reference_t<decltype(instance)>::signature_type;
