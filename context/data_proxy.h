@@ -580,9 +580,9 @@ class data_proxy {
     auto& changes = core_.changes();
     if constexpr (std::remove_reference_t<
                       decltype(changes)>::template tracks_changes<T>) {
-      changes.template written<T>().append(
-          id.index(), id.index() + 1, changes.template system_stamp<I>(),
-          false);
+      changes.template written<T>().append(id.index(), id.index() + 1,
+                                           changes.template system_stamp<I>(),
+                                           false);
     }
   }
 

@@ -294,7 +294,8 @@ class change_tracking {
   template <typename Core, std::size_t... C, std::size_t... A>
   void discard_seen(Core& core, std::index_sequence<C...>,
                     std::index_sequence<A...>) noexcept {
-    constexpr auto systems = std::make_index_sequence<Types::system_count>{};
+    [[maybe_unused]] constexpr auto systems =
+        std::make_index_sequence<Types::system_count>{};
     (changed_[C].discard_up_to(
          oldest_seen<type_at_t<C, changed_types>, false>(core, systems)),
      ...);
