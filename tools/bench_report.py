@@ -1461,7 +1461,7 @@ def section_change(results):
           "SystemsUpdateTracking`: what tracking costs. SystemsUpdate "
           "(movement, data) plus an idle system reading position, without "
           "(`untracked`, the baseline) and with `.changed(ct::position)` "
-          "(`tracked`), so movement's `for_each` also fills change stamps. "
+          "(`tracked`), so movement's `for_each` also logs the ranges it writes. "
           "CPU time per update; `tracked / untracked` above 1.00× is what "
           "tracking adds.\n",
           md_table(["entities", "untracked, CPU", "tracked, CPU",

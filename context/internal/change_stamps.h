@@ -98,9 +98,11 @@ class change_log {
   }
 
   // Logs [begin, end) with `stamp`; `shared`: other subtasks of the
-  // writer may append at the same time. May allocate.
-  void append(std::size_t begin, std::size_t end, std::uint64_t stamp,
-              bool shared) {
+  // writer may append at the same time. May allocate. Inlined: a
+  // data.write of a tracked component pays a compare and a store
+  // (BM_ChangedOnePercent).
+  [[gnu::always_inline]] inline void append(std::size_t begin, std::size_t end,
+                                            std::uint64_t stamp, bool shared) {
     if (shared) {
       std::lock_guard<std::mutex> lock(mutex_);
       append_unshared(begin, end, stamp);
@@ -123,8 +125,9 @@ class change_log {
   std::size_t size() const noexcept { return entries_.size(); }
 
  private:
-  void append_unshared(std::size_t begin, std::size_t end,
-                       std::uint64_t stamp) {
+  [[gnu::always_inline]] inline void append_unshared(std::size_t begin,
+                                                     std::size_t end,
+                                                     std::uint64_t stamp) {
     const auto first = static_cast<std::uint32_t>(begin);
     const auto last = static_cast<std::uint32_t>(end);
     if (!entries_.empty() && entries_.back().stamp == stamp &&
