@@ -203,24 +203,23 @@ class change_tracking {
 
   // When filtering system I's run starts, before its subtasks: moves its
   // window to this run and gathers the ranges written or added in it into
-  // instance.changed_ranges (sorted, disjoint). May allocate.
+  // instance.changed_ranges (sorted, disjoint). May allocate; if it
+  // throws, the window stays where it was (the next run sees the changes).
   template <std::size_t I, typename Instance>
   void begin_filtered_run(Instance& instance) {
     using signature = typename Instance::signature_type;
-    instance.change_since =
-        std::exchange(instance.change_seen, system_stamp<I>());
+    const std::uint64_t since = instance.change_seen;
+    const std::uint64_t until = system_stamp<I>();
     auto& ranges = instance.changed_ranges;
     ranges.clear();
     [&]<typename... Changed, typename... Added>(type_list<Changed...>,
                                                 type_list<Added...>) {
-      (written<Changed>().gather(instance.change_since, instance.change_seen,
-                                 ranges),
-       ...);
-      (additions<Added>().gather(instance.change_since, instance.change_seen,
-                                 ranges),
-       ...);
+      (written<Changed>().gather(since, until, ranges), ...);
+      (additions<Added>().gather(since, until, ranges), ...);
     }(typename signature::changed_types{}, typename signature::added_types{});
     sort_and_merge(ranges);
+    instance.change_since = since;
+    instance.change_seen = until;
   }
 
   // Forgets every write and addition (a world loaded from a file: what
