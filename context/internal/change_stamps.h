@@ -122,7 +122,6 @@ class change_log {
     std::erase_if(entries_, [&](const entry& e) { return e.stamp <= seen; });
   }
   void clear() noexcept { entries_.clear(); }
-  std::size_t size() const noexcept { return entries_.size(); }
 
  private:
   [[gnu::always_inline]] inline void append_unshared(std::size_t begin,
