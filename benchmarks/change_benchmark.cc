@@ -4,7 +4,7 @@
 //   BM_SystemsUpdateTracking/untracked|tracked/N: SystemsUpdate (movement,
 //     data) plus an idle system reading position, without and with
 //     .changed(ct::position): what tracking adds to movement's for_each
-//     (one stamp fill per dense run). One thread.
+//     (one log entry per dense run). One thread.
 //   BM_ChangedOnePercent/baseline_dirty_list|strata_1t/N: each step 1% of
 //     N positions are written (a different 1% each step), then read by a
 //     second pass: by hand, a write that appends the index to a dirty list

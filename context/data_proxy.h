@@ -225,12 +225,21 @@ class data_proxy {
   void for_entities(F&& f) {
     std::exception_ptr first;
     context_internal::continuing_call<F> call{f, first};
-    if constexpr (signature_type::has_change_filter) {
+    if constexpr (signature_type::has_change_filter && in_hierarchy_order) {
       const auto filter = change_filter();
       auto passing = [&](entity_id id) {
         if (filter(id.index())) call(id);
       };
       visit_slice(passing);
+    } else if constexpr (signature_type::has_change_filter) {
+      const auto& set = instance_.subscribed().indices();
+      const auto& entities = core_.entities();
+      if (state_.begin < state_.end) {
+        change_filter().for_each_member(
+            set, context_internal::index_of_rank(set, state_.begin),
+            context_internal::index_of_rank(set, state_.end),
+            [&](std::size_t index) { call(entities.live_id_at(index)); });
+      }
     } else {
       visit_slice(call);
     }
@@ -613,35 +622,28 @@ class data_proxy {
   static constexpr bool writes =
       contains_v<T, typename signature_type::written_types>;
 
-  // Stamps T of `id` as written, if a change filter tracks T.
+  // Logs T of `id` as written, if a change filter tracks T (random access:
+  // the system runs as one subtask, so nothing appends at the same time).
   template <typename T>
   void note_written(entity_id id) {
     auto& changes = core_.changes();
     if constexpr (std::remove_reference_t<
                       decltype(changes)>::template tracks_changes<T>) {
-      changes.template written<T>().stamp(id.index(),
-                                          changes.template system_stamp<I>());
+      changes.template written<T>().append(id.index(), id.index() + 1,
+                                           changes.template system_stamp<I>(),
+                                           false);
     }
   }
 
-  // The system's change filter for this run.
-  auto change_filter() {
-    auto& changes = core_.changes();
-    return [&]<typename... Changed, typename... Added>(type_list<Changed...>,
-                                                       type_list<Added...>) {
-      return context_internal::change_filter<sizeof...(Changed) +
-                                             sizeof...(Added)>{
-          {changes.template written<Changed>().data()...,
-           changes.template additions<Added>().data()...},
-          instance_.change_since,
-          instance_.change_seen};
-    }(typename signature_type::changed_types{},
-           typename signature_type::added_types{});
+  // The system's change filter for this run: the ranges gathered when the
+  // run started (internal/change_stamps.h).
+  auto change_filter() const {
+    return context_internal::change_filter{&instance_.changed_ranges};
   }
 
-  // The stamp arrays of the tracked components among f's T& parameters.
+  // The logs of the tracked components among f's T& parameters.
   template <typename... P>
-  auto write_stamps_of(type_list<P...>) {
+  auto write_log_of(type_list<P...>) {
     auto& changes = core_.changes();
     using tracking = std::remove_reference_t<decltype(changes)>;
     using stamped = concat_t<
@@ -652,11 +654,12 @@ class data_proxy {
             type_list<std::remove_cvref_t<P>>, type_list<>>...>;
     return [&]<typename... T>(type_list<T...>) {
       if constexpr (sizeof...(T) == 0) {
-        return context_internal::write_stamps<0>{};
+        return context_internal::write_log<0>{};
       } else {
-        return context_internal::write_stamps<sizeof...(T)>{
-            {changes.template written<T>().data()...},
-            changes.template system_stamp<I>()};
+        return context_internal::write_log<sizeof...(T)>{
+            {&changes.template written<T>()...},
+            changes.template system_stamp<I>(),
+            splits && subtask_count() > 1};
       }
     }(stamped{});
   }
@@ -731,7 +734,7 @@ class data_proxy {
   void run_for_each(F& f, type_list<P...>) {
     using storage_type = typename Types::component_storage_type;
     constexpr bool checked = Types::settings_type::checked_access_enabled;
-    const auto stamps = write_stamps_of(type_list<P...>{});
+    auto stamps = write_log_of(type_list<P...>{});
     const auto run = [&](const auto& filter) {
       if constexpr (in_hierarchy_order) {
         context_internal::loop_hierarchy_level<TakesId>(

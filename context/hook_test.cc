@@ -1,7 +1,8 @@
 // Component hooks (context/hooks.h) through the public API: the events and
 // their order against a model under random creations, adds, removes and
 // kills; hooks that create, kill and throw; on_remove reading the removed
-// value (also of a killed entity); the same events at every thread count
+// value (also of a killed entity, and of the descendants a hierarchy kills
+// with a hook's victim); the same events at every thread count
 // under both schedulers while split systems kill and defer; no allocation
 // in steady steps with hooks.
 #include <algorithm>
@@ -248,6 +249,39 @@ TEST(ComponentHooks, HooksCreateAndKillWithinTheRefresh) {
   ctx.step([&](auto& proxy) { proxy.kill_entity(with_velocity[0]); });
   ASSERT_EQ(log.events.size(), 1u);
   EXPECT_EQ(log.events[0], (event{'V', key_of(with_velocity[0]), 70}));
+}
+
+// A hook kills a parent whose hierarchy kills its children: the cascade
+// runs within the hook rounds, so the descendants it kills are told too.
+TEST(ComponentHooks, DescendantsKilledWithAHooksVictimAreTold) {
+  auto ctx = strata::make_context(settings.hierarchy(strata::kill_children));
+  hook_log& log = ctx.resource<hook_log>();
+  log.kill = true;
+  entity_id parent, child, grandchild;
+  ctx.step([&](auto& proxy) {
+    parent = proxy.create_entity();
+    child = proxy.create_entity();
+    proxy.add_component(ct::position, child, 2.f, 0.f);
+    grandchild = proxy.create_entity();
+    proxy.add_component(ct::position, grandchild, 3.f, 0.f);
+    proxy.add_component(ct::velocity, grandchild, 30.f, 0.f);
+    proxy.set_parent(child, parent);
+    proxy.set_parent(grandchild, child);
+  });
+  log.events.clear();
+  // The parent's on_add kills it (x == 13).
+  ctx.step([&](auto& proxy) {
+    proxy.add_component(ct::position, parent, 13.f, 0.f);
+  });
+  EXPECT_EQ(log.events,
+            (std::vector<event>{{'A', key_of(parent), 13},
+                                {'R', key_of(parent), 13},
+                                {'R', key_of(child), 2},
+                                {'R', key_of(grandchild), 3},
+                                {'V', key_of(grandchild), 30}}));
+  EXPECT_FALSE(ctx.alive(parent));
+  EXPECT_FALSE(ctx.alive(child));
+  EXPECT_FALSE(ctx.alive(grandchild));
 }
 
 // A hook changes an entity that the same round visits later: the later

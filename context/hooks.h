@@ -35,11 +35,12 @@
 // hooked components differ, in entity-index order; per entity, every
 // on_remove due (hooks in the order component_hooks(...) lists them), then
 // every on_add due. Each later round visits, the same way, the entities the
-// previous round's hooks created, killed or changed. Rounds end when a round
-// changes nothing a hook is told about; a refresh that needs more than
-// kMaxHookRounds rounds (hooks that keep answering each other) is a
-// STRATA_CHECK failure naming it. The order depends only on what the step
-// did, never on threads, the scheduler or how systems were split.
+// previous round's hooks created, killed or changed, and those killed with
+// them (the descendants of a killed entity, with .hierarchy(kill_children)).
+// Rounds end when a round changes nothing a hook is told about; a refresh
+// that needs more than kMaxHookRounds rounds (hooks that keep answering each
+// other) is a STRATA_CHECK failure naming it. The order depends only on what
+// the step did, never on threads, the scheduler or how systems were split.
 //
 // The proxy. A hook's proxy allows what a deferred function's does, with the
 // same timing rules (context/step_proxy.h): create_entity (null, and counted

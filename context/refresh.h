@@ -20,7 +20,9 @@
 //      end. (A run of a system that threw left no deferred functions and no
 //      kills: they were discarded when it threw.)
 //      Then, when the settings declare component hooks, the hooks
-//      (context/hooks.h), in rounds, with the same exception rule.
+//      (context/hooks.h), in rounds, with the same exception rule; with a
+//      hierarchy, each round's parent changes and kill cascade are applied
+//      before the next round, which tells the entities the cascade killed.
 //   2. apply_kills (internal/kill_phase.h): every entity marked dead (by a
 //      critical proxy or by a subtask of a run that did not throw) leaves
 //      the systems it was in, its components are destroyed and its id
@@ -167,18 +169,27 @@ class refresh_queue {
       context_internal::apply_hierarchy(world, changes_.to_kill, *this);
     }
     if constexpr (has_hooks) {
-      const std::size_t kills_before_hooks = changes_.to_kill.size();
-      std::exception_ptr thrown = world.run_component_hooks(changes_);
-      if (thrown && !failure) failure = std::move(thrown);
-      if constexpr (has_hierarchy) {
-        // What the hooks queued: their parent changes, and the cascade of
-        // their kills (the killed entities' nodes already cleared are left
-        // as they are).
-        if (changes_.to_kill.size() != kills_before_hooks ||
-            !world.hierarchy().requests.empty()) {
+      // After each hook round, what its hooks queued: their parent changes,
+      // and the cascade of their kills (the killed entities' nodes already
+      // cleared are left as they are), so that the next round tells the
+      // descendants killed with a hook's victim.
+      std::size_t kills_cascaded = changes_.to_kill.size();
+      const auto cascade = [&] {
+        if constexpr (has_hierarchy) {
+          if (changes_.to_kill.size() == kills_cascaded &&
+              world.hierarchy().requests.empty()) {
+            return false;
+          }
+          const std::size_t kills_before = changes_.to_kill.size();
           context_internal::apply_hierarchy(world, changes_.to_kill, *this);
+          kills_cascaded = changes_.to_kill.size();
+          return kills_cascaded != kills_before;
+        } else {
+          return false;
         }
-      }
+      };
+      std::exception_ptr thrown = world.run_component_hooks(changes_, cascade);
+      if (thrown && !failure) failure = std::move(thrown);
     }
     context_internal::apply_kills(world, changes_, *this, parallel,
                                   subtask_work && !has_hooks && !has_hierarchy);

@@ -17,7 +17,7 @@
 // score, the simulated time), so a rollback that kept the present values
 // would not re-simulate the same steps.
 // It also holds the step count and the change filters' state (every
-// tracked component's stamps and every system's window,
+// tracked component's change log and every system's window,
 // context/internal/change_stamps.h), so that a system with changed() or
 // added() sees after a restore what it saw the first time.
 // What it does not hold: the systems' own members (keep state that must

@@ -39,6 +39,7 @@
 #include <vector>
 
 #include "context/deferred_queue.h"
+#include "context/internal/change_stamps.h"
 #include "context/internal/effect_channel.h"
 #include "context/internal/instance_runtime.h"
 #include "context/internal/ordered_sequence.h"
@@ -231,6 +232,9 @@ class system_instance : public context_internal::runtime_of<Types, I> {
   // own stamp. Set when the run starts, before its subtasks.
   std::uint64_t change_since = 0;
   std::uint64_t change_seen = 0;
+  // The entity ranges written or added in that window, sorted and
+  // disjoint (empty without a change filter).
+  std::vector<context_internal::index_range> changed_ranges;
   // The depth level a run in hierarchy order visits now (0 for others):
   // set between passes, before their subtasks (internal/hierarchy_loop.h).
   std::size_t hierarchy_level = 0;

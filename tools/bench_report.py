@@ -34,8 +34,10 @@ Groups (each one binary, built and run with --config=bench):
              and the state hash at 16k/256k/1M entities against memcpy and
              a hand-written std::vector copy;
   change     //benchmarks:change_benchmark: what change tracking adds to
-             SystemsUpdate (1 .. 2M entities), and a .changed() reader of
-             1% moved entities against a hand-written dirty list;
+             SystemsUpdate (1 .. 2M entities), a .changed() reader of
+             1% moved entities against a hand-written dirty list, and
+             add_component with on_add / on_remove hooks against a
+             hand-written call per add;
   damage     //benchmarks:damage_benchmark: every entity damages a random
              other one through the effect channel (16k/256k/1M), Strata at
              1 and 2 threads against a direct hand-written loop and
@@ -71,7 +73,7 @@ Duration, defaults (--min-time 0.2 --repetitions 5): each repetition of a
 benchmark costs min_time plus Google Benchmark's iteration sizing. update:
 103 benchmarks x 5 + 20 at 2M (plus rebuilding the interleaved 1M worlds);
 entity: 60 x 5 + 12; scheduler: 13 x 5 + the idle pair (2 x 5 x 10 sleeps of
-100 ms); threading: 31 x 5; snapshot: 21 x 5; change: 18 x 5 (the
+100 ms); threading: 31 x 5; snapshot: 21 x 5; change: 27 x 5 (the
 tracking pair up to 2M); hierarchy: 18 x 5; order: 12 x 5. Add the builds and the
 compile-cost measurement, and more on a loaded machine; --only and --quick
 shorten a run.
@@ -151,7 +153,7 @@ FILTERS = {
     "scheduler": SCHEDULER_FILTER,
     "threading": THREADING_FILTER,
     "snapshot": "Snapshot|Restore|Save|Load|StateHash",
-    "change": "SystemsUpdateTracking|ChangedOnePercent",
+    "change": "SystemsUpdateTracking|ChangedOnePercent|AddComponentHook",
     "damage": "BM_Damage",
     "hierarchy": "Propagate|Reparent",
     "order": "BM_Order",
@@ -1436,6 +1438,8 @@ def section_snapshot(results):
 
 TRACKING_COUNTS = SIZES
 CHANGED_COUNTS = [1 << 14, 1 << 18, 1 << 20]
+HOOK_COUNTS = [1 << 10, 1 << 14, 1 << 18]
+HOOK_IMPLS = ["baseline", "strata_no_hook", "strata_hook"]
 
 
 def cpu_pair_rows(results, counts, baseline_name, strata_name):
@@ -1464,7 +1468,7 @@ def section_change(results):
           "SystemsUpdateTracking`: what tracking costs. SystemsUpdate "
           "(movement, data) plus an idle system reading position, without "
           "(`untracked`, the baseline) and with `.changed(ct::position)` "
-          "(`tracked`), so movement's `for_each` also fills change stamps. "
+          "(`tracked`), so movement's `for_each` also logs the ranges it writes. "
           "CPU time per update; `tracked / untracked` above 1.00× is what "
           "tracking adds.\n",
           md_table(["entities", "untracked, CPU", "tracked, CPU",
@@ -1486,7 +1490,37 @@ def section_change(results):
                    cpu_pair_rows(results, CHANGED_COUNTS, baseline, strata),
                    ["---", "---:", "---:", "---:"]),
           ""]
-    return L
+    return L + hook_rows(results)
+
+
+def hook_rows(results):
+    """The BM_AddComponentHook table: CPU time per add (one add_component
+    and its remove_component, with their refreshes)."""
+    name = lambda impl, n: f"BM_AddComponentHook/{impl}/{n}"
+    if not any(name(i, n) in results.runs
+               for i in HOOK_IMPLS for n in HOOK_COUNTS):
+        return []
+    rows = []
+    for n in HOOK_COUNTS:
+        per = {i: results.get(name(i, n), "cpu") for i in HOOK_IMPLS}
+        per = {i: t / n if t is not None else None for i, t in per.items()}
+        rows.append([fmt_n(n)] + [fmt_time(per[i]) for i in HOOK_IMPLS] +
+                    [fmt_ratio(ratio(per["strata_hook"],
+                                     per["strata_no_hook"]))])
+    return ["`--benchmark_filter=AddComponentHook`: each iteration gives a "
+            "marker component to N entities in one step and takes it back "
+            "in the next. The baseline (`baseline`) is by hand: a vector of "
+            "optional markers and a call per add and per remove. "
+            "`strata_no_hook`: the same steps without hooks; `strata_hook`: "
+            "with `on_add` and `on_remove` hooks that count. CPU time per "
+            "add (one `add_component` and its `remove_component`, with "
+            "their refreshes); `hook / no hook` is what hook dispatch "
+            "adds.\n",
+            md_table(["entities", "baseline, CPU per add",
+                      "strata_no_hook, CPU per add",
+                      "strata_hook, CPU per add", "hook / no hook"],
+                     rows, ["---", "---:", "---:", "---:", "---:"]),
+            ""]
 
 
 DAMAGE_COUNTS = [1 << 14, 1 << 18, 1 << 20]

@@ -94,6 +94,9 @@ CHANGE_RUNS = benchmark_json([
     run("BM_SystemsUpdateTracking/tracked/262144", 125e3),
     run("BM_ChangedOnePercent/baseline_dirty_list/1048576", 40e3),
     run("BM_ChangedOnePercent/strata_1t/1048576", 100e3),
+    run("BM_AddComponentHook/baseline/16384", 16384 * 10),
+    run("BM_AddComponentHook/strata_no_hook/16384", 16384 * 100),
+    run("BM_AddComponentHook/strata_hook/16384", 16384 * 120),
 ])
 HIERARCHY_RUNS = benchmark_json([
     run("BM_Propagate/hand_written/262144", 1e6),
@@ -141,6 +144,11 @@ class NewGroupsTest(unittest.TestCase):
     def test_change_tables_show_ratio_to_baseline(self):
         self.assertIn("| 256k | 100.0 µs | 125.0 µs | 1.25× |", self.report)
         self.assertIn("| 1M | 40.0 µs | 100.0 µs | 2.50× |", self.report)
+
+    def test_hook_table_shows_cpu_time_per_add(self):
+        self.assertIn("| 16k | 10 ns | 100 ns | 120 ns | 1.20× |",
+                      self.report)
+        self.assertIn("| 1k | — | — | — | — |", self.report)
 
     def test_hierarchy_tables(self):
         self.assertIn("| 256k | 1.00 ms | 1.20 ms | 600.0 µs | 1.20× | "

@@ -102,7 +102,7 @@ class context_core {
     refused_creations_ = 0;
     if constexpr (has_hierarchy) hierarchy_.refused = 0;
     policy_.before_step(step_count_);
-    changes_.begin_step(step_count_);
+    changes_.begin_step(step_count_, *this);
   }
   void end_step(std::exception_ptr failure) {
     if constexpr (Types::trace_enabled) {
@@ -292,9 +292,10 @@ class context_core {
   // deferred functions and its kills when the settings declare any.
   static constexpr bool has_component_hooks =
       context_internal::hook_runner<Types>::active;
-  template <typename Changes>
-  std::exception_ptr run_component_hooks(Changes& changes) {
-    return hooks_.run(*this, changes);
+  template <typename Changes, typename AfterRound>
+  std::exception_ptr run_component_hooks(Changes& changes,
+                                         AfterRound&& after_round) {
+    return hooks_.run(*this, changes, after_round);
   }
 
   // The context-wide observer of refresh events, or null.

@@ -38,6 +38,7 @@
 
 #include "base/check.h"
 #include "component_storage/chunk.h"
+#include "context/internal/change_stamps.h"
 #include "entity/entity_id.h"
 #include "settings/type_list.h"
 
@@ -195,18 +196,36 @@ struct component_access {
   decltype(make_at(std::declval<Storage&>())) at;
 };
 
-// The stamp arrays (internal/change_stamps.h) of the tracked components a
-// loop hands out as T&, and the stamp to store for each visited index.
-// With none, the loops below store nothing.
+// The logs (internal/change_stamps.h) of the tracked components a loop
+// hands out as T&, and the stamp of this run. The loop reports each visited
+// index (at_index) or run of indices (run); consecutive ones grow one
+// pending range, logged when a gap ends it and by flush() when the loop
+// ends. With no log, the loops below store nothing.
 template <std::size_t N>
-struct write_stamps {
-  std::array<std::uint64_t*, N> arrays;
+struct write_log {
+  std::array<change_log*, N> logs;
   std::uint64_t stamp;
-  void at_index(std::size_t index) const noexcept {
-    for (std::uint64_t* s : arrays) s[index] = stamp;
+  bool shared;  // other subtasks of the system append at the same time
+  std::size_t begin = 0, end = 0;
+
+  void at_index(std::size_t index) { run(index, index + 1); }
+  void run(std::size_t first, std::size_t last) {
+    if constexpr (N != 0) {
+      if (first == end) {
+        end = last;
+        return;
+      }
+      flush();
+      begin = first;
+      end = last;
+    }
   }
-  void run(std::size_t first, std::size_t last) const noexcept {
-    for (std::uint64_t* s : arrays) std::fill(s + first, s + last, stamp);
+  void flush() {
+    if constexpr (N != 0) {
+      if (begin == end) return;
+      for (change_log* log : logs) log->append(begin, end, stamp, shared);
+      begin = end = 0;
+    }
   }
 };
 
@@ -248,7 +267,7 @@ template <typename F, typename... T>
 // sparse ones index by index, as a list of indices would.
 template <typename Set, typename F, std::size_t W, typename... At>
 void loop_runs_by_index(const Set& set, std::size_t begin, std::size_t end,
-                        F& f, const write_stamps<W>& stamps, At... at) {
+                        F& f, write_log<W>& stamps, At... at) {
   set.for_each_member(
       begin, end,
       [&](std::size_t first, std::size_t count) {
@@ -281,25 +300,41 @@ struct continuing_call {
   }
 };
 
+// The entity index of the member of rank `rank` of an ordered_index_set
+// (the set's capacity for rank == size()).
+template <typename Set>
+std::size_t index_of_rank(const Set& set, std::size_t rank) noexcept {
+  const auto at = set.position_of_rank(rank);
+  return at.word * Set::word_bits + at.bit;
+}
+
 // f over the members of ranks [begin, end) of an ordered_index_set of
 // entity indices that pass `filter`; every one, then the first exception f
-// threw is rethrown. Each visited index is stamped (before f is called).
+// threw is rethrown. Each visited index is logged as written (before f is
+// called). With a change filter, the walk covers the filter's ranges within
+// the slice, not the slice.
 template <bool TakesId, typename Set, typename Entities, typename F,
           typename Filter, std::size_t W, typename... Access>
 void loop_ranks(const Set& set, std::size_t begin, std::size_t end,
                 const Entities& entities, F& f, const Filter& filter,
-                const write_stamps<W>& stamps, const Access&... access) {
+                write_log<W>& stamps, const Access&... access) {
   std::exception_ptr first;
   continuing_call<F> call{f, first};
-  if constexpr (!Filter::active && !TakesId && (Access::by_index && ...)) {
+  const auto visit = [&](std::size_t i) {
+    stamps.at_index(i);
+    call_at<TakesId>(entities, i, call, access...);
+  };
+  if constexpr (Filter::active) {
+    if (begin < end) {
+      filter.for_each_member(set, index_of_rank(set, begin),
+                             index_of_rank(set, end), visit);
+    }
+  } else if constexpr (!TakesId && (Access::by_index && ...)) {
     loop_runs_by_index(set, begin, end, call, stamps, access.at...);
   } else {
-    set.for_each(begin, end, [&](std::size_t i) {
-      if (!filter(i)) return;
-      stamps.at_index(i);
-      call_at<TakesId>(entities, i, call, access...);
-    });
+    set.for_each(begin, end, visit);
   }
+  stamps.flush();
   if (first) std::rethrow_exception(first);
 }
 

@@ -104,7 +104,7 @@ struct hierarchy_visit {
   const Entities& entities;
   Call& call;
   const Filter& filter;
-  const write_stamps<W>& stamps;
+  write_log<W>& stamps;
   std::tuple<Access...> access;  // copies: their pointers stay in registers
   [[gnu::always_inline]] inline void operator()(
       hierarchy_storage::level_entry entry) const {
@@ -126,7 +126,7 @@ void loop_hierarchy_level(const hierarchy_storage& storage, const Set& set,
                           const hierarchy_slice& slice,
                           hierarchy_cursor& cursor, const Entities& entities,
                           F& f, const Filter& filter,
-                          const write_stamps<W>& stamps,
+                          write_log<W>& stamps,
                           const Access&... access) {
   std::exception_ptr first;
   continuing_call<F> call{f, first};
@@ -136,6 +136,7 @@ void loop_hierarchy_level(const hierarchy_storage& storage, const Set& set,
                   hierarchy_visit<TakesId, Entities, continuing_call<F>, Filter,
                                   W, Access...>{
                       cursor, entities, call, filter, stamps, {access...}});
+  stamps.flush();
   cursor = {};
   if (first) std::rethrow_exception(first);
 }

@@ -158,8 +158,12 @@ class hook_runner<Types, true> {
   }
 
   // Every round of hooks for the changes queued in `changes`; the first
-  // exception a hook threw, or null.
-  std::exception_ptr run(core_type& core, changes_type& changes) {
+  // exception a hook threw, or null. after_round() runs after each round
+  // (the hierarchy's cascade of the round's kills) and returns whether it
+  // killed more entities; the next round visits them.
+  template <typename AfterRound>
+  std::exception_ptr run(core_type& core, changes_type& changes,
+                         AfterRound&& after_round) {
     ++pass_;
     indexed_matches_ = 0;
     prepare(core, changes);
@@ -189,6 +193,9 @@ class hook_runner<Types, true> {
       prepare(core, changes);
       round_.clear();
       for (entity_id id : touched_) consider(core, changes, id);
+      if (after_round()) {
+        for (entity_id id : changes.to_kill) consider(core, changes, id);
+      }
     }
     [&]<typename... Ts>(type_list<Ts...>) {
       (base_internal::get<index_of_v<Ts, hooked_types>>(removed_).clear(), ...);

@@ -231,8 +231,7 @@ class system_runner {
   static void before_run(core_type& core, Instance& instance) {
     using signature = typename Instance::signature_type;
     if constexpr (signature::has_change_filter) {
-      instance.change_since = std::exchange(
-          instance.change_seen, core.changes().template system_stamp<I>());
+      core.changes().template begin_filtered_run<I>(instance);
     }
     if constexpr (size_v<typename signature::received_types> != 0) {
       context_internal::gather_messages<Types>(core, instance);
