@@ -225,7 +225,10 @@ class data_proxy {
   void for_entities(F&& f) {
     std::exception_ptr first;
     context_internal::continuing_call<F> call{f, first};
-    if constexpr (signature_type::has_change_filter && in_hierarchy_order) {
+    if constexpr (signature_type::has_change_filter &&
+                  (in_hierarchy_order || in_component_order)) {
+      // Visited in their order, each tested (the walk of the filter's
+      // ranges below goes by index).
       const auto filter = change_filter();
       auto passing = [&](entity_id id) {
         if (filter(id.index())) call(id);

@@ -71,7 +71,7 @@ template <bool TakesId, typename Sequence, typename Entities, typename F,
           typename Filter, std::size_t W, typename... Access>
 void loop_ordered(const Sequence& order, std::size_t begin, std::size_t end,
                   const Entities& entities, F& f, const Filter& filter,
-                  const write_stamps<W>& stamps, const Access&... access) {
+                  write_log<W>& stamps, const Access&... access) {
   std::exception_ptr first;
   continuing_call<F> call{f, first};
   for_ordered_slice(order, begin, end, [&](std::size_t i) {
@@ -79,6 +79,7 @@ void loop_ordered(const Sequence& order, std::size_t begin, std::size_t end,
     stamps.at_index(i);
     call_at<TakesId>(entities, i, call, access...);
   });
+  stamps.flush();
   if (first) std::rethrow_exception(first);
 }
 
