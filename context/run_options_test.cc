@@ -26,6 +26,10 @@ struct subtask_log {
   std::mutex mutex;
   std::vector<std::thread::id> threads;
   std::vector<std::size_t> subtasks;
+  // How long each subtask sleeps after its loop: long enough, in the test
+  // that looks for a worker, for one to wake and take a subtask even on a
+  // loaded machine (the caller would otherwise finish them all first).
+  std::chrono::microseconds linger{0};
 };
 
 // Moves every entity by its velocity and notes where each subtask ran
@@ -39,6 +43,7 @@ struct integrate {
       p.x += v.x;
       p.y += v.y * p.x;
     });
+    if (log->linger.count() > 0) std::this_thread::sleep_for(log->linger);
     std::lock_guard lock(log->mutex);
     log->threads.push_back(std::this_thread::get_id());
     log->subtasks.push_back(data.subtask_index());
@@ -149,6 +154,7 @@ TEST(RunOptionsTest,
 // scheduler option is what made the run above sequential.
 TEST(RunOptionsTest, AtomicCounterChosenAtRunTimeUsesTheWorkers) {
   subtask_log log;
+  log.linger = std::chrono::milliseconds(2);
   auto ctx = strata::make_context<parallel_settings>(
       strata::system_arguments(st::integrate, &log),
       strata::run_options()
