@@ -1524,7 +1524,8 @@ def hook_rows(results):
 
 
 DAMAGE_COUNTS = [1 << 14, 1 << 18, 1 << 20]
-DAMAGE_IMPLS = ["baseline_direct", "baseline_thread_buffers", "strata_1t",
+DAMAGE_IMPLS = ["baseline_direct", "baseline_buffer_1t", "baseline_grouped_1t",
+                "baseline_thread_buffers", "strata_1t", "strata_1t_apply",
                 "strata_2t"]
 
 
@@ -1544,20 +1545,32 @@ def section_damage(results):
                      for i in DAMAGE_IMPLS] +
                     [fmt_ratio(ratio(times["strata_1t"],
                                      times["baseline_direct"])),
+                     fmt_ratio(ratio(times["strata_1t"],
+                                     times["baseline_grouped_1t"])),
+                     fmt_ratio(ratio(times["strata_1t_apply"],
+                                     times["baseline_buffer_1t"])),
                      fmt_ratio(ratio(times["strata_2t"],
                                      times["strata_1t"]))])
     L += ["`//benchmarks:damage_benchmark`: every step each of N entities "
           "picks a random other entity and deals it damage equal to its own "
           "attack, then the damage is applied. `baseline_direct` adds to the "
-          "target directly in one loop; `baseline_thread_buffers` fills one "
-          "buffer per thread (two) and merges them in order; `strata_1t` / "
-          "`strata_2t` send through the effect channel "
-          "(`data.send`, `data.messages`) at 1 and 2 threads. Wall time per "
-          "step, and messages per second. Targets: strata_1t / direct ≤ "
-          "1.50×; strata_2t / strata_1t below 1.00× from 256k.\n",
+          "target directly in one loop; `baseline_buffer_1t` buffers (target, "
+          "amount) and then applies the buffer, the least any deferred "
+          "channel does; `baseline_grouped_1t` also groups the buffer by "
+          "target with a counting sort, the least a channel whose split "
+          "receivers own their targets does; `baseline_thread_buffers` fills "
+          "one buffer per thread (two) and merges them in order; `strata_1t` "
+          "/ `strata_2t` send through the effect channel and receive with "
+          "`data.messages(tag, self)` (grouped) at 1 and 2 threads; "
+          "`strata_1t_apply` receives in a system that never splits with "
+          "`for_each_message` and `data.write` of the target (not grouped). "
+          "Wall time per step, and messages per second. Targets: strata_1t / "
+          "direct ≤ 1.50×; strata_2t / strata_1t below 1.00× from 256k. "
+          "Why the gap: benchmarks/ANALYSIS.md.\n",
           md_table(["entities"] + DAMAGE_IMPLS +
-                   ["strata_1t / direct", "strata_2t / strata_1t"], rows,
-                   ["---"] + ["---:"] * 6),
+                   ["strata_1t / direct", "strata_1t / grouped",
+                    "strata_1t_apply / buffer", "strata_2t / strata_1t"], rows,
+                   ["---"] + ["---:"] * (len(DAMAGE_IMPLS) + 4)),
           ""]
     return L
 
