@@ -284,18 +284,19 @@ constexpr auto kOneThread = kBase.system_signatures(kSystems)
                                 .scheduler(strata::scheduler::sequential)
                                 .threads(1);
 constexpr auto kOneThreadApply =
-    kBase.scheduler(strata::scheduler::sequential).threads(1)
+    kBase.scheduler(strata::scheduler::sequential)
+        .threads(1)
         .system_signatures(strata::system_signatures(
-        strata::ss::make(st::strike)
-            .write(ct::fighter)
-            .read_resource<roster>()
-            .sends<damage>()
-            .parallelism(strata::ips::split_evenly_per_core()),
-        strata::ss::make(st::apply)
-            .write(ct::wounds)
-            .receives<damage>()
-            .dependencies(st::strike)
-            .parallelism(strata::ips::none())));
+            strata::ss::make(st::strike)
+                .write(ct::fighter)
+                .read_resource<roster>()
+                .sends<damage>()
+                .parallelism(strata::ips::split_evenly_per_core()),
+            strata::ss::make(st::apply)
+                .write(ct::wounds)
+                .receives<damage>()
+                .dependencies(st::strike)
+                .parallelism(strata::ips::none())));
 constexpr auto kTwoThreads = kBase.system_signatures(kSystems)
                                  .allow_inner_parallelism()
                                  .scheduler(strata::scheduler::atomic_counter)

@@ -26,9 +26,8 @@ using visits = std::vector<std::uint32_t>;
 struct through_for_each {
   template <typename Data>
   void process(Data& data) const {
-    data.for_each([&](entity_id e, const layer&) {
-      data.output().push_back(e.index());
-    });
+    data.for_each(
+        [&](entity_id e, const layer&) { data.output().push_back(e.index()); });
   }
 };
 struct through_for_entities {
@@ -102,8 +101,9 @@ void check_at(std::size_t threads) {
       expected.emplace_back(depth, static_cast<std::uint32_t>(ids[i].index()));
     }
   });
-  std::stable_sort(expected.begin(), expected.end(),
-                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::stable_sort(
+      expected.begin(), expected.end(),
+      [](const auto& a, const auto& b) { return a.first < b.first; });
   visits order;
   for (const auto& [depth, index] : expected) order.push_back(index);
   run();
