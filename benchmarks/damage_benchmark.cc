@@ -57,15 +57,26 @@ std::int32_t attack_of(std::size_t i) {
 
 // ------------------------------------------------------------- baselines
 
+// The hand-written loops' world: per entity its random state and attack,
+// and the damage it has taken.
+struct fighters {
+  explicit fighters(std::size_t n) : seed(n), attack(n), taken(n, 0) {
+    for (std::size_t i = 0; i < n; ++i) {
+      seed[i] = first_seed(i);
+      attack[i] = attack_of(i);
+    }
+  }
+  std::vector<std::uint32_t> seed;
+  std::vector<std::int32_t> attack;
+  std::vector<std::int64_t> taken;
+};
+
 void baseline_direct(benchmark::State& state) {
   const auto n = static_cast<std::size_t>(state.range(0));
-  std::vector<std::uint32_t> seed(n);
-  std::vector<std::int32_t> attack(n);
-  std::vector<std::int64_t> taken(n, 0);
-  for (std::size_t i = 0; i < n; ++i) {
-    seed[i] = first_seed(i);
-    attack[i] = attack_of(i);
-  }
+  fighters world(n);
+  std::vector<std::uint32_t>& seed = world.seed;
+  const std::vector<std::int32_t>& attack = world.attack;
+  std::vector<std::int64_t>& taken = world.taken;
   for (auto _ : state) {
     for (std::size_t i = 0; i < n; ++i) {
       seed[i] = next_random(seed[i]);
@@ -114,13 +125,10 @@ struct hit {
 
 void baseline_buffer_1t(benchmark::State& state) {
   const auto n = static_cast<std::size_t>(state.range(0));
-  std::vector<std::uint32_t> seed(n);
-  std::vector<std::int32_t> attack(n);
-  std::vector<std::int64_t> taken(n, 0);
-  for (std::size_t i = 0; i < n; ++i) {
-    seed[i] = first_seed(i);
-    attack[i] = attack_of(i);
-  }
+  fighters world(n);
+  std::vector<std::uint32_t>& seed = world.seed;
+  const std::vector<std::int32_t>& attack = world.attack;
+  std::vector<std::int64_t>& taken = world.taken;
   std::vector<hit> buffer;
   buffer.reserve(n);
   for (auto _ : state) {
@@ -138,13 +146,10 @@ void baseline_buffer_1t(benchmark::State& state) {
 
 void baseline_grouped_1t(benchmark::State& state) {
   const auto n = static_cast<std::size_t>(state.range(0));
-  std::vector<std::uint32_t> seed(n);
-  std::vector<std::int32_t> attack(n);
-  std::vector<std::int64_t> taken(n, 0);
-  for (std::size_t i = 0; i < n; ++i) {
-    seed[i] = first_seed(i);
-    attack[i] = attack_of(i);
-  }
+  fighters world(n);
+  std::vector<std::uint32_t>& seed = world.seed;
+  const std::vector<std::int32_t>& attack = world.attack;
+  std::vector<std::int64_t>& taken = world.taken;
   std::vector<hit> buffer;
   buffer.reserve(n);
   std::vector<hit> grouped(n);
@@ -172,13 +177,10 @@ void baseline_grouped_1t(benchmark::State& state) {
 
 void baseline_thread_buffers(benchmark::State& state) {
   const auto n = static_cast<std::size_t>(state.range(0));
-  std::vector<std::uint32_t> seed(n);
-  std::vector<std::int32_t> attack(n);
-  std::vector<std::int64_t> taken(n, 0);
-  for (std::size_t i = 0; i < n; ++i) {
-    seed[i] = first_seed(i);
-    attack[i] = attack_of(i);
-  }
+  fighters world(n);
+  std::vector<std::uint32_t>& seed = world.seed;
+  const std::vector<std::int32_t>& attack = world.attack;
+  std::vector<std::int64_t>& taken = world.taken;
   std::vector<hit> buffers[2];
   buffers[0].reserve(n / 2 + 1);
   buffers[1].reserve(n / 2 + 1);

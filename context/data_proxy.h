@@ -687,8 +687,8 @@ class data_proxy {
   [[gnu::noinline]] void find_slice(Boxes& boxes) {
     const auto& indices = instance_.subscribed().indices();
     const auto index_of_rank = [&](std::size_t rank) {
-      const auto at = indices.position_of_rank(rank);
-      return static_cast<std::uint32_t>(at.word * indices.word_bits + at.bit);
+      return static_cast<std::uint32_t>(
+          context_internal::index_of_rank(indices, rank));
     };
     const bool empty = state_.begin >= state_.end;
     boxes.sender_floor = empty ? 0 : index_of_rank(state_.begin);
