@@ -38,7 +38,7 @@ id_key key_of(entity_id e) { return {e.index(), e.version()}; }
 std::vector<char> chosen;  // by entity index: mover writes it
 bool touch_all = false;    // toucher writes every position
 bool touch_by_try_get = false;
-bool sweep_all = false;    // sweeper writes every position, split
+bool sweep_all = false;  // sweeper writes every position, split
 
 std::mutex seen_mutex;
 std::map<std::string, std::vector<id_key>> seen;
@@ -399,28 +399,26 @@ void expect_steady_state_allocates_nothing(const Settings& settings) {
   EXPECT_GT(filtered_visits.load(), 0u);
 }
 
-constexpr auto steady_systems =
-    strata::system_signatures(strata::ss::make(strata::tag<sparse_mover>)
-                                  .write(ct::position)
-                                  .parallelism(writes_by_id),
-                              strata::ss::make(strata::tag<moved_counter>)
-                                  .read(ct::position)
-                                  .changed(ct::position)
-                                  .dependencies(strata::tag<sparse_mover>)
-                                  .parallelism(split),
-                              strata::ss::make(strata::tag<velocity_toggler>)
-                                  .read(ct::position)
-                                  .dependencies(strata::tag<sparse_mover>)
-                                  .parallelism(split),
-                              strata::ss::make(strata::tag<arrival_counter>)
-                                  .read(ct::velocity)
-                                  .added(ct::velocity),
-                              strata::ss::make(strata::tag<drifter>)
-                                  .write(ct::position)
-                                  .dependencies(
-                                      strata::tag<moved_counter>,
-                                      strata::tag<velocity_toggler>)
-                                  .parallelism(split));
+constexpr auto steady_systems = strata::system_signatures(
+    strata::ss::make(strata::tag<sparse_mover>)
+        .write(ct::position)
+        .parallelism(writes_by_id),
+    strata::ss::make(strata::tag<moved_counter>)
+        .read(ct::position)
+        .changed(ct::position)
+        .dependencies(strata::tag<sparse_mover>)
+        .parallelism(split),
+    strata::ss::make(strata::tag<velocity_toggler>)
+        .read(ct::position)
+        .dependencies(strata::tag<sparse_mover>)
+        .parallelism(split),
+    strata::ss::make(strata::tag<arrival_counter>)
+        .read(ct::velocity)
+        .added(ct::velocity),
+    strata::ss::make(strata::tag<drifter>)
+        .write(ct::position)
+        .dependencies(strata::tag<moved_counter>, strata::tag<velocity_toggler>)
+        .parallelism(split));
 constexpr auto steady_base = strata::settings()
                                  .allow_inner_parallelism()
                                  .component_signatures(components)

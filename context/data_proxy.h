@@ -156,7 +156,6 @@ namespace strata {
 
 namespace context_internal {
 
-
 // Accepts any assignment; stands in after a reported misuse.
 struct assignment_sink {
   template <typename T>
@@ -566,7 +565,8 @@ class data_proxy {
       // A system that never splits groups on its first call: its single
       // subtask is the only reader (internal/effect_channel.h).
       if constexpr (!splits) {
-        if (!box.grouped()) [[unlikely]] box.group();
+        if (!box.grouped()) [[unlikely]]
+          box.group();
       }
       return box.to(static_cast<std::uint32_t>(target.index()));
     }

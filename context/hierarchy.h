@@ -67,9 +67,9 @@
 // sibling, depth, position in its depth level) and a has-parent bit, and
 // per depth from 1 a dense array of (entity, parent) index pairs with
 // back-references, which a system in hierarchy order sweeps level by level:
-// no heap allocation per entity, none in a steady state. The refresh keeps it up to
-// date incrementally: a set_parent costs O(depth) for the cycle check plus
-// O(size of the moved subtree) to move it between depth levels; a kill
+// no heap allocation per entity, none in a steady state. The refresh keeps it
+// up to date incrementally: a set_parent costs O(depth) for the cycle check
+// plus O(size of the moved subtree) to move it between depth levels; a kill
 // O(1) plus its subtree; nothing else is ever rebuilt.
 //
 // Cost for programs without a hierarchy: none. Without .hierarchy(...) the

@@ -273,12 +273,11 @@ TEST(ComponentHooks, DescendantsKilledWithAHooksVictimAreTold) {
   ctx.step([&](auto& proxy) {
     proxy.add_component(ct::position, parent, 13.f, 0.f);
   });
-  EXPECT_EQ(log.events,
-            (std::vector<event>{{'A', key_of(parent), 13},
-                                {'R', key_of(parent), 13},
-                                {'R', key_of(child), 2},
-                                {'R', key_of(grandchild), 3},
-                                {'V', key_of(grandchild), 30}}));
+  EXPECT_EQ(log.events, (std::vector<event>{{'A', key_of(parent), 13},
+                                            {'R', key_of(parent), 13},
+                                            {'R', key_of(child), 2},
+                                            {'R', key_of(grandchild), 3},
+                                            {'V', key_of(grandchild), 30}}));
   EXPECT_FALSE(ctx.alive(parent));
   EXPECT_FALSE(ctx.alive(child));
   EXPECT_FALSE(ctx.alive(grandchild));

@@ -229,12 +229,10 @@ struct context_settings : fluent_settings<context_settings, Map> {
   // (default, from measured costs) or run_policy::fixed (from the settings
   // alone; nothing measured).
   constexpr auto run_policy(::strata::run_policy::fixed_t policy) const {
-    return set(settings_internal::once<context_keys::run_policy, keys>,
-               policy);
+    return set(settings_internal::once<context_keys::run_policy, keys>, policy);
   }
   constexpr auto run_policy(::strata::run_policy::adaptive_t policy) const {
-    return set(settings_internal::once<context_keys::run_policy, keys>,
-               policy);
+    return set(settings_internal::once<context_keys::run_policy, keys>, policy);
   }
   template <typename Scheduler>
   constexpr auto scheduler(Scheduler s) const {

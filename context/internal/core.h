@@ -439,7 +439,8 @@ class context_core {
               : nullptr),
      ...);
     ((base_internal::get<I>(instances_).get()
-          ? policy_.watch_cost(I, base_internal::get<I>(instances_).get()->cost())
+          ? policy_.watch_cost(I,
+                               base_internal::get<I>(instances_).get()->cost())
           : void()),
      ...);
   }

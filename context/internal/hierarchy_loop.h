@@ -125,8 +125,7 @@ template <bool TakesId, typename Set, typename Entities, typename F,
 void loop_hierarchy_level(const hierarchy_storage& storage, const Set& set,
                           const hierarchy_slice& slice,
                           hierarchy_cursor& cursor, const Entities& entities,
-                          F& f, const Filter& filter,
-                          write_log<W>& stamps,
+                          F& f, const Filter& filter, write_log<W>& stamps,
                           const Access&... access) {
   std::exception_ptr first;
   continuing_call<F> call{f, first};
