@@ -7,8 +7,11 @@
 //     sorted by depth (a parent index per entity), one thread: the loop an
 //     engine writes by hand.
 //   BM_Propagate/strata_1t|strata_2t/N: the same in a system declared
-//     .in_hierarchy_order() with data.parent(ct::world, e), on 1 and 2
-//     threads (each level split across them).
+//     .in_hierarchy_order() with data.for_each_with_parent(ct::world, f)
+//     (the parent's world handed to f), on 1 and 2 threads (each level
+//     split across them).
+//   BM_Propagate/strata_1t_parent_query/N: the same system reading the
+//     parent with data.parent(ct::world, e) inside data.for_each, 1 thread.
 //   BM_Reparent/strata/N: each step moves 1 % of the entities under another
 //     parent of the same depth (set_parent), then refreshes; items are
 //     re-parents, so the time per item is the cost of one.
@@ -106,38 +109,56 @@ void propagate_hand_written(benchmark::State& state) {
 
 // ---------------------------------------------------------------- Strata
 
+inline void set_world(world_transform& w, const world_transform* up,
+                      const local_transform& l) {
+  static_cast<transform&>(w) =
+      up ? compose(*up, l) : static_cast<const transform&>(l);
+}
+
+// With the parent handed in (ParentQuery false) or asked for.
+template <bool ParentQuery>
 struct propagate {
   template <typename Data>
   void process(Data& data) const {
-    data.for_each(
-        [&](strata::entity_id e, world_transform& w, const local_transform& l) {
-          const world_transform* up = data.parent(ct::world, e);
-          static_cast<transform&>(w) =
-              up ? compose(*up, l) : static_cast<const transform&>(l);
-        });
+    if constexpr (ParentQuery) {
+      data.for_each([&](strata::entity_id e, world_transform& w,
+                        const local_transform& l) {
+        set_world(w, data.parent(ct::world, e), l);
+      });
+    } else {
+      data.for_each_with_parent(
+          ct::world, [](const world_transform* up, world_transform& w,
+                        const local_transform& l) { set_world(w, up, l); });
+    }
   }
 };
-namespace st {
-inline constexpr auto propagate = strata::tag<::propagate>;
-}  // namespace st
 
-constexpr auto settings =
-    strata::settings()
-        .allow_inner_parallelism()
-        .component_signatures(strata::component_signatures(
-            strata::cs::make(ct::local, ct::world)))
-        .system_signatures(
-            strata::system_signatures(strata::ss::make(st::propagate)
-                                          .write(ct::world)
-                                          .read(ct::local)
-                                          .in_hierarchy_order()))
-        .scheduler(strata::scheduler::atomic_counter)
-        .hierarchy(strata::kill_children);
+template <bool ParentQuery>
+constexpr auto settings_for() {
+  return strata::settings()
+      .allow_inner_parallelism()
+      .component_signatures(
+          strata::component_signatures(strata::cs::make(ct::local, ct::world)))
+      .system_signatures(strata::system_signatures(
+          strata::ss::make(strata::tag<propagate<ParentQuery>>)
+              .write(ct::world)
+              .read(ct::local)
+              .in_hierarchy_order()))
+      .scheduler(strata::scheduler::atomic_counter)
+      .hierarchy(strata::kill_children);
+}
+constexpr auto settings = settings_for<false>();
+constexpr auto query_settings = settings_for<true>();
 
 using context_type = decltype(strata::make_context<settings>());
+template <bool ParentQuery>
+inline constexpr const auto& settings_of = settings;
+template <>
+inline constexpr const auto& settings_of<true> = query_settings;
 
 // The forest in a context: ids[i] is entity i of `f`.
-std::vector<strata::entity_id> fill(context_type& ctx, const forest& f) {
+template <typename Context>
+std::vector<strata::entity_id> fill(Context& ctx, const forest& f) {
   std::vector<strata::entity_id> ids(f.parent.size());
   ctx.step([&](auto& proxy) {
     for (std::size_t i = 0; i < ids.size(); ++i) {
@@ -150,21 +171,30 @@ std::vector<strata::entity_id> fill(context_type& ctx, const forest& f) {
   return ids;
 }
 
-void run_systems(context_type& ctx) {
+template <typename Context>
+void run_systems(Context& ctx) {
   ctx.step([](auto& proxy) {
     proxy.execute_systems()(strata::sea::all().for_subtasks(
         [](auto& system, auto& data) { system.process(data); }));
   });
 }
 
+template <bool ParentQuery>
 void propagate_strata(benchmark::State& state, std::size_t threads) {
   const forest f = make_forest(static_cast<std::size_t>(state.range(0)));
-  auto ctx =
-      strata::make_context<settings>(strata::run_options().threads(threads));
+  auto ctx = strata::make_context<settings_of<ParentQuery>>(
+      strata::run_options().threads(threads));
   fill(ctx, f);
   for (int warm = 0; warm < 40; ++warm) run_systems(ctx);  // costs measured
   for (auto _ : state) run_systems(ctx);
   state.SetItemsProcessed(state.iterations() * state.range(0));
+}
+
+void propagate_with_parent(benchmark::State& state, std::size_t threads) {
+  propagate_strata<false>(state, threads);
+}
+void propagate_parent_query(benchmark::State& state, std::size_t threads) {
+  propagate_strata<true>(state, threads);
 }
 
 // One step of `count` moves from moves[next] on (a function of its own, so
@@ -231,10 +261,13 @@ void reparent_fixed_sizes(benchmark::internal::Benchmark* b) {
 BENCHMARK(propagate_hand_written)
     ->Name("BM_Propagate/hand_written")
     ->Apply(forest_sizes);
-BENCHMARK_CAPTURE(propagate_strata, 1t, 1)
+BENCHMARK_CAPTURE(propagate_with_parent, 1t, 1)
     ->Name("BM_Propagate/strata_1t")
     ->Apply(forest_sizes);
-BENCHMARK_CAPTURE(propagate_strata, 2t, 2)
+BENCHMARK_CAPTURE(propagate_parent_query, 1t, 1)
+    ->Name("BM_Propagate/strata_1t_parent_query")
+    ->Apply(forest_sizes);
+BENCHMARK_CAPTURE(propagate_with_parent, 2t, 2)
     ->Name("BM_Propagate/strata_2t")
     ->Apply(forest_sizes)
     ->UseRealTime();

@@ -345,9 +345,6 @@ class context {
     if constexpr (!std::is_same_v<unserializable, type_list<>>) {
       diagnostic::report(diagnostic::save_of_unserializable_type<
                          type_at_t<0, unserializable>>);
-    } else if constexpr (Types::has_hierarchy) {
-      diagnostic::report(
-          diagnostic::save_of_hierarchy<typename Types::hierarchy_type>);
     }
   }
 

@@ -51,6 +51,8 @@
 //     parent(ct::x, e) reads the parent's x (a const T*, null for a root or
 //     a parent without x; any x the system declares, written ones included:
 //     the parent's level is done), for the entity e being visited;
+//     for_each_with_parent(ct::x, f) hands that pointer to f instead
+//     (internal/hierarchy_for_each.h), without a check per entity;
 //   * in a system declared .ordered_by(ct::x, compare), for_each,
 //     for_entities, for_other_entities and for_all_entities visit in that
 //     order (ties by index), the slices being contiguous chunks of it
@@ -141,6 +143,7 @@
 #include "context/internal/diagnostics.h"
 #include "context/internal/effect_channel.h"
 #include "context/internal/for_each.h"
+#include "context/internal/hierarchy_for_each.h"
 #include "context/internal/hierarchy_loop.h"
 #include "context/internal/hierarchy_queries.h"
 #include "context/internal/ordered_loop.h"
@@ -484,6 +487,25 @@ class data_proxy {
         .root_of(id);
   }
 
+  // In a system declared .in_hierarchy_order(): f([entity_id,] const T*
+  // parent, components...), the parent's x handed in (null for a root or a
+  // parent without x); otherwise as for_each (internal/hierarchy_for_each.h).
+  template <tag_value Tag, typename F>
+  void for_each_with_parent(Tag, F&& f) {
+    using T = tag_type<Tag>;
+    using check = context_internal::parent_pass_check<T, signature_type, F>;
+    if constexpr (check::problem !=
+                  context_internal::parent_pass_problem::none) {
+      diagnostic::report(
+          diagnostic::parent_pass_misuse<check::problem, system_type, T,
+                                         typename check::given>);
+    } else {
+      context_internal::for_each_with_parent<
+          T, Types, signature_type,
+          Types::settings_type::checked_access_enabled>(*this,
+                                                        core_.components(), f);
+    }
+  }
   // In a system declared .in_hierarchy_order(): the parent's component of
   // `id`, the entity being visited; null for a root or a parent without it.
   template <tag_value Tag>

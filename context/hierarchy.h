@@ -77,8 +77,14 @@
 // (decided at compile time); the operations above are then compile errors
 // naming the setting.
 //
-// Snapshots (context/snapshot.h) carry the relation; ctx.save / ctx.load do
-// not yet, and are compile errors in a program that declares a hierarchy.
+// Snapshots (context/snapshot.h) and ctx.save / ctx.load
+// (context/save_load.h) carry the relation: a restored or loaded world has
+// the same parents, children in the same order and the same depth levels,
+// so systems in hierarchy order visit its entities in the same order. Load
+// refuses (load_error::malformed) a file whose relation does not hold
+// together: a parent or child index out of range or not alive, an entity
+// listed twice, a parent not one level up (a cycle), children listed under
+// another parent.
 //
 // Thread-safety: queries may run concurrently with each other (systems);
 // changes are queued by the thread that owns the proxy and applied by the

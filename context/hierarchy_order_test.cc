@@ -1,7 +1,9 @@
 // Systems declared .in_hierarchy_order() (scheduler/signature.h): transform
 // propagation over a random forest gives exactly the hand-computed result,
 // parents before children, at 1, 2 and 8 threads and under both schedulers,
-// with every level split into subtasks; also after re-parenting and kills.
+// with every level split into subtasks; also after re-parenting and kills;
+// the same through data.for_each_with_parent (the parent handed in).
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <random>
@@ -24,9 +26,15 @@ struct world_transform {
   double x = 0;
   double y = 0;
 };
+// What propagate_passed computes, as propagate computes world.
+struct passed_world {
+  double x = 0;
+  double y = 0;
+};
 namespace ct {
 inline constexpr auto local = strata::tag<local_transform>;
 inline constexpr auto world = strata::tag<world_transform>;
+inline constexpr auto passed = strata::tag<passed_world>;
 }  // namespace ct
 
 // world = parent's world + local (the parent's level is done first).
@@ -36,6 +44,21 @@ struct propagate {
     data.for_each(
         [&](entity_id e, world_transform& w, const local_transform& l) {
           const world_transform* up = data.parent(ct::world, e);
+          w.x = (up ? up->x * 0.5 : 0) + l.x;
+          w.y = (up ? up->y * 0.5 : 0) + l.y;
+        });
+  }
+};
+// The same with the parent handed in; records the depth of each entity it
+// visits, per subtask (levels split across subtasks).
+struct propagate_passed {
+  template <typename Data>
+  void process(Data& data) const {
+    data.for_each_with_parent(
+        ct::passed, [&](entity_id e, const passed_world* up, passed_world& w,
+                        const local_transform& l) {
+          EXPECT_EQ(up, data.parent(ct::passed, e));
+          data.output().push_back(data.depth_of(e));
           w.x = (up ? up->x * 0.5 : 0) + l.x;
           w.y = (up ? up->y * 0.5 : 0) + l.y;
         });
@@ -52,10 +75,12 @@ struct visit_order {
 namespace st {
 inline constexpr auto propagate = strata::tag<::propagate>;
 inline constexpr auto visit_order = strata::tag<::visit_order>;
+inline constexpr auto propagate_passed = strata::tag<::propagate_passed>;
 }  // namespace st
 
 constexpr auto components = strata::component_signatures(
-    strata::cs::make(ct::local), strata::cs::make(ct::world));
+    strata::cs::make(ct::local), strata::cs::make(ct::world),
+    strata::cs::make(ct::passed));
 constexpr auto systems =
     strata::system_signatures(strata::ss::make(st::propagate)
                                   .write(ct::world)
@@ -66,6 +91,12 @@ constexpr auto systems =
                                   .read(ct::world)
                                   .dependencies(st::propagate)
                                   .parallelism(strata::ips::none())
+                                  .output<std::vector<std::size_t>>()
+                                  .in_hierarchy_order(),
+                              strata::ss::make(st::propagate_passed)
+                                  .write(ct::passed)
+                                  .read(ct::local)
+                                  .parallelism(strata::ips::split_evenly(4))
                                   .output<std::vector<std::size_t>>()
                                   .in_hierarchy_order());
 constexpr auto settings = strata::settings()
@@ -108,6 +139,7 @@ std::vector<double> simulate(std::size_t threads,
       entity_id e = proxy.create_entity();
       proxy.add_component(ct::local, e, coordinate(rng), coordinate(rng));
       proxy.add_component(ct::world, e);
+      proxy.add_component(ct::passed, e);
       // A parent among the earlier entities (so no cycle): depth up to ~8.
       if (i >= 4) {
         std::uniform_int_distribution<int> earlier(i / 2, i - 1);
@@ -138,6 +170,9 @@ std::vector<double> simulate(std::size_t threads,
       const world_transform expected = expected_world(ctx, e);
       EXPECT_EQ(w.x, expected.x);
       EXPECT_EQ(w.y, expected.y);
+      const passed_world& passed = ctx.get(ct::passed, e);
+      EXPECT_EQ(passed.x, expected.x);
+      EXPECT_EQ(passed.y, expected.y);
       trail.push_back(w.x);
       trail.push_back(w.y);
     });
@@ -149,6 +184,20 @@ std::vector<double> simulate(std::size_t threads,
               last_depth = d;
             }
           });
+      // Each subtask's visits by depth; with 2 threads or more, level 1
+      // split across subtasks.
+      std::size_t subtasks_at_level_1 = 0;
+      proxy.for_system_outputs(
+          st::propagate_passed,
+          [&](auto&, const std::vector<std::size_t>& depths) {
+            EXPECT_TRUE(std::is_sorted(depths.begin(), depths.end()));
+            if (std::count(depths.begin(), depths.end(), 1) > 0) {
+              ++subtasks_at_level_1;
+            }
+          });
+      if (threads >= 2) {
+        EXPECT_GE(subtasks_at_level_1, 2u);
+      }
     });
     if (::testing::Test::HasFailure()) break;
   }
@@ -186,6 +235,7 @@ TEST(HierarchyOrderTest, SkipsEntitiesOutsideTheSystemAndParentsWithout) {
         entity_id e = proxy.create_entity();
         proxy.add_component(ct::local, e, lx, -lx);
         if (world) proxy.add_component(ct::world, e);
+        if (world) proxy.add_component(ct::passed, e);
         return e;
       };
       a = make(1, true);
@@ -211,5 +261,13 @@ TEST(HierarchyOrderTest, SkipsEntitiesOutsideTheSystemAndParentsWithout) {
     EXPECT_EQ(world(x), std::pair(8.0, 8.0));  // not the system's
     EXPECT_EQ(world(y), std::pair(4.0 + 5, 4.0 - 5));
     EXPECT_FALSE(ctx.has(ct::world, b));
+    // The same through for_each_with_parent (x has no passed_world).
+    const auto passed = [&](entity_id e) {
+      const passed_world& w = ctx.get(ct::passed, e);
+      return std::pair(w.x, w.y);
+    };
+    EXPECT_EQ(passed(c), std::pair(3.0, -3.0));
+    EXPECT_EQ(passed(d), std::pair(1.5 + 4, -1.5 - 4));
+    EXPECT_EQ(passed(y), std::pair(5.0, -5.0));
   }
 }

@@ -12,7 +12,10 @@
 // entity belongs to exactly the systems whose rule its components match):
 // every entity slot with its version and the free list (ids valid before a
 // save are valid after a load, and the ids handed out next are the same),
-// every component of every live entity, every resource. After a load the
+// every component of every live entity, every resource, and the hierarchy
+// (context/hierarchy.h) when the settings declare one: each entity's parent,
+// children order and depth level, so that systems in hierarchy order visit
+// in the same order. After a load the
 // next steps are bit-identical to the steps the saving program would have
 // run.
 //
@@ -39,7 +42,10 @@
 //   malformed             intact bytes that do not make a world of this
 //                         program (inconsistent ids or counts, more
 //                         entities than the limit, a serializer's load
-//                         returned false or threw).
+//                         returned false or threw, a hierarchy entry
+//                         naming an index out of range or not alive or
+//                         an entity twice, a parent not one level up: a
+//                         cycle, children listed under another parent).
 // save_error::write_failed: the stream went bad while writing.
 //
 // Format (version 1; integers in the writer's byte order, checked):
@@ -50,7 +56,8 @@
 //     [16, 24) u64 fingerprint: XXH3-64 of the list of every component
 //              (name from settings/type_name.h, size, alignment, storage
 //              selector, layout, serializer) and resource (name, size,
-//              alignment, serializer), and the id and bitset word sizes
+//              alignment, serializer), the id and bitset word sizes,
+//              and the hierarchy's kill rule when one is declared
 //     [24, 32) u64 payload size in bytes
 //     [32, 40) u64 XXH3-64 checksum of the payload
 //   payload:
@@ -61,7 +68,13 @@
 //     count values of the live entities that have it, in index order
 //     (nothing for an empty type; bytes of a trivially copyable one; u64
 //     size then the serializer's bytes otherwise);
-//     each resource in declaration order, the same way.
+//     each resource in declaration order, the same way;
+//     with a hierarchy declared: u64 level count (one past the deepest
+//     level ever used); per depth d >= 1 below it, u64 entry count, then
+//     each entry of the level in its order, u32 entity index and u32
+//     parent index; then per entity with children, in index order, its
+//     children's u32 indices in children order (the count is implied by
+//     the level entries naming it as parent).
 // Type names come from the compiler: a file written by a GCC build may be
 // refused (different_components) by a Clang build.
 //

@@ -25,9 +25,9 @@ inline constexpr auto world = strata::tag<world_position>;
 struct propagate {
   template <typename Data>
   void process(Data& data) const {
-    data.for_each(
-        [&](strata::entity_id e, world_position& w, const local_offset& l) {
-          const world_position* up = data.parent(ct::world, e);  // null: a root
+    data.for_each_with_parent(
+        ct::world,  // the parent's world is handed in, null for a root
+        [](const world_position* up, world_position& w, const local_offset& l) {
           w.x = (up ? up->x : 0) + l.x;
           w.y = (up ? up->y : 0) + l.y;
         });

@@ -28,8 +28,11 @@
 #include <cstddef>
 #include <exception>
 #include <tuple>
+#include <type_traits>
+#include <utility>
 
 #include "context/internal/for_each.h"
+#include "context/internal/hierarchy_for_each.h"
 #include "context/internal/hierarchy_storage.h"
 
 namespace strata::context_internal {
@@ -95,16 +98,36 @@ void for_level_slice(const hierarchy_storage& storage, const Set& set,
   }
 }
 
+// What a visit holds instead of a parent_reader when f takes no parent.
+struct no_parent_reader {};
+
+// The call of a visit of data.for_each_with_parent: f with the parent's
+// component first, an exception kept as continuing_call keeps it.
+template <typename Call, typename Parent>
+struct parent_call {
+  Call& call;
+  Parent parent;
+  template <typename... A>
+  [[gnu::always_inline]] inline void operator()(A&&... a) const {
+    try {
+      call.f.with_parent(parent, std::forward<A>(a)...);
+    } catch (...) {
+      if (!call.first) call.first = std::current_exception();
+    }
+  }
+};
+
 // loop_hierarchy_level's visit of one entity, always inlined into the
 // loops of for_level_slice (a call per entity otherwise).
 template <bool TakesId, typename Entities, typename Call, typename Filter,
-          std::size_t W, typename... Access>
+          std::size_t W, typename Reader, typename... Access>
 struct hierarchy_visit {
   hierarchy_cursor& cursor;
   const Entities& entities;
   Call& call;
   const Filter& filter;
   write_log<W>& stamps;
+  Reader reader;                 // a copy, as the accessors
   std::tuple<Access...> access;  // copies: their pointers stay in registers
   [[gnu::always_inline]] inline void operator()(
       hierarchy_storage::level_entry entry) const {
@@ -112,11 +135,36 @@ struct hierarchy_visit {
     if (!filter(i)) return;
     stamps.at_index(i);
     cursor.visiting = entry;
-    std::apply(
-        [&](const Access&... a) { call_at<TakesId>(entities, i, call, a...); },
-        access);
+    if constexpr (std::is_same_v<Reader, no_parent_reader>) {
+      std::apply(
+          [&](const Access&... a) {
+            call_at<TakesId>(entities, i, call, a...);
+          },
+          access);
+    } else {
+      parent_call<Call, decltype(reader(entities, entry.parent))> bound{
+          call, reader(entities, entry.parent)};
+      std::apply(
+          [&](const Access&... a) {
+            call_at<TakesId>(entities, i, bound, a...);
+          },
+          access);
+    }
   }
 };
+
+// The visit's parent reader: f's (data.for_each_with_parent), told whether
+// every parent has the component, or none.
+template <typename F>
+auto parent_reader_of(const F& f, bool every_entity) {
+  if constexpr (passes_parent<F>) {
+    auto reader = f.reader;
+    reader.tested = !(decltype(reader)::required && every_entity);
+    return reader;
+  } else {
+    return no_parent_reader{};
+  }
+}
 
 // for_each's loop in hierarchy order (as loop_ranks, for_each.h), with
 // `cursor` set for each visit.
@@ -131,10 +179,12 @@ void loop_hierarchy_level(const hierarchy_storage& storage, const Set& set,
   continuing_call<F> call{f, first};
   const bool every_entity = set.size() == entities.size();
   cursor.every_entity = every_entity;
-  for_level_slice(storage, set, every_entity, slice,
-                  hierarchy_visit<TakesId, Entities, continuing_call<F>, Filter,
-                                  W, Access...>{
-                      cursor, entities, call, filter, stamps, {access...}});
+  const auto reader = parent_reader_of(f, every_entity);
+  for_level_slice(
+      storage, set, every_entity, slice,
+      hierarchy_visit<TakesId, Entities, continuing_call<F>, Filter, W,
+                      std::remove_const_t<decltype(reader)>, Access...>{
+          cursor, entities, call, filter, stamps, reader, {access...}});
   stamps.flush();
   cursor = {};
   if (first) std::rethrow_exception(first);

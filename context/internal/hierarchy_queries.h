@@ -62,14 +62,6 @@ inline constexpr bool hierarchy_order_without_hierarchy = [] {
   return false;
 }();
 
-template <typename Relation>
-inline constexpr bool save_of_hierarchy = [] {
-  static_assert(always_false<Relation>,
-                "ctx.save / ctx.load: the file format does not carry the "
-                "hierarchy the settings declare (named above); keep the world "
-                "in memory with ctx.snapshot() instead");
-  return false;
-}();
 }  // namespace diagnostic
 
 namespace context_internal {

@@ -131,6 +131,30 @@ class hierarchy_storage {
     nodes_[index] = node{};
   }
 
+  // Rebuilding a saved relation (internal/world_io.h): attaching every
+  // entry level by level, each level in its saved order, gives the same
+  // levels; then each parent's children are put back in their saved order
+  // with order_children (`children`: a permutation of its children), and
+  // the levels' count with keep_levels.
+  void order_children(std::size_t parent,
+                      std::span<const index_type> children) {
+    index_type previous = none;
+    for (const index_type child : children) {
+      nodes_[child].previous_sibling = previous;
+      if (previous == none) {
+        nodes_[parent].first_child = child;
+      } else {
+        nodes_[previous].next_sibling = child;
+      }
+      previous = child;
+    }
+    if (previous != none) nodes_[previous].next_sibling = none;
+    nodes_[parent].last_child = previous;
+  }
+  void keep_levels(std::size_t count) {
+    if (levels_.size() < count) levels_.resize(count);
+  }
+
   // f(index) for `root` and every descendant, parents before children
   // (pre-order); no allocation (walks back up through parent links). f
   // must not change links.

@@ -3,7 +3,10 @@
 // header and the payload to the stream; load checks the header, reads and
 // checksums the payload, parses it into a staging world_snapshot, rebuilds
 // the subscriptions there, and only then restores the staging world into
-// the context. Included by context/save_load.h after the declarations it
+// the context. A program that declares a hierarchy also saves the relation
+// (the depth levels' entries in their order, then each parent's children in
+// theirs) and load rebuilds it, checked whole (write_hierarchy,
+// read_hierarchy). Included by context/save_load.h after the declarations it
 // uses (the errors, write_value, read_value, the header constants).
 #ifndef STRATA_CONTEXT_INTERNAL_WORLD_IO_H_
 #define STRATA_CONTEXT_INTERNAL_WORLD_IO_H_
@@ -21,6 +24,7 @@
 #include <vector>
 
 #include "context/internal/byte_streams.h"
+#include "context/internal/hierarchy_storage.h"
 #include "context/snapshot.h"
 #include "settings/type_list.h"
 #include "settings/type_name.h"
@@ -87,6 +91,9 @@ struct world_io {
     });
     add(std::to_string(sizeof(value_type)) + " " +
         std::to_string(sizeof(typename bitset_type::word_type)));
+    if constexpr (Types::has_hierarchy) {
+      add(name_of<typename Types::hierarchy_type>());
+    }
     return XXH3_64bits(text.data(), text.size());
   }
 
@@ -127,6 +134,30 @@ struct world_io {
       write_value<resource_serializer_of<T>>(
           out, core.resources().template get<T>());
     });
+    if constexpr (Types::has_hierarchy) {
+      write_hierarchy(core.hierarchy().storage, entities.end_index(), out);
+    }
+  }
+
+  // The level count; per level d >= 1 its entry count and entries (index,
+  // parent) in order; then, per entity with children in index order, its
+  // children in order (their count is the level entries naming it).
+  static void write_hierarchy(const hierarchy_storage& storage, std::size_t end,
+                              payload_writer& out) {
+    out.value(std::uint64_t{storage.level_count()});
+    for (std::size_t d = 1; d < storage.level_count(); ++d) {
+      out.value(std::uint64_t{storage.level(d).size()});
+      for (const auto& entry : storage.level(d)) {
+        out.value(entry.index);
+        out.value(entry.parent);
+      }
+    }
+    for (std::size_t p = 0; p < end; ++p) {
+      for (auto c = storage.first_child(p); c != hierarchy_storage::none;
+           c = storage.next_sibling(c)) {
+        out.value(c);
+      }
+    }
   }
 
   template <std::size_t K, typename Core>
@@ -232,6 +263,9 @@ struct world_io {
           });
     });
     if (!resources_read) return false;
+    if constexpr (Types::has_hierarchy) {
+      if (!read_hierarchy(in, entities, staging.hierarchy_)) return false;
+    }
     for (std::size_t s = 0; s < Types::system_count; ++s) {
       const auto rule = core.subscription(s).rule();
       auto& members = staging.members_[s];
@@ -242,6 +276,69 @@ struct world_io {
           members.insert(i);
         }
       }
+    }
+    return true;
+  }
+
+  // The relation write_hierarchy wrote, refused (false) unless every entry
+  // names two live entities, each entity at most once, each parent one
+  // level up (which rules out cycles: the depth falls by one per step
+  // up), and each parent's children listed once each.
+  static bool read_hierarchy(payload_reader& in,
+                             const entity_storage_type& entities,
+                             hierarchy_storage& storage) {
+    using index_type = hierarchy_storage::index_type;
+    using entry_type = hierarchy_storage::level_entry;
+    const std::size_t end = entities.end_index();
+    std::uint64_t level_count = 0;
+    if (!in.value(level_count) || level_count > end) return false;
+    std::vector<entry_type> entries;
+    std::vector<index_type> depth(end, 0);  // 0: a root
+    for (std::size_t d = 1; d < level_count; ++d) {
+      std::uint64_t size = 0;
+      if (!in.value(size) || size > end - entries.size()) return false;
+      for (std::uint64_t k = 0; k < size; ++k) {
+        entry_type entry{};
+        if (!in.value(entry.index) || !in.value(entry.parent)) return false;
+        if (entry.index >= end || entry.parent >= end ||
+            !entities.alive_at(entry.index) ||
+            !entities.alive_at(entry.parent) || depth[entry.index] != 0) {
+          return false;
+        }
+        depth[entry.index] = static_cast<index_type>(d);
+        entries.push_back(entry);
+      }
+    }
+    for (const entry_type& entry : entries) {
+      if (depth[entry.parent] + 1 != depth[entry.index]) return false;
+    }
+    storage = hierarchy_storage{};
+    for (const entry_type& entry : entries) {
+      storage.attach(entry.index, entry.parent);
+    }
+    storage.keep_levels(static_cast<std::size_t>(level_count));
+    return read_children_order(in, end, storage);
+  }
+
+  // Each parent's children, in the saved order.
+  static bool read_children_order(payload_reader& in, std::size_t end,
+                                  hierarchy_storage& storage) {
+    using index_type = hierarchy_storage::index_type;
+    std::vector<bool> placed(end, false);
+    std::vector<index_type> order;
+    for (std::size_t p = 0; p < end; ++p) {
+      order.clear();
+      for (auto c = storage.first_child(p); c != hierarchy_storage::none;
+           c = storage.next_sibling(c)) {
+        index_type child = 0;
+        if (!in.value(child) || child >= end || storage.parent(child) != p ||
+            placed[child]) {
+          return false;
+        }
+        placed[child] = true;
+        order.push_back(child);
+      }
+      if (!order.empty()) storage.order_children(p, order);
     }
     return true;
   }
