@@ -260,10 +260,10 @@ class system_runner {
   // One subtask of a for_subtasks adapter: the adapter's callable on the
   // system and the subtask's data proxy. Made here, outside run_system, so
   // that both variants of a system's run (remembered or not) share this one
-  // type, and its subtask body (internal/subtask_loop.h) is compiled once
-  // per system, not twice. The callable is called here,
-  // not in a further helper, to keep the notes on a mistake in a system's
-  // code few.
+  // type, and its subtask body (run_subtasks, internal/subtask_executor.h)
+  // is compiled once per system, not twice. The callable is called here, not
+  // in a further helper, to keep the notes on a mistake in a system's code
+  // few.
   template <std::size_t I, typename Adapter>
   static auto subtask_call(subtask_executor<Types, I>& executor,
                            Adapter& adapter) {
