@@ -131,7 +131,6 @@ template <typename State>
   run_all_subtasks(pool, states, count, options, body);
 }
 
-
 // Runs a system's subtasks (given to detailed_instance callables).
 template <typename Types, std::size_t I>
 class subtask_executor {
