@@ -158,11 +158,23 @@ class subtask_executor {
     });
   }
 
+  // One subtask of a for_subtasks adapter: the adapter's callable on the
+  // system and the subtask's data proxy, for run_each_subtask. Its type
+  // depends on the system and the adapter only, so both variants of a
+  // system's run (system_runner.h: remembered or not) share one subtask
+  // body. The callable is called here, not in a further helper, to keep the
+  // notes on a mistake in a system's code few (settings/diagnostic.h).
+  template <typename Adapter>
+  auto subtask_call(Adapter& adapter) {
+    return [this, &adapter](std::size_t subtask) {
+      data_proxy<Types, I> data = data_of(subtask);
+      adapter.callable(subtask_system(), data);
+    };
+  }
+
   // What for_subtasks does, with the call to the user's callable written by
-  // the caller: system_runner calls a for_subtasks adapter's callable in
-  // its own subtask call (system_runner::subtask_call), one type for both
-  // variants of a system's run, and with one note less on a mistake in a
-  // system's code than for_subtasks would add (settings/diagnostic.h).
+  // the caller (subtask_call): one note less on a mistake in a system's
+  // code than for_subtasks would add.
   // A system declared .in_hierarchy_order() runs its subtasks once per
   // depth level, one level after the other (internal/hierarchy_loop.h).
   template <typename Call>

@@ -174,10 +174,10 @@ class system_runner {
   // flag: a flag would compile one variant less but add a branch per system
   // and step to the unplanned path, which exists to be cheap;
   // //benchmarks/compile and the update benchmarks' 1-entity rows weigh the
-  // two.) A for_subtasks adapter is called through subtask_call, one type
-  // for both variants: one subtask body per system, at the price of one
-  // more frame in GCC's notes on a mistake in a system's code
-  // (settings/diagnostic.h).
+  // two.) A for_subtasks adapter is called through the executor's
+  // subtask_call, one type for both variants: one subtask body per system,
+  // at the price of one more frame in GCC's notes on a mistake in a
+  // system's code (settings/diagnostic.h).
   template <std::size_t I, typename Refs, bool Unplanned>
   static void run_system(context_core<Types>& core, Refs& adapters) {
     auto& adapter = std::get<adapter_index<I, Refs>()>(adapters);
@@ -192,7 +192,7 @@ class system_runner {
                     execution_adapter::adapter_kind::detailed) {
         adapter.callable(instance, executor);
       } else {
-        executor.run_each_subtask(subtask_call(executor, adapter));
+        executor.run_each_subtask(executor.subtask_call(adapter));
       }
     } catch (...) {
       if constexpr (Types::trace_enabled) instance.run_span.end();
@@ -245,22 +245,6 @@ class system_runner {
     runtime.prepare_subtasks(core.thread_count(),
                              Types::inner_parallelism_allowed,
                              core.step_count());
-  }
-
-  // One subtask of a for_subtasks adapter: the adapter's callable on the
-  // system and the subtask's data proxy. Made here, outside run_system, so
-  // that both variants of a system's run (remembered or not) share this one
-  // type, and its subtask body (run_subtasks, internal/subtask_executor.h)
-  // is compiled once per system, not twice. The callable is called here, not
-  // in a further helper, to keep the notes on a mistake in a system's code
-  // few.
-  template <std::size_t I, typename Adapter>
-  static auto subtask_call(subtask_executor<Types, I>& executor,
-                           Adapter& adapter) {
-    return [&executor, &adapter](std::size_t subtask) {
-      auto data = executor.data_of(subtask);
-      adapter.callable(executor.subtask_system(), data);
-    };
   }
 
   // Appends the spans of the systems that just ran to the trace log.
