@@ -19,10 +19,8 @@
 // before_system (`calling_thread`); the same with every system run
 // unplanned, inline, unsplit and unmeasured (`calling_thread_unplanned`,
 // the cheapest run there is); or hand it to the scheduler with a hand-off
-// policy (`scheduled`). The scheduler of the settings runs each, with the
-// plan's hand-off policy: hand_off::never for the first two, which makes
-// every scheduler run the call on the calling thread in its sequential
-// order.
+// policy (`scheduled`). The settings' scheduler runs each, given
+// hand_off::never for the first two: the calling thread, sequential order.
 //
 // Two policies. fixed_run_policy decides from the settings alone and
 // measures nothing: a threaded scheduler hands every system to the pool and
@@ -278,7 +276,6 @@ class adaptive_run_policy {
   }
 
  private:
-  // (On the calling thread: the scheduler is told hand_off::never.)
   call_plan plan_of(call_mode mode) const {
     call_plan plan;
     plan.mode = mode;
