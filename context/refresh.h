@@ -102,11 +102,40 @@
 #include "context/internal/match_phase.h"
 #include "context/internal/pending_changes.h"
 #include "context/internal/subscription.h"
-#include "context/internal/subtask_leftovers.h"
 #include "context/refresh_event.h"
 #include "entity/entity_id.h"
 
 namespace strata {
+namespace context_internal {
+
+// Phase 1 of the refresh: every deferred function of every subtask state,
+// in system id, run within the step, subtask, then deferral order, through
+// the defer proxy (the same order of states as gather_subtask_kills,
+// internal/kill_phase.h). Every one runs even if an earlier one threw;
+// returns the first exception thrown.
+//
+// The per-system work is out of line and depends only on the subtask state
+// type (systems without outputs share one), so a context of many systems
+// compiles it once, not once per system.
+template <typename State, typename DeferProxy>
+[[gnu::noinline]] void run_deferred_of(State* states, std::size_t count,
+                                       DeferProxy& proxy,
+                                       std::exception_ptr& failure) {
+  for (std::size_t s = 0; s < count; ++s) {
+    std::exception_ptr thrown = states[s].deferred.run_all(proxy);
+    if (thrown && !failure) failure = std::move(thrown);
+  }
+}
+template <typename World, typename DeferProxy>
+std::exception_ptr run_deferred(World& world, DeferProxy& proxy) {
+  std::exception_ptr failure;
+  world.for_each_instance_in_order([&](auto& instance) {
+    run_deferred_of(instance.states(), instance.state_count(), proxy, failure);
+  });
+  return failure;
+}
+
+}  // namespace context_internal
 
 template <typename EntityStorage, typename ComponentStorage>
 class refresh_queue {

@@ -28,7 +28,10 @@
 //     predicted path to the end of the step (its critical-path rank) and
 //     posts the others longest-path first, so cheap systems do not hold up
 //     the chain that decides the step's length.
-// hand_off::always / never force these decisions either way. Which thread
+// hand_off::always / never force these decisions either way: with never,
+// the call runs on the calling thread in the sequential scheduler's order,
+// without ranking (how a context's run policy keeps a call off the pool,
+// context/internal/run_policy.h). Which thread
 // runs what never changes the result: the compile-time race check makes
 // every order the DAG allows equivalent.
 //
@@ -141,13 +144,6 @@ struct atomic_counter_t {
       sequential_t::execute<SystemList, Selected>(pool, run_system);
       return decision;
     }
-  }
-
-  // On the calling thread, in the sequential scheduler's order (a
-  // context's run policy asks for it, context/internal/run_policy.h).
-  template <typename SystemList, auto Selected, typename RunSystem>
-  static void execute_inline(thread_pool& pool, RunSystem&& run_system) {
-    sequential_t::execute<SystemList, Selected>(pool, run_system);
   }
 
   // Without predictions: every system is worth its own thread.

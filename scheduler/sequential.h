@@ -63,14 +63,6 @@ struct sequential_t {
       if (error) std::rethrow_exception(error);
     }
   }
-  // Every scheduler runs a call on the calling thread this way when asked
-  // to (a context's run policy decides when, context/internal/
-  // run_policy.h): here, the same as execute.
-  template <typename SystemList, auto Selected, typename Pool,
-            typename RunSystem>
-  static void execute_inline(Pool& pool, RunSystem&& run_system) {
-    execute<SystemList, Selected>(pool, run_system);
-  }
   // The threaded schedulers' interface; predictions do not matter here.
   template <typename SystemList, auto Selected, typename Pool,
             typename RunSystem, typename Predict>

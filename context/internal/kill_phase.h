@@ -30,7 +30,6 @@
 #include "context/internal/membership_events.h"
 #include "context/internal/pending_changes.h"
 #include "context/internal/subscription.h"
-#include "context/internal/subtask_leftovers.h"
 #include "context/refresh_event.h"
 #include "entity/entity_id.h"
 
@@ -90,6 +89,31 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline void leave_if_member(
   }
   system.raw_subscribed_indices().erase(id.index());
   notify(world, system, refresh_event::kind::unsubscribe, id);
+}
+
+// Kills requested by subtasks join the step's own. The subtask states are
+// visited in system id, then state order (a system's states hold its passes
+// of the step one after the other, each in subtask order:
+// internal/instance_runtime.h), so the result does not depend on which
+// thread ran which subtask, nor on how many subtasks a pass had; a run that
+// threw left nothing there (instance_runtime::discard_run). The per-system
+// work is out of line and depends only on the subtask state type, so a
+// context of many systems compiles it once, not once per system.
+template <typename State, typename Entities, typename Queue>
+[[gnu::noinline]] void gather_kills_of(State* states, std::size_t count,
+                                       Entities& entities, Queue& queue) {
+  for (std::size_t s = 0; s < count; ++s) {
+    auto& state = states[s];
+    for (entity_id id : state.to_kill) queue.queue_kill(entities, id);
+    state.to_kill.clear();
+  }
+}
+template <typename World, typename Queue>
+void gather_subtask_kills(World& world, Queue& queue) {
+  auto& entities = world.entities();
+  world.for_each_instance_in_order([&](auto& instance) {
+    gather_kills_of(instance.states(), instance.state_count(), entities, queue);
+  });
 }
 
 struct index_of_id {  // one type for every system's erase_all

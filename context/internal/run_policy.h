@@ -19,7 +19,8 @@
 // before_system (`calling_thread`); the same with every system run
 // unplanned, inline, unsplit and unmeasured (`calling_thread_unplanned`,
 // the cheapest run there is); or hand it to the scheduler with a hand-off
-// policy (`scheduled`). The scheduler of the settings runs each.
+// policy (`scheduled`). The settings' scheduler runs each, given
+// hand_off::never for the first two: the calling thread, sequential order.
 //
 // Two policies. fixed_run_policy decides from the settings alone and
 // measures nothing: a threaded scheduler hands every system to the pool and
@@ -93,9 +94,8 @@ class fixed_run_policy {
   void before_step(std::uint64_t /*step*/) noexcept {}
   template <const auto& Selected, typename Core>
   call_plan before_call(Core& /*core*/, const void* /*call*/) const noexcept {
-    return {
-        runs_in_parallel_ ? call_mode::scheduled : call_mode::calling_thread,
-        hand_off_};
+    if (!runs_in_parallel_) return {call_mode::calling_thread, hand_off::never};
+    return {call_mode::scheduled, hand_off_};
   }
   template <typename Core, typename Runtime>
   [[gnu::noinline]] system_plan before_system(Core& core,
@@ -279,7 +279,9 @@ class adaptive_run_policy {
   call_plan plan_of(call_mode mode) const {
     call_plan plan;
     plan.mode = mode;
-    plan.hand_off = hand_off_;
+    plan.hand_off = mode == call_mode::scheduled
+                        ? hand_off_
+                        : hand_off_policy(hand_off::never);
     return plan;
   }
   // A call to decide: the scheduler's full path, timed. A step too small

@@ -4,9 +4,24 @@
 // at all; a for_subtasks adapter's callable is run through
 // run_each_subtask by system_runner.h.
 //
+// Below the executor, the part of a run that does not depend on the
+// system: run_subtasks(pool, states, count, options, body) calls body(i)
+// for each subtask i in [0, count), concurrently on the pool when
+// options.parallel (else in order on this thread), and around each call:
+// clears the state's error, catches what it throws, measures it
+// (options.measure) and traces it. When measured, the work (the sum of the
+// subtasks' times, what one thread would have spent) is recorded in
+// options.cost. It is most of a run's code (the try/catch, the clock reads,
+// the fork-join, the rethrow loop), while the part that depends on the
+// system is one line (make a data proxy, call the user's function): so it
+// is compiled once per subtask state type (every system without an output
+// shares one), and the per-system part reaches it as a subtask_body, a
+// function pointer and a context pointer. One indirect call per subtask,
+// not per entity.
+//
 // Thread-safety: one executor per run of one system, used by the thread
 // running that system; the subtasks it starts may run on other threads
-// (context_internal::run_subtasks), each with its own subtask state.
+// (run_subtasks), each with its own subtask state.
 // Exceptions: every subtask runs even if another throws; then the exception
 // of the lowest subtask index is rethrown, whatever the thread count.
 //
@@ -17,15 +32,104 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
+#include <exception>
+#include <type_traits>
 #include <utility>
 
 #include "absl/base/attributes.h"
 #include "context/data_proxy.h"
 #include "context/internal/ordered_loop.h"
-#include "context/internal/subtask_loop.h"
 #include "context/system_instance.h"
+#include "context/trace.h"
+#include "scheduler/hand_off.h"
+#include "threading/task_group.h"
+#include "threading/thread_pool.h"
 
 namespace strata::context_internal {
+
+// The per-system part of a subtask: calls the user's function for subtask
+// `i` (data proxy included). Type-erased so run_subtasks is shared.
+struct subtask_body {
+  void (*call)(void* context, std::size_t subtask);
+  void* context;
+  void operator()(std::size_t subtask) const { call(context, subtask); }
+};
+
+// A subtask_body for `f`, a callable taking the subtask index (kept alive by
+// the caller for the duration of run_subtasks).
+template <typename F>
+subtask_body make_subtask_body(F& f) {
+  return {[](void* context, std::size_t subtask) {
+            (*static_cast<F*>(context))(subtask);
+          },
+          &f};
+}
+
+struct subtask_run_options {
+  bool parallel;  // on the pool (else in order on this thread)
+  bool measure;   // time each subtask; record the work in `cost`
+  run_cost* cost;
+  std::size_t entities;  // what the recorded cost is per
+};
+
+template <typename State>
+inline constexpr bool is_traced_state =
+    std::is_same_v<std::remove_cvref_t<decltype(std::declval<State&>().span)>,
+                   trace_span>;
+
+// The general case, out of line.
+template <typename State>
+[[gnu::noinline]] void run_all_subtasks(thread_pool& pool, State* states,
+                                        std::size_t count,
+                                        const subtask_run_options& options,
+                                        subtask_body body) {
+  constexpr bool traced = is_traced_state<State>;
+  const bool measure = options.measure;
+  auto run = [states, measure, body](std::size_t subtask) {
+    State& state = states[subtask];
+    if (state.error) state.error = nullptr;  // (an out-of-line call)
+    if constexpr (traced) state.span.begin();
+    const std::int64_t start = measure ? trace_span::now_ns() : 0;
+    try {
+      body(subtask);
+    } catch (...) {
+      state.error = std::current_exception();
+    }
+    if (measure) state.elapsed_ns = trace_span::now_ns() - start;
+    if constexpr (traced) state.span.end();
+  };
+  if (options.parallel && count > 1) {
+    parallel_for(pool, count, run);
+  } else {
+    for (std::size_t i = 0; i < count; ++i) run(i);
+  }
+  if (measure) {
+    std::int64_t work = 0;
+    for (std::size_t i = 0; i < count; ++i) work += states[i].elapsed_ns;
+    options.cost->record(work, options.entities);
+  }
+  for (std::size_t i = 0; i < count; ++i) {
+    if (auto& error = states[i].error) {
+      std::rethrow_exception(std::exchange(error, nullptr));
+    }
+  }
+}
+
+template <typename State>
+[[gnu::always_inline]] inline void run_subtasks(
+    thread_pool& pool, State* states, std::size_t count,
+    const subtask_run_options& options, subtask_body body) {
+  // One subtask, unmeasured, untraced (every run of a small world under the
+  // sequential scheduler): the body is all there is to do. Its exception
+  // propagates as it is, which is what the rule above rethrows.
+  if (count == 1 && !options.measure && !is_traced_state<State>) {
+    if (states->error) states->error = nullptr;
+    body(0);
+    return;
+  }
+  run_all_subtasks(pool, states, count, options, body);
+}
 
 // Runs a system's subtasks (given to detailed_instance callables).
 template <typename Types, std::size_t I>
@@ -43,7 +147,7 @@ class subtask_executor {
   // gives it; concurrently when the context runs subtasks in parallel. Every
   // subtask runs even if another throws; then the exception of the lowest
   // subtask index is rethrown, whatever the thread count
-  // (context_internal::run_subtasks, shared by every system).
+  // (run_subtasks, shared by every system).
   // Always inlined into the system's run: a call per system and step
   // otherwise (GCC kept it out of line under the threaded scheduler).
   template <typename F>
@@ -54,11 +158,23 @@ class subtask_executor {
     });
   }
 
+  // One subtask of a for_subtasks adapter: the adapter's callable on the
+  // system and the subtask's data proxy, for run_each_subtask. Its type
+  // depends on the system and the adapter only, so both variants of a
+  // system's run (system_runner.h: remembered or not) share one subtask
+  // body. The callable is called here, not in a further helper, to keep the
+  // notes on a mistake in a system's code few (settings/diagnostic.h).
+  template <typename Adapter>
+  auto subtask_call(Adapter& adapter) {
+    return [this, &adapter](std::size_t subtask) {
+      data_proxy<Types, I> data = data_of(subtask);
+      adapter.callable(subtask_system(), data);
+    };
+  }
+
   // What for_subtasks does, with the call to the user's callable written by
-  // the caller: system_runner calls a for_subtasks adapter's callable in
-  // its own subtask call (system_runner::subtask_call), one type for both
-  // variants of a system's run, and with one note less on a mistake in a
-  // system's code than for_subtasks would add (settings/diagnostic.h).
+  // the caller (subtask_call): one note less on a mistake in a system's
+  // code than for_subtasks would add.
   // A system declared .in_hierarchy_order() runs its subtasks once per
   // depth level, one level after the other (internal/hierarchy_loop.h).
   template <typename Call>

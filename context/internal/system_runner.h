@@ -8,11 +8,11 @@
 // match wins), builds a constexpr table of one function per selected system,
 // and runs the call in three moves: plan (the context's run policy,
 // internal/run_policy.h, says how the call runs), run (the settings'
-// scheduler runs `run(id)`, on the calling thread in its sequential order or
-// on its own terms), record (the policy learns what happened). Running
-// system I is the same three moves: the policy plans it and prepares its
-// subtasks (slices of its subscribed entities), the adapter's callable runs
-// once per subtask (for_subtasks) or once with an executor
+// scheduler runs `run(id)`, and decides whether on the calling thread in its
+// sequential order or on its own terms), record (the policy learns what
+// happened). Running system I is the same three moves: the policy plans it and
+// prepares its subtasks (slices of its subscribed entities), the adapter's
+// callable runs once per subtask (for_subtasks) or once with an executor
 // (detailed_instance), the policy records the run. Subtasks run on the pool
 // when the plan says so, else in order on the running thread.
 //
@@ -126,49 +126,39 @@ class system_runner {
     auto& policy = core.policy();
     const auto plan = policy.template before_call<Selected>(core, key);
     const step_decision decision =
-        run_systems<Selected, Table>(core, adapters, plan.mode, plan.hand_off);
+        run_systems<Selected, Table>(core, adapters, plan);
     policy.template after_call<Selected>(core, key, plan, decision);
     if constexpr (Types::trace_enabled) {
       record_trace<Selected>(core, std::make_index_sequence<system_count>{});
     }
   }
 
-  // Runs the selected systems as `mode` says: on the calling thread in the
-  // scheduler's sequential order, each system planned or not, or by the
-  // scheduler with `hand_off` and the policy's predictions.
-  template <const auto& Selected, const auto& Table, typename Refs>
+  // Runs the selected systems with the settings' scheduler, which decides
+  // whether the call runs on the calling thread (in its sequential order:
+  // hand_off::never, or no worker) or on its own terms. A call the policy
+  // runs unplanned takes the unplanned variant of each system's run.
+  template <const auto& Selected, const auto& Table, typename Refs,
+            typename Plan>
   static step_decision run_systems(core_type& core, Refs& adapters,
-                                   call_mode mode, hand_off_policy hand_off) {
-    using scheduler_type = typename Types::scheduler_type;
-    const auto run = [&core, &adapters](std::size_t id) {
-      Table[id](core, adapters);
-    };
-    if constexpr (scheduler_type::runs_subtasks_in_parallel) {
-      if (mode == call_mode::calling_thread_unplanned) {
-        run_unplanned<Selected>(core, adapters);
-        return {};
-      }
-      if (mode == call_mode::scheduled) {
-        return scheduler_type::template execute<system_list, Selected>(
-            core.pool(), run,
-            [&core](std::size_t id) {
-              return core.policy().predicted_ns(core, id);
-            },
-            hand_off);
+                                   const Plan& plan) {
+    if constexpr (Types::scheduler_type::runs_subtasks_in_parallel) {
+      if (plan.mode == call_mode::calling_thread_unplanned) {
+        return schedule<Selected, run_table<Selected, Refs, true>>(
+            core, adapters, plan.hand_off);
       }
     }
-    scheduler_type::template execute_inline<system_list, Selected>(core.pool(),
-                                                                   run);
-    return {};
+    return schedule<Selected, Table>(core, adapters, plan.hand_off);
   }
-  // Each system run unplanned (neither predicted, measured nor split): the
-  // cheapest run, the same code as under the sequential scheduler.
-  template <const auto& Selected, typename Refs>
-  static void run_unplanned(core_type& core, Refs& adapters) {
-    Types::scheduler_type::template execute_inline<system_list, Selected>(
-        core.pool(), [&core, &adapters](std::size_t id) {
-          run_table<Selected, Refs, true>[id](core, adapters);
-        });
+  template <const auto& Selected, const auto& Table, typename Refs>
+  static step_decision schedule(core_type& core, Refs& adapters,
+                                hand_off_policy hand_off) {
+    return Types::scheduler_type::template execute<system_list, Selected>(
+        core.pool(),
+        [&core, &adapters](std::size_t id) { Table[id](core, adapters); },
+        [&core](std::size_t id) {
+          return core.policy().predicted_ns(core, id);
+        },
+        hand_off);
   }
 
   // Runs system I through the adapter matching it (traced; a throw marks
@@ -184,10 +174,10 @@ class system_runner {
   // flag: a flag would compile one variant less but add a branch per system
   // and step to the unplanned path, which exists to be cheap;
   // //benchmarks/compile and the update benchmarks' 1-entity rows weigh the
-  // two.) A for_subtasks adapter is called through subtask_call, one type
-  // for both variants: one subtask body per system, at the price of one
-  // more frame in GCC's notes on a mistake in a system's code
-  // (settings/diagnostic.h).
+  // two.) A for_subtasks adapter is called through the executor's
+  // subtask_call, one type for both variants: one subtask body per system,
+  // at the price of one more frame in GCC's notes on a mistake in a
+  // system's code (settings/diagnostic.h).
   template <std::size_t I, typename Refs, bool Unplanned>
   static void run_system(context_core<Types>& core, Refs& adapters) {
     auto& adapter = std::get<adapter_index<I, Refs>()>(adapters);
@@ -202,7 +192,7 @@ class system_runner {
                     execution_adapter::adapter_kind::detailed) {
         adapter.callable(instance, executor);
       } else {
-        executor.run_each_subtask(subtask_call(executor, adapter));
+        executor.run_each_subtask(executor.subtask_call(adapter));
       }
     } catch (...) {
       if constexpr (Types::trace_enabled) instance.run_span.end();
@@ -255,22 +245,6 @@ class system_runner {
     runtime.prepare_subtasks(core.thread_count(),
                              Types::inner_parallelism_allowed,
                              core.step_count());
-  }
-
-  // One subtask of a for_subtasks adapter: the adapter's callable on the
-  // system and the subtask's data proxy. Made here, outside run_system, so
-  // that both variants of a system's run (remembered or not) share this one
-  // type, and its subtask body (internal/subtask_loop.h) is compiled once
-  // per system, not twice. The callable is called here,
-  // not in a further helper, to keep the notes on a mistake in a system's
-  // code few.
-  template <std::size_t I, typename Adapter>
-  static auto subtask_call(subtask_executor<Types, I>& executor,
-                           Adapter& adapter) {
-    return [&executor, &adapter](std::size_t subtask) {
-      auto data = executor.data_of(subtask);
-      adapter.callable(executor.subtask_system(), data);
-    };
   }
 
   // Appends the spans of the systems that just ran to the trace log.
