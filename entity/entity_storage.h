@@ -60,8 +60,7 @@
 // for_each_alive and clear: O(slot_count()).
 // Memory: sizeof(id) + sizeof(Metadata) per index ever used (dynamic) or per
 // N (fixed, inline in the object: put a large fixed storage on the heap),
-// in two arrays, no padding between an id and its metadata (a dynamic
-// storage keeps metadata for as many indices as its id vector has room for).
+// in two arrays; no padding between an id and its metadata.
 // Invalidation: reclaim() and clear() make the affected ids and handles stale
 // for good (until the version wraps, see above). References returned by
 // metadata()/bits() are invalidated by any create() on a dynamic storage (the
@@ -384,21 +383,11 @@ class basic_entity_storage {
       set_slot(used_, id);
     } else {
       ids_.push_back(id.value());
-      if constexpr (has_metadata) cover_ids_with_metadata();
+      if constexpr (has_metadata) metas_.emplace_back();
     }
     ++used_;
     ++size_;
     return id;
-  }
-
-  // Keeps a Metadata{} for every index the id vector has room for, so a
-  // create that takes a fresh index writes only the id array; the metadata
-  // vector grows when the id vector reallocates (one compare per create
-  // instead of a second push_back).
-  void cover_ids_with_metadata() requires(!is_fixed) {
-    if (metas_.size() < ids_.size()) [[unlikely]] {
-      metas_.resize(ids_.capacity());
-    }
   }
 
   static bool slots_form_storage(const value_type* slots, size_type n,
