@@ -375,7 +375,7 @@ class data_proxy {
               system_type, T>);
       return nullptr;
     } else {
-      if (!core_.template has_component<T>(id)) return nullptr;
+      if (!alive_with<T>(id)) return nullptr;
       note_written<T>(id);
       return &core_.components().template get<T>(id);
     }
@@ -745,9 +745,25 @@ class data_proxy {
             subtask_count()};
   }
 
+  // Whether `id` is alive and has T. For a component the system requires
+  // while every live entity is the system's (its members have what it
+  // requires; kills and creations wait for the refresh), the liveness check
+  // alone: it reads the id array, not the entity's component bits. (The
+  // run settled the departures before it started; none are noted in it.)
+  template <typename T>
+  bool alive_with(entity_id id) const {
+    if constexpr (contains_v<T, typename signature_type::required_types>) {
+      if (instance_.subscription().raw_subscribed_indices().size() ==
+          core_.entities().size()) {
+        return core_.entities().alive(id);
+      }
+    }
+    return core_.template has_component<T>(id);
+  }
+
   template <typename T>
   T& checked_get(entity_id id) {
-    STRATA_CHECK(core_.template has_component<T>(id),
+    STRATA_CHECK(alive_with<T>(id),
                  "data.get / data.write: the id is not alive (killed, or "
                  "stale: its slot was reused) or the entity lacks this "
                  "component; ask data.try_get or data.alive for ids that do "

@@ -49,22 +49,16 @@ using entity_storage_type =
 using component_storage_type = component_storage<component_list, dynamic_limit>;
 using queue_type = refresh_queue<entity_storage_type, component_storage_type>;
 
-// A world of up to 16 component types keeps each entity's id slot, bitset
-// and refresh flags in 8 bytes (eight records per cache line); up to 32 in
-// 12.
+// A world of up to 16 component types keeps each entity's bitset and
+// refresh flags in 4 bytes beside its id slot (entity storage keeps the two
+// in separate arrays); up to 32 in 8.
 static_assert(sizeof(context_internal::entity_refresh_flags) == 1);
 static_assert(
-    sizeof(entity_internal::slot_record<
-           std::uint32_t,
-           entity_metadata<7, context_internal::entity_refresh_flags>>) == 8);
+    sizeof(entity_metadata<7, context_internal::entity_refresh_flags>) == 2);
 static_assert(
-    sizeof(entity_internal::slot_record<
-           std::uint32_t,
-           entity_metadata<16, context_internal::entity_refresh_flags>>) == 8);
+    sizeof(entity_metadata<16, context_internal::entity_refresh_flags>) == 4);
 static_assert(
-    sizeof(entity_internal::slot_record<
-           std::uint32_t,
-           entity_metadata<32, context_internal::entity_refresh_flags>>) == 12);
+    sizeof(entity_metadata<32, context_internal::entity_refresh_flags>) == 8);
 
 struct world;
 

@@ -22,10 +22,10 @@
 // Complexity: every bitset operation is O(N / 64) word operations, constexpr
 // and allocation-free; for N <= 64 that is a single word.
 // Memory: the smallest unsigned word that holds N bits (1, 2 or 4 bytes for
-// N <= 8, 16, 32), else 8 * ceil(N / 64) bytes. The bitset lives in every
-// entity's record next to its id slot, so a small world's record is 16
-// bytes instead of 24: fewer bytes on every path that checks an entity
-// (random access, kills, matching).
+// N <= 8, 16, 32), else 8 * ceil(N / 64) bytes. The storage keeps the
+// records in an array of their own beside the id slots, so a small world's
+// record is a few bytes: fewer bytes on every path that reads an entity's
+// components (random access, kills, matching), and none on a liveness check.
 // Thread-safety: plain values; concurrent reads are safe, writes need external
 // synchronization (the context only writes bitsets during refresh).
 #ifndef STRATA_ENTITY_ENTITY_METADATA_H_

@@ -13,7 +13,8 @@
 // N slots inside the object and never allocates; `dynamic_limit` keeps them in
 // std::vectors that grow on demand (optionally reserved up front).
 //
-// Layout. One id-sized slot per index ever handed out:
+// Layout. One id-sized slot per index ever handed out, in an array of their
+// own (metadata, below, is a second array):
 //   * live slot i holds the entity's id, combine(i, version);
 //   * free slot i holds combine(next_free, version_to_hand_out_next): the
 //     version is bumped (next_version, skipping the tombstone) when the entity
@@ -45,22 +46,25 @@
 // the context; //benchmarks/compile:include_only measures it.)
 //
 // Metadata. With a non-void `Metadata` (normally entity_metadata<N, Extra>) the
-// storage keeps one default-constructed Metadata per index, in the same
-// record as the index's id slot (so `alive(id)` followed by `bits(id)` touches
-// one cache line: the unpack path of the context), and resets it to
-// Metadata{} on reclaim, so a reused index never inherits the previous
-// entity's components. `metadata(id)` and `bits(id)` check that `id` is
-// alive.
+// storage keeps one default-constructed Metadata per index, in a second
+// array indexed like the id slots (structure of arrays: every by-id liveness
+// check, from alive() to the context's get/write/send, reads only the dense
+// id array, one id-sized word per entity, whatever the metadata's size;
+// alive(id) followed by bits(id) reads one word from each array), and
+// resets it to Metadata{} on reclaim, so a reused index never inherits the
+// previous entity's components. `metadata(id)` and `bits(id)` check that
+// `id` is alive.
 //
 // Complexity: create, reclaim, alive, valid, access, metadata: O(1) (dynamic
 // create is amortized O(1): a vector push_back when a fresh index is taken).
 // for_each_alive and clear: O(slot_count()).
 // Memory: sizeof(id) + sizeof(Metadata) per index ever used (dynamic) or per
-// N (fixed, inline in the object: put a large fixed storage on the heap).
+// N (fixed, inline in the object: put a large fixed storage on the heap),
+// in two arrays; no padding between an id and its metadata.
 // Invalidation: reclaim() and clear() make the affected ids and handles stale
 // for good (until the version wraps, see above). References returned by
 // metadata()/bits() are invalidated by any create() on a dynamic storage (the
-// vector may grow) and point at reset data after that entity's reclaim().
+// vectors may grow) and point at reset data after that entity's reclaim().
 // Thread-safety: not thread-safe for writes (create, reclaim, clear, reserve,
 // mutable metadata). All const members (alive, valid, access, id_of, size,
 // for_each_alive, const metadata/bits) are safe to call concurrently with each
@@ -127,9 +131,7 @@ class basic_entity_storage {
   // Fixed: all N slots are inline and start as the null id, which no live id
   // ever equals.
   basic_entity_storage() noexcept {
-    if constexpr (is_fixed) {
-      for (record_type& record : records_) record.id = id_type::null().value();
-    }
+    if constexpr (is_fixed) ids_.fill(id_type::null().value());
   }
   // Dynamic only: reserves room for `initial_reserve` indices up front.
   explicit basic_entity_storage(size_type initial_reserve) requires(!is_fixed) {
@@ -139,7 +141,8 @@ class basic_entity_storage {
   void reserve(size_type n) requires(!is_fixed) {
     STRATA_CHECK(n <= max_size(),
                  "entity storage: reserve() beyond the id type's max_entities");
-    records_.reserve(n);
+    ids_.reserve(n);
+    if constexpr (has_metadata) metas_.reserve(n);
   }
 
   // A new live entity, or std::nullopt when the limit is reached (the
@@ -182,13 +185,14 @@ class basic_entity_storage {
     }
     free_tail_ = index;
     --size_;
-    if constexpr (has_metadata) reset_metadata(records_[index].meta);
+    if constexpr (has_metadata) reset_metadata(metas_[index]);
   }
 
-  // Whether `id` names a live entity: O(1), one load and one compare.
+  // Whether `id` names a live entity: O(1), one load (from the id array
+  // only) and one compare.
   bool alive(id_type id) const noexcept {
     const value_type index = id.index();
-    return index < slot_count() && records_[index].id == id.value();
+    return index < slot_count() && ids_[index] == id.value();
   }
 
   // Live entities.
@@ -201,7 +205,7 @@ class basic_entity_storage {
     if constexpr (is_fixed) {
       return LimitPolicy::value;  // untouched slots hold null: never alive
     } else {
-      return records_.size();
+      return ids_.size();
     }
   }
   // Indices the storage holds without allocating: N (fixed), or the vector's
@@ -210,7 +214,7 @@ class basic_entity_storage {
     if constexpr (is_fixed) {
       return LimitPolicy::value;
     } else {
-      return records_.capacity();
+      return ids_.capacity();
     }
   }
 
@@ -267,7 +271,7 @@ class basic_entity_storage {
   // a copy is an equal storage that hands out the same ids.
   value_type slot_value(size_type index) const noexcept {
     STRATA_DCHECK(index < slot_count(), "entity storage: index out of range");
-    return records_[index].id;
+    return ids_[index];
   }
   value_type free_list_head() const noexcept { return free_head_; }
   value_type free_list_tail() const noexcept { return free_tail_; }
@@ -283,11 +287,11 @@ class basic_entity_storage {
                     value_type tail) {
     if (!slots_form_storage(slots, n, head, tail)) return false;
     if constexpr (is_fixed) {
-      record_type unused{};
-      unused.id = id_type::null().value();
-      records_.fill(unused);
+      ids_.fill(id_type::null().value());
+      if constexpr (has_metadata) metas_.fill(Metadata{});
     } else {
-      records_.assign(n, record_type{});
+      ids_.assign(n, value_type{});
+      if constexpr (has_metadata) metas_.assign(n, Metadata{});
     }
     size_type live = 0;
     for (size_type i = 0; i < n; ++i) {
@@ -331,23 +335,23 @@ class basic_entity_storage {
 
   metadata_reference metadata(id_type id) requires has_metadata {
     check_alive_for_metadata(id);
-    return records_[id.index()].meta;
+    return metas_[id.index()];
   }
   const_metadata_reference metadata(id_type id) const requires has_metadata {
     check_alive_for_metadata(id);
-    return records_[id.index()].meta;
+    return metas_[id.index()];
   }
   // By index, without the liveness check: for loops over ids already known to
   // be alive (e.g. a system's subscribed set). Checked only in debug builds.
   metadata_reference metadata_at(size_type index) noexcept requires
       has_metadata {
     STRATA_DCHECK(index < slot_count(), "entity storage: index out of range");
-    return records_[index].meta;
+    return metas_[index];
   }
   const_metadata_reference metadata_at(size_type index) const noexcept requires
       has_metadata {
     STRATA_DCHECK(index < slot_count(), "entity storage: index out of range");
-    return records_[index].meta;
+    return metas_[index];
   }
 
   // The component bitset of live entity `id` (check-fails if not alive).
@@ -378,9 +382,8 @@ class basic_entity_storage {
     if constexpr (is_fixed) {
       set_slot(used_, id);
     } else {
-      record_type record{};
-      record.id = id.value();
-      records_.push_back(record);
+      ids_.push_back(id.value());
+      if constexpr (has_metadata) metas_.emplace_back();
     }
     ++used_;
     ++size_;
@@ -453,17 +456,18 @@ class basic_entity_storage {
   }
 
   id_type slot(size_type index) const noexcept {
-    return id_type::from_value(records_[index].id);
+    return id_type::from_value(ids_[index]);
   }
   void set_slot(size_type index, id_type id) noexcept {
-    records_[index].id = id.value();
+    ids_[index] = id.value();
   }
 
-  // Raw values rather than ids: a trivial element type lets std::vector
+  // Two arrays indexed alike (structure of arrays, see the essay). Raw
+  // values rather than ids: a trivial element type lets std::vector
   // relocate with memmove when it grows (measurably faster create()).
-  using record_type = entity_internal::slot_record<value_type, Metadata>;
-  typename entity_internal::limit_container<LimitPolicy, record_type>::type
-      records_;
+  typename entity_internal::limit_container<LimitPolicy, value_type>::type ids_;
+  [[no_unique_address]]
+  typename entity_internal::metadata_column<LimitPolicy, Metadata>::type metas_;
   // Front and back of the FIFO free list (null_index when empty).
   value_type free_head_ = Traits::null_index;
   value_type free_tail_ = Traits::null_index;

@@ -160,9 +160,9 @@ class subscription {
 };
 
 // Per-entity state the refresh keeps in entity metadata (reset on reclaim).
-// One byte: with up to 16 component types an entity's record (id slot,
-// component bits, these flags) is 8 bytes, so the random-access path
-// (alive, then has/get) reads 8 bytes per entity before the component.
+// One byte: with up to 16 component types an entity's metadata (component
+// bits, these flags) is 4 bytes, in the array beside the id slots that the
+// random-access path reads (alive, then has/get) before the component.
 // Where a queued entity's entry is gets looked up only in phase 2
 // (index_match_entries), so no change pays for recording it.
 struct entity_refresh_flags {

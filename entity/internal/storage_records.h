@@ -1,5 +1,5 @@
-// Internal to //entity: the per-index records of basic_entity_storage
-// (entity_storage.h) and the container that holds them.
+// Internal to //entity: the per-index arrays of basic_entity_storage
+// (entity_storage.h) and the containers that hold them.
 #ifndef STRATA_ENTITY_INTERNAL_STORAGE_RECORDS_H_
 #define STRATA_ENTITY_INTERNAL_STORAGE_RECORDS_H_
 
@@ -25,16 +25,20 @@ struct limit_container<dynamic_limit, T> {
   using type = std::vector<T>;
 };
 
-// One record per index: the id slot and, next to it, the metadata, so that
-// "is it alive, and which components does it have" reads one cache line.
-template <typename Value, typename Metadata>
-struct slot_record {
-  Value id;
-  Metadata meta;
+// The metadata column of a storage without metadata: takes no space
+// ([[no_unique_address]]).
+struct no_metadata_column {};
+
+// The per-index metadata column: a second array beside the id slots (the
+// ids stay alone in theirs, so a by-id liveness check reads one id-sized
+// word per entity), or nothing when Metadata is void.
+template <typename Limit, typename Metadata>
+struct metadata_column {
+  using type = typename limit_container<Limit, Metadata>::type;
 };
-template <typename Value>
-struct slot_record<Value, void> {
-  Value id;
+template <typename Limit>
+struct metadata_column<Limit, void> {
+  using type = no_metadata_column;
 };
 
 template <typename M>
