@@ -1,5 +1,11 @@
 #include "threading/task_group.h"
 
+#include <algorithm>
+#include <atomic>
+#include <cstddef>
+#include <exception>
+#include <utility>
+
 namespace strata {
 
 task_group::~task_group() {
@@ -33,5 +39,62 @@ void task_group::finish_one() noexcept {
     pool.wake_helpers();
   }
 }
+
+namespace task_group_internal {
+
+void parallel_for_indices(thread_pool& pool, std::size_t n, void* body,
+                          index_call call) {
+  if (n <= 1 || pool.worker_count() == 0) {
+    // Nobody could run posted tasks sooner than this thread: skip the queue.
+    std::exception_ptr first_error;
+    for (std::size_t i = 0; i < n; ++i) {
+      try {
+        call(body, i);
+      } catch (...) {
+        if (!first_error) first_error = std::current_exception();
+      }
+    }
+    if (first_error) std::rethrow_exception(first_error);
+    return;
+  }
+  task_group group(pool);
+  // Each task captures only a pointer to this frame: AnyInvocable stores it
+  // inline, so no task allocates.
+  struct frame {
+    task_group* group;
+    void* body;
+    index_call call;
+    std::size_t n;
+    std::atomic<std::size_t> next{1};  // index 0 is the caller's
+    // Runs unclaimed indices until none is left.
+    void claim_and_run() {
+      for (std::size_t i = next.fetch_add(1, std::memory_order_relaxed); i < n;
+           i = next.fetch_add(1, std::memory_order_relaxed)) {
+        try {
+          call(body, i);
+        } catch (...) {
+          group->record_current_exception();
+        }
+      }
+    }
+  } shared{&group, body, call, n};
+  const std::size_t helpers = std::min(n - 1, pool.worker_count());
+  group.pending_.fetch_add(helpers, std::memory_order_relaxed);
+  for (std::size_t h = 0; h < helpers; ++h) {
+    pool.post([frame = &shared] {
+      auto run = [frame] { frame->claim_and_run(); };
+      frame->group->invoke_and_finish(run);
+    });
+  }
+  try {
+    call(body, 0);
+  } catch (...) {
+    group.record_current_exception();
+  }
+  shared.claim_and_run();
+  group.wait();
+}
+
+}  // namespace task_group_internal
 
 }  // namespace strata

@@ -59,12 +59,23 @@
 #include <atomic>
 #include <cstddef>
 #include <exception>
+#include <memory>
 #include <type_traits>
 #include <utility>
 
 #include "threading/thread_pool.h"
 
 namespace strata {
+
+namespace task_group_internal {
+// parallel_for's fork-join, compiled once (task_group.cc) instead of once per
+// body: the body is reached through `call`, one indirect call per index,
+// where an index is a whole piece of work (a subtask, a system), never an
+// element of an inner loop.
+using index_call = void (*)(void* body, std::size_t index);
+void parallel_for_indices(thread_pool& pool, std::size_t n, void* body,
+                          index_call call);
+}  // namespace task_group_internal
 
 class task_group {
  public:
@@ -86,8 +97,9 @@ class task_group {
   thread_pool& pool() const noexcept { return pool_; }
 
  private:
-  template <typename F>
-  friend void parallel_for(thread_pool& pool, std::size_t n, F&& f);
+  friend void task_group_internal::parallel_for_indices(
+      thread_pool& pool, std::size_t n, void* body,
+      task_group_internal::index_call call);
 
   // Runs fn and then marks one task finished. fn is moved into a local and
   // destroyed before the count drops, so a waiter that returns at zero never
@@ -135,54 +147,12 @@ template <typename F>
 void parallel_for(thread_pool& pool, std::size_t n, F&& f) {
   static_assert(std::is_invocable_v<F&, std::size_t>,
                 "parallel_for needs a callable taking a std::size_t index");
-  if (n <= 1 || pool.worker_count() == 0) {
-    // Nobody could run posted tasks sooner than this thread: skip the queue.
-    std::exception_ptr first_error;
-    for (std::size_t i = 0; i < n; ++i) {
-      try {
-        f(i);
-      } catch (...) {
-        if (!first_error) first_error = std::current_exception();
-      }
-    }
-    if (first_error) std::rethrow_exception(first_error);
-    return;
-  }
-  task_group group(pool);
-  // Each task captures only a pointer to this frame: AnyInvocable stores it
-  // inline, so no task allocates.
-  struct frame {
-    task_group* group;
-    std::remove_reference_t<F>* body;
-    std::size_t n;
-    std::atomic<std::size_t> next{1};  // index 0 is the caller's
-    // Runs unclaimed indices until none is left.
-    void claim_and_run() {
-      for (std::size_t i = next.fetch_add(1, std::memory_order_relaxed); i < n;
-           i = next.fetch_add(1, std::memory_order_relaxed)) {
-        try {
-          (*body)(i);
-        } catch (...) {
-          group->record_current_exception();
-        }
-      }
-    }
-  } shared{&group, &f, n};
-  const std::size_t helpers = std::min(n - 1, pool.worker_count());
-  group.pending_.fetch_add(helpers, std::memory_order_relaxed);
-  for (std::size_t h = 0; h < helpers; ++h) {
-    pool.post([frame = &shared] {
-      auto call = [frame] { frame->claim_and_run(); };
-      frame->group->invoke_and_finish(call);
-    });
-  }
-  try {
-    f(0);
-  } catch (...) {
-    group.record_current_exception();
-  }
-  shared.claim_and_run();
-  group.wait();
+  using body_type = std::remove_reference_t<F>;
+  task_group_internal::parallel_for_indices(
+      pool, n, const_cast<void*>(static_cast<const void*>(std::addressof(f))),
+      [](void* body, std::size_t index) {
+        (*static_cast<body_type*>(body))(index);
+      });
 }
 
 }  // namespace strata
