@@ -97,8 +97,8 @@ template <typename... Ts>
 inline constexpr exclusion<Ts...> exclude{};
 
 template <typename Types>
-class critical_proxy : public context_internal::hierarchy_query_members<
-                           critical_proxy<Types>> {
+class critical_proxy
+    : public context_internal::hierarchy_query_members<critical_proxy<Types>> {
  public:
   explicit critical_proxy(context_internal::context_core<Types>& core)
       : core_(core) {}

@@ -61,9 +61,8 @@ class proxy_effect_channel {
     using T = tag_type<Tag>;
     using signature_type = typename Proxy::signature_type;
     if constexpr (!contains_v<T, typename signature_type::received_types>) {
-      diagnostic::report(
-          diagnostic::message_received_but_not_declared<
-              typename Proxy::system_type, T>);
+      diagnostic::report(diagnostic::message_received_but_not_declared<
+                         typename Proxy::system_type, T>);
       return std::span<const message<T>>{};
     } else {
       if (!self().core_.entities().alive(target)) {

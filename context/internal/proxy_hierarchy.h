@@ -9,11 +9,11 @@
 #include <cstddef>
 
 #include "base/check.h"
+#include "context/internal/diagnostics.h"
 #include "context/internal/for_each.h"
 #include "context/internal/hierarchy_queries.h"
 #include "context/internal/hierarchy_storage.h"
 #include "context/internal/proxy_hierarchy_queries.h"
-#include "context/internal/diagnostics.h"
 #include "entity/entity_id.h"
 #include "settings/diagnostic.h"
 #include "settings/tag.h"

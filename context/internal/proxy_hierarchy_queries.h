@@ -19,16 +19,15 @@ template <typename Proxy>
 class hierarchy_query_members {
  public:
   entity_id parent_of(entity_id id) const {
-    return hierarchy_access<hierarchy_operation::parent_of>(core())
-        .parent_of(id);
+    return hierarchy_access<hierarchy_operation::parent_of>(core()).parent_of(
+        id);
   }
   auto children_of(entity_id id) const {
     return hierarchy_access<hierarchy_operation::children_of>(core())
         .children_of(id);
   }
   std::size_t depth_of(entity_id id) const {
-    return hierarchy_access<hierarchy_operation::depth_of>(core())
-        .depth_of(id);
+    return hierarchy_access<hierarchy_operation::depth_of>(core()).depth_of(id);
   }
   entity_id root_of(entity_id id) const {
     return hierarchy_access<hierarchy_operation::root_of>(core()).root_of(id);

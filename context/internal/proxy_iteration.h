@@ -86,8 +86,7 @@ class proxy_iteration {
       const auto& state = self().state_;
       if (state.begin < state.end) {
         change_filter().for_each_member(
-            set, index_of_rank(set, state.begin),
-            index_of_rank(set, state.end),
+            set, index_of_rank(set, state.begin), index_of_rank(set, state.end),
             [&](std::size_t index) { call(entities.live_id_at(index)); });
       }
     } else {
@@ -176,8 +175,8 @@ class proxy_iteration {
                 core.components())...);
       } else if constexpr (Proxy::in_component_order) {
         loop_ordered<TakesId>(
-            instance.order, state.begin, state.end, core.entities(), f,
-            filter, stamps,
+            instance.order, state.begin, state.end, core.entities(), f, filter,
+            stamps,
             component_access<std::remove_cvref_t<P>, storage_type, checked>(
                 core.components())...);
       } else {

@@ -23,7 +23,13 @@ namespace strata::context_internal {
 
 // The call a problem is found in (their messages differ).
 enum class random_access { get, read, write, try_get, try_read };
-enum class random_access_problem { none, undeclared, read_only, optional, split };
+enum class random_access_problem {
+  none,
+  undeclared,
+  read_only,
+  optional,
+  split
+};
 
 // What is wrong with `Call` of component T by a system with Signature
 // (Splits: the system may split); never fails itself.
@@ -157,16 +163,15 @@ class proxy_random_access {
       diagnostic::report(diagnostic::get_of_optional_component<system, T>);
     } else if constexpr (found == split) {
       diagnostic::report(
-          diagnostic::random_access_to_written_component_in_split_system<
-              system, T>);
+          diagnostic::random_access_to_written_component_in_split_system<system,
+                                                                         T>);
     } else if constexpr (Call == random_access::get) {
       diagnostic::report(diagnostic::get_of_read_only_component<system, T>);
     } else if constexpr (Call == random_access::write) {
       diagnostic::report(
           diagnostic::component_written_but_read_only<system, T>);
     } else {
-      diagnostic::report(
-          diagnostic::try_get_of_read_only_component<system, T>);
+      diagnostic::report(diagnostic::try_get_of_read_only_component<system, T>);
     }
   }
 
