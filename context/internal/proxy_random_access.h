@@ -1,12 +1,13 @@
 // Internal to //context: the data proxy's access by id (context/data_proxy.h
 // states the contract): get, read, write, try_get, try_read, alive, has.
 //
-// One rule decides every call: random_access_problem_of<Call, ...> says
+// One check decides every call: random_access_problem_of<Call, ...> says
 // which misuse, if any, a call of a component is (undeclared, read-only,
 // optional, or a written component in a system that may split), in the
-// order the checks were always made; report_random_access names the
-// matching diagnostic (internal/diagnostics.h), so each call site reads
-// `if constexpr (problem != none) report; else access`.
+// order the checks were always made. Each call names the rule of the
+// problem found itself (internal/diagnostics.h), with no helper between:
+// a helper would be one more instantiation note (three lines with Clang),
+// over the one-screen limit of the shortest reports.
 #ifndef STRATA_CONTEXT_INTERNAL_PROXY_RANDOM_ACCESS_H_
 #define STRATA_CONTEXT_INTERNAL_PROXY_RANDOM_ACCESS_H_
 
@@ -67,9 +68,23 @@ class proxy_random_access {
   template <tag_value Tag>
   tag_type<Tag>& get(Tag, entity_id id) {
     using T = tag_type<Tag>;
-    if constexpr (problem<random_access::get, T> !=
-                  random_access_problem::none) {
-      report_random_access<random_access::get, T>();
+    using system = typename Proxy::system_type;
+    using enum random_access_problem;
+    constexpr auto found = problem<random_access::get, T>;
+    if constexpr (found == undeclared) {
+      diagnostic::report(
+          diagnostic::system_uses_undeclared_component<system, T>);
+      return diagnostic::after_report<T>();
+    } else if constexpr (found == optional) {
+      diagnostic::report(diagnostic::get_of_optional_component<system, T>);
+      return diagnostic::after_report<T>();
+    } else if constexpr (found == split) {
+      diagnostic::report(
+          diagnostic::random_access_to_written_component_in_split_system<system,
+                                                                         T>);
+      return diagnostic::after_report<T>();
+    } else if constexpr (found == read_only) {
+      diagnostic::report(diagnostic::get_of_read_only_component<system, T>);
       return diagnostic::after_report<T>();
     } else {
       T& component = checked_get<T>(id);
@@ -82,9 +97,20 @@ class proxy_random_access {
   template <tag_value Tag>
   const tag_type<Tag>& read(Tag, entity_id id) {
     using T = tag_type<Tag>;
-    if constexpr (problem<random_access::read, T> !=
-                  random_access_problem::none) {
-      report_random_access<random_access::read, T>();
+    using system = typename Proxy::system_type;
+    using enum random_access_problem;
+    constexpr auto found = problem<random_access::read, T>;
+    if constexpr (found == undeclared) {
+      diagnostic::report(
+          diagnostic::system_uses_undeclared_component<system, T>);
+      return diagnostic::after_report<const T>();
+    } else if constexpr (found == optional) {
+      diagnostic::report(diagnostic::get_of_optional_component<system, T>);
+      return diagnostic::after_report<const T>();
+    } else if constexpr (found == split) {
+      diagnostic::report(
+          diagnostic::random_access_to_written_component_in_split_system<system,
+                                                                         T>);
       return diagnostic::after_report<const T>();
     } else {
       return checked_get<T>(id);
@@ -94,9 +120,24 @@ class proxy_random_access {
   template <tag_value Tag>
   tag_type<Tag>& write(Tag tag, entity_id id) {
     using T = tag_type<Tag>;
-    if constexpr (problem<random_access::write, T> !=
-                  random_access_problem::none) {
-      report_random_access<random_access::write, T>();
+    using system = typename Proxy::system_type;
+    using enum random_access_problem;
+    constexpr auto found = problem<random_access::write, T>;
+    if constexpr (found == undeclared) {
+      diagnostic::report(
+          diagnostic::system_uses_undeclared_component<system, T>);
+      return diagnostic::after_report<T>();
+    } else if constexpr (found == optional) {
+      diagnostic::report(diagnostic::get_of_optional_component<system, T>);
+      return diagnostic::after_report<T>();
+    } else if constexpr (found == split) {
+      diagnostic::report(
+          diagnostic::random_access_to_written_component_in_split_system<system,
+                                                                         T>);
+      return diagnostic::after_report<T>();
+    } else if constexpr (found == read_only) {
+      diagnostic::report(
+          diagnostic::component_written_but_read_only<system, T>);
       return diagnostic::after_report<T>();
     } else {
       return get(tag, id);
@@ -109,9 +150,20 @@ class proxy_random_access {
   template <tag_value Tag>
   tag_type<Tag>* try_get(Tag, entity_id id) {
     using T = tag_type<Tag>;
-    if constexpr (problem<random_access::try_get, T> !=
-                  random_access_problem::none) {
-      report_random_access<random_access::try_get, T>();
+    using system = typename Proxy::system_type;
+    using enum random_access_problem;
+    constexpr auto found = problem<random_access::try_get, T>;
+    if constexpr (found == undeclared) {
+      diagnostic::report(
+          diagnostic::system_uses_undeclared_component<system, T>);
+      return nullptr;
+    } else if constexpr (found == read_only) {
+      diagnostic::report(diagnostic::try_get_of_read_only_component<system, T>);
+      return nullptr;
+    } else if constexpr (found == split) {
+      diagnostic::report(
+          diagnostic::random_access_to_written_component_in_split_system<system,
+                                                                         T>);
       return nullptr;
     } else {
       auto& core = self().core_;
@@ -125,9 +177,17 @@ class proxy_random_access {
   template <tag_value Tag>
   const tag_type<Tag>* try_read(Tag, entity_id id) {
     using T = tag_type<Tag>;
-    if constexpr (problem<random_access::try_read, T> !=
-                  random_access_problem::none) {
-      report_random_access<random_access::try_read, T>();
+    using system = typename Proxy::system_type;
+    using enum random_access_problem;
+    constexpr auto found = problem<random_access::try_read, T>;
+    if constexpr (found == undeclared) {
+      diagnostic::report(
+          diagnostic::system_uses_undeclared_component<system, T>);
+      return nullptr;
+    } else if constexpr (found == split) {
+      diagnostic::report(
+          diagnostic::random_access_to_written_component_in_split_system<system,
+                                                                         T>);
       return nullptr;
     } else {
       auto& core = self().core_;
@@ -148,32 +208,6 @@ class proxy_random_access {
   static constexpr random_access_problem problem =
       random_access_problem_of<Call, typename Proxy::signature_type,
                                Proxy::splits, T>;
-
-  // The one ladder of random-access diagnostics: names the rule `Call` of
-  // T breaks.
-  template <random_access Call, typename T>
-  static void report_random_access() {
-    using system = typename Proxy::system_type;
-    using enum random_access_problem;
-    constexpr random_access_problem found = problem<Call, T>;
-    if constexpr (found == undeclared) {
-      diagnostic::report(
-          diagnostic::system_uses_undeclared_component<system, T>);
-    } else if constexpr (found == optional) {
-      diagnostic::report(diagnostic::get_of_optional_component<system, T>);
-    } else if constexpr (found == split) {
-      diagnostic::report(
-          diagnostic::random_access_to_written_component_in_split_system<system,
-                                                                         T>);
-    } else if constexpr (Call == random_access::get) {
-      diagnostic::report(diagnostic::get_of_read_only_component<system, T>);
-    } else if constexpr (Call == random_access::write) {
-      diagnostic::report(
-          diagnostic::component_written_but_read_only<system, T>);
-    } else {
-      diagnostic::report(diagnostic::try_get_of_read_only_component<system, T>);
-    }
-  }
 
   Proxy& self() { return static_cast<Proxy&>(*this); }
   const Proxy& self() const { return static_cast<const Proxy&>(*this); }
