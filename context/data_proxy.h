@@ -139,9 +139,17 @@
 #include <type_traits>
 #include <utility>
 
+// The headers that define the rules a misuse of the proxy reports come
+// first, from here: the include chain a report prints stays one line
+// shorter than through the mixin that checks it.
+#include "context/internal/change_stamps.h"
 #include "context/internal/context_types.h"
 #include "context/internal/diagnostics.h"
+#include "context/internal/effect_channel.h"
+#include "context/internal/for_each.h"
 #include "context/internal/hierarchy_loop.h"
+#include "context/internal/hierarchy_queries.h"
+#include "context/internal/ordered_loop.h"
 #include "context/internal/proxy_effect_channel.h"
 #include "context/internal/proxy_hierarchy.h"
 #include "context/internal/proxy_hierarchy_queries.h"
