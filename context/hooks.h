@@ -318,76 +318,67 @@ struct at_or_void<I, List, true> {
   using type = type_at_t<I, List>;
 };
 
-// The first component a hook list names that Components (a component
-// signature list) does not store, with its hooked component.
-template <typename Components, typename HookList>
-struct unstored_hook_component {
+// The first item a hook list names that Known does not hold, with its
+// hooked component: Known::items<Hook> lists a hook's items (components or
+// resources), Known::holds<U> says whether the settings hold one. One
+// search for both checks below, so that they find culprits alike.
+template <typename Known, typename HookList>
+struct first_unknown_hook_item {
   static constexpr bool found = false;
   using hook = void;
   using item = void;
 };
-template <typename Components, typename Hook, typename... Rest>
-struct unstored_hook_component<Components, component_hook_list<Hook, Rest...>> {
+template <typename Known, typename Hook, typename... Rest>
+struct first_unknown_hook_item<Known, component_hook_list<Hook, Rest...>> {
   template <typename List>
   struct first_missing;
   template <typename... Us>
   struct first_missing<type_list<Us...>> {
     static constexpr std::size_t index = [] {
-      constexpr bool stored[] = {true, Components::template stores<Us>...};
+      constexpr bool held[] = {true, Known::template holds<Us>...};
       for (std::size_t i = 1; i <= sizeof...(Us); ++i) {
-        if (!stored[i]) return i - 1;
+        if (!held[i]) return i - 1;
       }
       return sizeof...(Us);
     }();
   };
-  using missing = first_missing<typename Hook::component_types>;
-  using rest =
-      unstored_hook_component<Components, component_hook_list<Rest...>>;
-  static constexpr bool here =
-      missing::index < size_v<typename Hook::component_types>;
+  using items = typename Known::template items<Hook>;
+  using missing = first_missing<items>;
+  using rest = first_unknown_hook_item<Known, component_hook_list<Rest...>>;
+  static constexpr bool here = missing::index < size_v<items>;
   static constexpr bool found = here || rest::found;
   using hook = std::conditional_t<here, typename Hook::component_type,
                                   typename rest::hook>;
-  using item = std::conditional_t<
-      here,
-      typename at_or_void<missing::index, typename Hook::component_types>::type,
-      typename rest::item>;
+  using item =
+      std::conditional_t<here, typename at_or_void<missing::index, items>::type,
+                         typename rest::item>;
 };
 
+// Components (a component signature list) as the components hooks name.
+template <typename Components>
+struct stored_components {
+  template <typename Hook>
+  using items = typename Hook::component_types;
+  template <typename U>
+  static constexpr bool holds = Components::template stores<U>;
+};
+// Resources (a resource list) as the resources hooks use.
+template <typename Resources>
+struct declared_resources {
+  template <typename Hook>
+  using items = typename Hook::resource_types;
+  template <typename R>
+  static constexpr bool holds = Resources::template declares<R>;
+};
+
+// The first component a hook list names that Components does not store.
+template <typename Components, typename HookList>
+using unstored_hook_component =
+    first_unknown_hook_item<stored_components<Components>, HookList>;
 // The first resource a hook list uses that Resources does not declare.
 template <typename Resources, typename HookList>
-struct undeclared_hook_resource {
-  static constexpr bool found = false;
-  using hook = void;
-  using item = void;
-};
-template <typename Resources, typename Hook, typename... Rest>
-struct undeclared_hook_resource<Resources, component_hook_list<Hook, Rest...>> {
-  template <typename List>
-  struct first_missing;
-  template <typename... Rs>
-  struct first_missing<type_list<Rs...>> {
-    static constexpr std::size_t index = [] {
-      constexpr bool declared[] = {true, Resources::template declares<Rs>...};
-      for (std::size_t i = 1; i <= sizeof...(Rs); ++i) {
-        if (!declared[i]) return i - 1;
-      }
-      return sizeof...(Rs);
-    }();
-  };
-  using missing = first_missing<typename Hook::resource_types>;
-  using rest =
-      undeclared_hook_resource<Resources, component_hook_list<Rest...>>;
-  static constexpr bool here =
-      missing::index < size_v<typename Hook::resource_types>;
-  static constexpr bool found = here || rest::found;
-  using hook = std::conditional_t<here, typename Hook::component_type,
-                                  typename rest::hook>;
-  using item = std::conditional_t<
-      here,
-      typename at_or_void<missing::index, typename Hook::resource_types>::type,
-      typename rest::item>;
-};
+using undeclared_hook_resource =
+    first_unknown_hook_item<declared_resources<Resources>, HookList>;
 
 }  // namespace hooks_internal
 

@@ -78,6 +78,7 @@
 #include "context/internal/diagnostics.h"
 #include "context/internal/for_each.h"
 #include "context/internal/hierarchy_queries.h"
+#include "context/internal/proxy_hierarchy_queries.h"
 #include "entity/entity_handle.h"
 #include "entity/entity_id.h"
 #include "settings/diagnostic.h"
@@ -96,7 +97,8 @@ template <typename... Ts>
 inline constexpr exclusion<Ts...> exclude{};
 
 template <typename Types>
-class critical_proxy {
+class critical_proxy
+    : public context_internal::hierarchy_query_members<critical_proxy<Types>> {
  public:
   explicit critical_proxy(context_internal::context_core<Types>& core)
       : core_(core) {}
@@ -224,8 +226,9 @@ class critical_proxy {
   }
   std::size_t entity_count() const { return core_.entities().size(); }
 
-  // The hierarchy (context/hierarchy.h): requests applied at the refresh,
-  // queries of the relation as the last refresh left it.
+  // The hierarchy (context/hierarchy.h): requests applied at the refresh;
+  // the queries (parent_of, children_of, depth_of, root_of) of the
+  // relation as the last refresh left it come from the base.
   void set_parent(entity_id child, entity_id parent) {
     context_internal::request_parent<hierarchy_operation::set_parent>(
         core_, child, parent);
@@ -234,32 +237,15 @@ class critical_proxy {
     context_internal::request_parent<hierarchy_operation::remove_parent>(
         core_, child, null_entity);
   }
-  entity_id parent_of(entity_id id) const {
-    return context_internal::hierarchy_access<hierarchy_operation::parent_of>(
-               core_)
-        .parent_of(id);
-  }
-  auto children_of(entity_id id) const {
-    return context_internal::hierarchy_access<hierarchy_operation::children_of>(
-               core_)
-        .children_of(id);
-  }
-  std::size_t depth_of(entity_id id) const {
-    return context_internal::hierarchy_access<hierarchy_operation::depth_of>(
-               core_)
-        .depth_of(id);
-  }
-  entity_id root_of(entity_id id) const {
-    return context_internal::hierarchy_access<hierarchy_operation::root_of>(
-               core_)
-        .root_of(id);
-  }
 
  protected:
   template <typename F>
   std::size_t create_entities_with(std::size_t n, F& f, bool or_null);
 
   context_internal::context_core<Types>& core_;
+
+ private:
+  friend class context_internal::hierarchy_query_members<critical_proxy>;
 };
 
 template <typename Types>

@@ -1,0 +1,137 @@
+// Internal to //context: the data proxy's side of the effect channel
+// (context/effect_channel.h; context/data_proxy.h states the contract):
+// send, messages, for_each_message, and the sender rule of a system that
+// may split.
+#ifndef STRATA_CONTEXT_INTERNAL_PROXY_EFFECT_CHANNEL_H_
+#define STRATA_CONTEXT_INTERNAL_PROXY_EFFECT_CHANNEL_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+
+#include "base/check.h"
+#include "context/internal/diagnostics.h"
+#include "context/internal/effect_channel.h"
+#include "context/internal/for_each.h"
+#include "context/internal/ordered_loop.h"
+#include "entity/entity_id.h"
+#include "settings/diagnostic.h"
+#include "settings/tag.h"
+#include "settings/type_list.h"
+
+namespace strata::context_internal {
+
+// send / messages / for_each_message of data_proxy (Proxy), which
+// befriends it.
+template <typename Proxy>
+class proxy_effect_channel {
+ public:
+  // Sends `value` from `sender` to `target`, for the systems that receive
+  // T; a target that is not alive (dead, stale or null) drops the message,
+  // counted in ctx.dropped_messages(). In a system that may split, `sender`
+  // must be an entity of this subtask's slice and sends must name senders
+  // in ascending index order (as for_each visits them): a check in every
+  // build (STRATA_CHECK) that keeps the receivers' order independent of the
+  // split.
+  template <typename T>
+  void send(entity_id sender, entity_id target, const T& value) {
+    using signature_type = typename Proxy::signature_type;
+    using system_type = typename Proxy::system_type;
+    if constexpr (!contains_v<T, typename signature_type::sent_types>) {
+      diagnostic::report(
+          diagnostic::message_sent_but_not_declared<system_type, T>);
+    } else if constexpr (Proxy::in_component_order) {
+      diagnostic::report(diagnostic::send_in_ordered_system<system_type, T>);
+    } else {
+      auto& boxes = self().state_.outboxes;
+      if constexpr (Proxy::splits) check_sender(boxes, sender);
+      auto& box = boxes.template box<T>();
+      if (!self().core_.entities().alive(target)) [[unlikely]] {
+        ++box.dropped;
+        return;
+      }
+      box.sent.append() = message<T>{sender, target, value};
+    }
+  }
+  // The messages of type T sent to `target` in this step, in (sending
+  // system, run, sender index, send order) order; empty for an id that is
+  // not alive.
+  template <tag_value Tag>
+  auto messages(Tag, entity_id target) const {
+    using T = tag_type<Tag>;
+    using signature_type = typename Proxy::signature_type;
+    if constexpr (!contains_v<T, typename signature_type::received_types>) {
+      diagnostic::report(diagnostic::message_received_but_not_declared<
+                         typename Proxy::system_type, T>);
+      return std::span<const message<T>>{};
+    } else {
+      if (!self().core_.entities().alive(target)) {
+        return std::span<const message<T>>{};
+      }
+      auto& box = self().instance_.inboxes.template box<T>();
+      // A system that never splits groups on its first call: its single
+      // subtask is the only reader (internal/effect_channel.h).
+      if constexpr (!Proxy::splits) {
+        if (!box.grouped()) [[unlikely]]
+          box.group();
+      }
+      return box.to(static_cast<std::uint32_t>(target.index()));
+    }
+  }
+  // f(const message<T>&) for every message of type T of this step, by
+  // sending system, run, sender index and send order (as messages(tag, id)
+  // orders those to one target), without grouping them by target.
+  template <tag_value Tag, typename F>
+  void for_each_message(Tag, F&& f) const {
+    using T = tag_type<Tag>;
+    using signature_type = typename Proxy::signature_type;
+    using system_type = typename Proxy::system_type;
+    if constexpr (!contains_v<T, typename signature_type::received_types>) {
+      diagnostic::report(
+          diagnostic::message_received_but_not_declared<system_type, T>);
+    } else if constexpr (Proxy::splits) {
+      diagnostic::report(
+          diagnostic::for_each_message_in_split_system<system_type, T>);
+    } else {
+      self().instance_.inboxes.template box<T>().for_each(f);
+    }
+  }
+
+ private:
+  Proxy& self() { return static_cast<Proxy&>(*this); }
+  const Proxy& self() const { return static_cast<const Proxy&>(*this); }
+
+  // The sender rule of send() in a system that may split.
+  template <typename Boxes>
+  void check_sender(Boxes& boxes, entity_id sender) {
+    if (!boxes.slice_known) [[unlikely]] {
+      find_slice(boxes);
+    }
+    const auto index = static_cast<std::uint32_t>(sender.index());
+    STRATA_CHECK(index >= boxes.sender_floor && index < boxes.slice_end,
+                 "data.send in a system that may split: the sender must be an "
+                 "entity of this subtask's slice (an id data.for_each or "
+                 "data.for_entities gave), named in ascending index order "
+                 "(the order they visit), so that receivers see the same "
+                 "order at every thread count");
+    boxes.sender_floor = index;
+  }
+  // The entity indices of this subtask's slice, [sender_floor, slice_end).
+  template <typename Boxes>
+  [[gnu::noinline]] void find_slice(Boxes& boxes) {
+    const auto& indices = self().instance_.subscribed().indices();
+    const auto& state = self().state_;
+    const auto index_of_rank = [&](std::size_t rank) {
+      return static_cast<std::uint32_t>(
+          context_internal::index_of_rank(indices, rank));
+    };
+    const bool empty = state.begin >= state.end;
+    boxes.sender_floor = empty ? 0 : index_of_rank(state.begin);
+    boxes.slice_end = empty ? 0 : index_of_rank(state.end);
+    boxes.slice_known = true;
+  }
+};
+
+}  // namespace strata::context_internal
+
+#endif  // STRATA_CONTEXT_INTERNAL_PROXY_EFFECT_CHANNEL_H_
