@@ -62,8 +62,8 @@ struct spin {
 struct place {
   template <typename Data>
   void process(Data& data) const {
-    data.for_each([&](entity_id e, world_pose& w, const local_pose& l) {
-      const world_pose* up = data.parent(ct::world, e);
+    data.for_each_with_parent(ct::world, [](const world_pose* up, world_pose& w,
+                                            const local_pose& l) {
       w = up ? compose(*up, pose_in_parent(l)) : pose_in_parent(l);
     });
   }
