@@ -21,6 +21,7 @@
 #include "context/context.h"
 #include "context/hierarchy.h"
 #include "context/save_load.h"
+#include "context/save_load_testing.h"
 #include "context/state_hash.h"
 #include "gtest/gtest.h"
 
@@ -28,6 +29,8 @@ namespace {
 
 using strata::entity_id;
 using strata::load_error;
+using strata::save_load_testing::load_from_string;
+using strata::save_load_testing::save_to_string;
 
 struct local_transform {
   double x = 0;
@@ -125,19 +128,6 @@ std::string relation(const Context& ctx) {
     out << "\n";
   });
   return out.str();
-}
-
-template <typename Context>
-std::string save_to_string(const Context& ctx) {
-  std::ostringstream out;
-  EXPECT_EQ(ctx.save(out), strata::save_error::none);
-  return out.str();
-}
-
-template <typename Context>
-load_error load_from_string(Context& ctx, const std::string& bytes) {
-  std::istringstream in(bytes);
-  return ctx.load(in);
 }
 
 // A random forest after `steps` steps of re-parents, removals, kills (whole

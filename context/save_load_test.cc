@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "context/save_load_testing.h"
 #include "context/snapshot_testing.h"
 #include "gtest/gtest.h"
 
@@ -23,25 +24,14 @@ namespace {
 namespace sn = strata::snapshot_testing;
 using strata::entity_id;
 using strata::load_error;
+using strata::save_load_testing::load_from_string;
+using strata::save_load_testing::save_to_string;
 
 template <typename Context>
 void run_frames(Context& ctx, std::uint64_t first, std::uint64_t count) {
   for (std::uint64_t frame = first; frame < first + count; ++frame) {
     sn::run_frame(ctx, frame);
   }
-}
-
-template <typename Context>
-std::string save_to_string(const Context& ctx) {
-  std::ostringstream out;
-  EXPECT_EQ(ctx.save(out), strata::save_error::none);
-  return out.str();
-}
-
-template <typename Context>
-load_error load_from_string(Context& ctx, const std::string& bytes) {
-  std::istringstream in(bytes);
-  return ctx.load(in);
 }
 
 // Every query result, as text: ids with the components they have.
