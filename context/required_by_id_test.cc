@@ -61,15 +61,22 @@ std::vector<int> probe(Context& ctx, std::vector<entity_id> ids,
 }
 const auto nothing = [](auto&) {};
 
-TEST(RequiredByIdTest, EveryEntityTheSystemsStillRefusesStaleAndNullIds) {
-  auto ctx = strata::make_context<settings>();
-  std::vector<entity_id> e;
+// `count` entities with position, made in one step.
+template <typename Context>
+std::vector<entity_id> create_with_position(Context& ctx, int count) {
+  std::vector<entity_id> made;
   ctx.step([&](auto& proxy) {
-    for (int i = 0; i < 3; ++i) {
-      e.push_back(proxy.create_entity());
-      proxy.add_component(ct::position, e.back());
+    for (int i = 0; i < count; ++i) {
+      made.push_back(proxy.create_entity());
+      proxy.add_component(ct::position, made.back());
     }
   });
+  return made;
+}
+
+TEST(RequiredByIdTest, EveryEntityTheSystemsStillRefusesStaleAndNullIds) {
+  auto ctx = strata::make_context<settings>();
+  const std::vector<entity_id> e = create_with_position(ctx, 3);
   ctx.step([&](auto& proxy) { proxy.kill_entity(e[0]); });
   entity_id reused;
   ctx.step([&](auto& proxy) {
@@ -86,13 +93,7 @@ TEST(RequiredByIdTest, EveryEntityTheSystemsStillRefusesStaleAndNullIds) {
 
 TEST(RequiredByIdTest, EntitiesWithoutTheComponentAreRefused) {
   auto ctx = strata::make_context<settings>();
-  std::vector<entity_id> e;
-  ctx.step([&](auto& proxy) {
-    for (int i = 0; i < 3; ++i) {
-      e.push_back(proxy.create_entity());
-      proxy.add_component(ct::position, e.back());
-    }
-  });
+  const std::vector<entity_id> e = create_with_position(ctx, 3);
   // Created in the step, alive but lacking position.
   entity_id bare;
   EXPECT_EQ(probe(ctx, {e[0]},
