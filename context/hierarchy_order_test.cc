@@ -12,45 +12,29 @@
 
 #include "context/context.h"
 #include "context/hierarchy.h"
+#include "context/hierarchy_testing.h"
 #include "gtest/gtest.h"
 
 namespace {
 
 using strata::entity_id;
 
-struct local_transform {
-  double x = 0;
-  double y = 0;
-};
-struct world_transform {
-  double x = 0;
-  double y = 0;
-};
+using strata::hierarchy_testing::local_transform;
+using strata::hierarchy_testing::world_transform;
 // What propagate_passed computes, as propagate computes world.
 struct passed_world {
   double x = 0;
   double y = 0;
 };
 namespace ct {
-inline constexpr auto local = strata::tag<local_transform>;
-inline constexpr auto world = strata::tag<world_transform>;
+using strata::hierarchy_testing::ct::local;
+using strata::hierarchy_testing::ct::world;
 inline constexpr auto passed = strata::tag<passed_world>;
 }  // namespace ct
 
-// world = parent's world + local (the parent's level is done first).
-struct propagate {
-  template <typename Data>
-  void process(Data& data) const {
-    data.for_each(
-        [&](entity_id e, world_transform& w, const local_transform& l) {
-          const world_transform* up = data.parent(ct::world, e);
-          w.x = (up ? up->x * 0.5 : 0) + l.x;
-          w.y = (up ? up->y * 0.5 : 0) + l.y;
-        });
-  }
-};
-// The same with the parent handed in; records the depth of each entity it
-// visits, per subtask (levels split across subtasks).
+// propagate (hierarchy_testing.h) with the parent handed in; records the
+// depth of each entity it visits, per subtask (levels split across
+// subtasks).
 struct propagate_passed {
   template <typename Data>
   void process(Data& data) const {
@@ -73,7 +57,8 @@ struct visit_order {
   }
 };
 namespace st {
-inline constexpr auto propagate = strata::tag<::propagate>;
+inline constexpr auto propagate =
+    strata::tag<strata::hierarchy_testing::propagate>;
 inline constexpr auto visit_order = strata::tag<::visit_order>;
 inline constexpr auto propagate_passed = strata::tag<::propagate_passed>;
 }  // namespace st

@@ -20,6 +20,7 @@
 
 #include "context/context.h"
 #include "context/hierarchy.h"
+#include "context/hierarchy_testing.h"
 #include "context/save_load.h"
 #include "context/save_load_testing.h"
 #include "context/state_hash.h"
@@ -32,31 +33,13 @@ using strata::load_error;
 using strata::save_load_testing::load_from_string;
 using strata::save_load_testing::save_to_string;
 
-struct local_transform {
-  double x = 0;
-  double y = 0;
-};
-struct world_transform {
-  double x = 0;
-  double y = 0;
-};
+using strata::hierarchy_testing::local_transform;
+using strata::hierarchy_testing::world_transform;
 namespace ct {
-inline constexpr auto local = strata::tag<local_transform>;
-inline constexpr auto world = strata::tag<world_transform>;
+using strata::hierarchy_testing::ct::local;
+using strata::hierarchy_testing::ct::world;
 }  // namespace ct
 
-// world = parent's world / 2 + local.
-struct propagate {
-  template <typename Data>
-  void process(Data& data) const {
-    data.for_each(
-        [&](entity_id e, world_transform& w, const local_transform& l) {
-          const world_transform* up = data.parent(ct::world, e);
-          w.x = (up ? up->x * 0.5 : 0) + l.x;
-          w.y = (up ? up->y * 0.5 : 0) + l.y;
-        });
-  }
-};
 // The entities in the order a system in hierarchy order visits them.
 struct visit_order {
   template <typename Data>
@@ -65,7 +48,8 @@ struct visit_order {
   }
 };
 namespace st {
-inline constexpr auto propagate = strata::tag<::propagate>;
+inline constexpr auto propagate =
+    strata::tag<strata::hierarchy_testing::propagate>;
 inline constexpr auto visit_order = strata::tag<::visit_order>;
 }  // namespace st
 
