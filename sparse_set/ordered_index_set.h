@@ -30,6 +30,11 @@
 // insert or erase during a for_each callback is not allowed (the visit is of
 // a fixed snapshot only if nothing changes).
 //
+// Compiled once (ordered_index_set.cc): growing, clearing and finding a
+// rank, which do not depend on a caller's types and were compiled inline
+// into every program. The per-index and per-member paths (insert, erase,
+// contains, the batch and visiting templates) stay inline.
+//
 // Thread-safety: const members (contains, size, for_each_run, ...) may run
 // concurrently with each other; insert/erase/clear/reserve need exclusive
 // access.
@@ -153,11 +158,7 @@ class ordered_index_set {
   bool empty() const noexcept { return size_ == 0; }
 
   // Removes every member; keeps the memory.
-  void clear() noexcept {
-    std::fill(words_.begin(), words_.end(), word_type{0});
-    std::fill(block_counts_.begin(), block_counts_.end(), 0u);
-    size_ = 0;
-  }
+  void clear() noexcept;
 
   // Makes room for indices below `indices` (never shrinks).
   void reserve(size_type indices) {
@@ -170,18 +171,7 @@ class ordered_index_set {
 
   // Where the member of rank `rank` (0-based, ascending) is; for rank ==
   // size(), the end position {words(), 0}.
-  position position_of_rank(size_type rank) const noexcept {
-    if (rank >= size_) return {words_.size(), 0};
-    size_type block = 0;
-    while (rank >= block_counts_[block]) rank -= block_counts_[block++];
-    size_type w = block * block_words;
-    for (;; ++w) {
-      const auto count = static_cast<size_type>(std::popcount(words_[w]));
-      if (rank < count) break;
-      rank -= count;
-    }
-    return {w, nth_set_bit(words_[w], rank)};
-  }
+  position position_of_rank(size_type rank) const noexcept;
 
   // f(first, count) for the members of ranks [begin_rank, end_rank), as
   // maximal runs of consecutive indices, ascending.
@@ -373,34 +363,18 @@ class ordered_index_set {
   // Where for_each_member's walk starts (the index of the member of rank
   // begin_rank) and stops (just past that of rank end_rank - 1, not at the
   // next member: a world of one entity in a large bitmap costs the words it
-  // spans, not capacity). Out of line, returned in two registers: compiled
-  // once, not in every system's loop (compile time); it runs once per loop.
+  // spans, not capacity). Returned in two registers; it runs once per
+  // loop.
   struct index_span {
     size_type first;
     size_type stop;
   };
-  [[gnu::noinline]] index_span span_of_ranks(
-      size_type begin_rank, size_type end_rank) const noexcept {
-    const position first = position_of_rank(begin_rank);
-    const position last = position_of_rank(end_rank - 1);
-    return {first.word * word_bits + first.bit,
-            last.word * word_bits + last.bit + 1};
-  }
+  index_span span_of_ranks(size_type begin_rank,
+                           size_type end_rank) const noexcept;
 
-  // The position (0..63) of the `n`-th set bit of `word` (which has more
-  // than n).
-  static size_type nth_set_bit(word_type word, size_type n) noexcept {
-    for (; n > 0; --n) word &= word - 1;
-    return static_cast<size_type>(std::countr_zero(word));
-  }
-
-  void grow_to(size_type words) {
-    // Geometric growth, rounded to whole blocks.
-    size_type target = std::max(words, words_.size() * 2);
-    target = (target + block_words - 1) / block_words * block_words;
-    words_.resize(target, word_type{0});
-    block_counts_.resize(target / block_words, 0u);
-  }
+  // Makes room for `words` words: geometric growth, rounded to whole
+  // blocks.
+  void grow_to(size_type words);
 
   std::vector<word_type> words_;
   std::vector<std::uint32_t> block_counts_;
