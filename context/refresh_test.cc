@@ -116,9 +116,6 @@ struct fake_instance {
   std::size_t state_count() const { return states_.size(); }
   fake_state& state(std::size_t s) { return states_[s]; }
   fake_state* states() { return states_.data(); }
-  void note_departure(std::uint32_t index) {
-    subscription_.note_departure(index);
-  }
   // A look at the subscription (a run or a query).
   void settle() { subscription_.settle_departures(); }
 };
@@ -172,6 +169,21 @@ struct world {
   void for_each_instance_in_order(F&& f) {
     f(movers_instance);
     f(medics_instance);
+  }
+  // What depart_systems_requiring needs: the instances by id, and their
+  // subscriptions.
+  static constexpr std::size_t system_count = 2;
+  template <std::size_t I>
+  auto& instance() {
+    if constexpr (I == 0) {
+      return movers_instance;
+    } else {
+      return medics_instance;
+    }
+  }
+  subscription_type& subscription(std::size_t system) {
+    return system == 0 ? movers_instance.subscription_
+                       : medics_instance.subscription_;
   }
   fake_instance<0, kPosition>& movers() { return movers_instance; }
   fake_instance<1, kPosition, kHealth>& medics() { return medics_instance; }

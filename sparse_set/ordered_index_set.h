@@ -30,6 +30,11 @@
 // insert or erase during a for_each callback is not allowed (the visit is of
 // a fixed snapshot only if nothing changes).
 //
+// Compiled once (ordered_index_set.cc): growing, clearing and finding a
+// rank, which do not depend on a caller's types and were compiled inline
+// into every program. The per-index and per-member paths (insert, erase,
+// contains, the batch and visiting templates) stay inline.
+//
 // Thread-safety: const members (contains, size, for_each_run, ...) may run
 // concurrently with each other; insert/erase/clear/reserve need exclusive
 // access.
@@ -153,11 +158,7 @@ class ordered_index_set {
   bool empty() const noexcept { return size_ == 0; }
 
   // Removes every member; keeps the memory.
-  void clear() noexcept {
-    std::fill(words_.begin(), words_.end(), word_type{0});
-    std::fill(block_counts_.begin(), block_counts_.end(), 0u);
-    size_ = 0;
-  }
+  void clear() noexcept;
 
   // Makes room for indices below `indices` (never shrinks).
   void reserve(size_type indices) {
@@ -170,18 +171,7 @@ class ordered_index_set {
 
   // Where the member of rank `rank` (0-based, ascending) is; for rank ==
   // size(), the end position {words(), 0}.
-  position position_of_rank(size_type rank) const noexcept {
-    if (rank >= size_) return {words_.size(), 0};
-    size_type block = 0;
-    while (rank >= block_counts_[block]) rank -= block_counts_[block++];
-    size_type w = block * block_words;
-    for (;; ++w) {
-      const auto count = static_cast<size_type>(std::popcount(words_[w]));
-      if (rank < count) break;
-      rank -= count;
-    }
-    return {w, nth_set_bit(words_[w], rank)};
-  }
+  position position_of_rank(size_type rank) const noexcept;
 
   // f(first, count) for the members of ranks [begin_rank, end_rank), as
   // maximal runs of consecutive indices, ascending.
@@ -254,50 +244,36 @@ class ordered_index_set {
   // full words (count a multiple of 64: a dense stretch, worth a tight loop),
   // on_index(index) one by one for the members of other words (a sparse
   // stretch, where run detection would cost more than it saves).
+  //
+  // The walk over the bitmap is compiled once (walk_members, in the .cc);
+  // it hands the stretches over in batches of up to batch_capacity, one
+  // indirect call per batch, and only the loop over a batch, with on_run
+  // and on_index inlined once each, is compiled per caller.
   template <typename OnRun, typename OnIndex>
   void for_each_member(size_type begin_rank, size_type end_rank, OnRun&& on_run,
                        OnIndex&& on_index) const {
-    if (end_rank > size_) end_rank = size_;
-    if (begin_rank >= end_rank) return;
-    // Words [first word, stop word], masked at both ends; no per-member
-    // count is needed inside the loops.
-    const index_span span = span_of_ranks(begin_rank, end_rank);
-    const size_type stop_word = span.stop / word_bits;
-    const word_type last_mask =
-        stop_word < words_.size()
-            ? (word_type{1} << (span.stop % word_bits)) - 1
-            : 0;
-    size_type w = span.first / word_bits;
-    word_type bits = words_[w] & (~word_type{0} << (span.first % word_bits));
-    for (;;) {
-      // The last word keeps only its bits before the stop (none past the
-      // bitmap's end): never full, it ends the walk below. One loop for
-      // every word inlines on_run and on_index once each, not on_index
-      // twice (compile time).
-      if (w == stop_word) bits &= last_mask;
-      if (bits == ~word_type{0}) {
-        const size_type first = w * word_bits;
-        do {
-          // A whole full block at once, when the walk is at its start.
-          if (w % block_words == 0 && w + block_words <= stop_word &&
-              block_counts_[w / block_words] == block_indices) {
-            w += block_words;
-          } else {
-            ++w;
+    struct callbacks {
+      OnRun& on_run;
+      OnIndex& on_index;
+    };
+    callbacks both{on_run, on_index};
+    walk_members(
+        begin_rank, end_rank,
+        [](void* context, const member_batch* batches, size_type count) {
+          callbacks& f = *static_cast<callbacks*>(context);
+          for (size_type k = 0; k < count; ++k) {
+            const member_batch& batch = batches[k];
+            if (batch.count != 0) {
+              f.on_run(batch.first, batch.count);
+              continue;
+            }
+            for (word_type bits = batch.bits; bits != 0; bits &= bits - 1) {
+              f.on_index(batch.first +
+                         static_cast<size_type>(std::countr_zero(bits)));
+            }
           }
-          bits = w < words_.size() ? words_[w] : 0;
-        } while (w < stop_word && bits == ~word_type{0});
-        on_run(first, w * word_bits - first);
-        continue;
-      }
-      const size_type base = w * word_bits;
-      for (; bits != 0; bits &= bits - 1) {
-        on_index(base + static_cast<size_type>(std::countr_zero(bits)));
-      }
-      if (w == stop_word) return;
-      ++w;
-      bits = w < words_.size() ? words_[w] : 0;
-    }
+        },
+        &both);
   }
 
   // f(index) for the members of ranks [begin_rank, end_rank), ascending.
@@ -370,37 +346,37 @@ class ordered_index_set {
   }
 
  private:
+  // A stretch of members for for_each_member: with count > 0, the run
+  // [first, first + count) of full words; else the members `bits` of the
+  // word whose first index is `first`.
+  struct member_batch {
+    size_type first;
+    size_type count;
+    word_type bits;
+  };
+  static constexpr size_type batch_capacity = 64;
+  using batch_visitor = void (*)(void* context, const member_batch* batches,
+                                 size_type count);
+  // for_each_member's walk: visit(context, batches, n) for the stretches
+  // of the members of ranks [begin_rank, end_rank), in order.
+  void walk_members(size_type begin_rank, size_type end_rank,
+                    batch_visitor visit, void* context) const;
+
   // Where for_each_member's walk starts (the index of the member of rank
   // begin_rank) and stops (just past that of rank end_rank - 1, not at the
   // next member: a world of one entity in a large bitmap costs the words it
-  // spans, not capacity). Out of line, returned in two registers: compiled
-  // once, not in every system's loop (compile time); it runs once per loop.
+  // spans, not capacity). Returned in two registers; it runs once per
+  // loop.
   struct index_span {
     size_type first;
     size_type stop;
   };
-  [[gnu::noinline]] index_span span_of_ranks(
-      size_type begin_rank, size_type end_rank) const noexcept {
-    const position first = position_of_rank(begin_rank);
-    const position last = position_of_rank(end_rank - 1);
-    return {first.word * word_bits + first.bit,
-            last.word * word_bits + last.bit + 1};
-  }
+  index_span span_of_ranks(size_type begin_rank,
+                           size_type end_rank) const noexcept;
 
-  // The position (0..63) of the `n`-th set bit of `word` (which has more
-  // than n).
-  static size_type nth_set_bit(word_type word, size_type n) noexcept {
-    for (; n > 0; --n) word &= word - 1;
-    return static_cast<size_type>(std::countr_zero(word));
-  }
-
-  void grow_to(size_type words) {
-    // Geometric growth, rounded to whole blocks.
-    size_type target = std::max(words, words_.size() * 2);
-    target = (target + block_words - 1) / block_words * block_words;
-    words_.resize(target, word_type{0});
-    block_counts_.resize(target / block_words, 0u);
-  }
+  // Makes room for `words` words: geometric growth, rounded to whole
+  // blocks.
+  void grow_to(size_type words);
 
   std::vector<word_type> words_;
   std::vector<std::uint32_t> block_counts_;

@@ -13,13 +13,14 @@
 // trivially copyable, so a stale value is harmless). clear() and
 // shrink_to() keep the memory. Move-only; a moved-from buffer is empty.
 // Not thread-safe; references are invalidated by append().
+//
+// The memory is handled as bytes by one class compiled once
+// (append_buffer.cc: growing and freeing), not once per element type in
+// every program; append_buffer<T> only views it as T.
 #ifndef STRATA_CONTEXT_INTERNAL_APPEND_BUFFER_H_
 #define STRATA_CONTEXT_INTERNAL_APPEND_BUFFER_H_
 
-#include <algorithm>
 #include <cstddef>
-#include <cstring>
-#include <memory>
 #include <type_traits>
 #include <utility>
 
@@ -28,62 +29,71 @@
 
 namespace strata::context_internal {
 
+// The bytes behind an append_buffer: [begin, end) in use, [end, limit)
+// free. Elements of one size and alignment, given to each call.
+class append_bytes {
+ public:
+  append_bytes() = default;
+  append_bytes(append_bytes&& other) noexcept
+      : begin_(std::exchange(other.begin_, nullptr)),
+        end_(std::exchange(other.end_, nullptr)),
+        limit_(std::exchange(other.limit_, nullptr)) {}
+  append_bytes(const append_bytes&) = delete;
+  append_bytes& operator=(const append_bytes&) = delete;
+  ~append_bytes() = default;  // append_buffer<T> frees (it knows the alignment)
+
+ protected:
+  // Twice the capacity (at least 64 elements), the used bytes copied.
+  ABSL_ATTRIBUTE_NOINLINE void grow(std::size_t element_size,
+                                    std::size_t alignment);
+  void release(std::size_t alignment) noexcept;
+  // Frees this storage and takes `other`'s.
+  void take(append_bytes& other, std::size_t alignment) noexcept;
+
+  std::byte* begin_ = nullptr;
+  std::byte* end_ = nullptr;    // one past the last element
+  std::byte* limit_ = nullptr;  // one past the last slot
+};
+
 template <typename T>
-class append_buffer {
+class append_buffer : private append_bytes {
   static_assert(std::is_trivially_copyable_v<T>,
                 "append_buffer hands out slots with stale values");
 
  public:
   append_buffer() = default;
   append_buffer(append_buffer&& other) noexcept
-      : storage_(std::move(other.storage_)),
-        end_(std::exchange(other.end_, nullptr)),
-        limit_(std::exchange(other.limit_, nullptr)) {}
+      : append_bytes(std::move(other)) {}
   append_buffer& operator=(append_buffer&& other) noexcept {
-    storage_ = std::move(other.storage_);
-    end_ = std::exchange(other.end_, nullptr);
-    limit_ = std::exchange(other.limit_, nullptr);
+    if (this != &other) take(other, alignof(T));
     return *this;
   }
+  ~append_buffer() { release(alignof(T)); }
 
   ABSL_ATTRIBUTE_ALWAYS_INLINE T& append() {
-    if (end_ == limit_) grow();
-    return *end_++;
+    if (end_ == limit_) grow(sizeof(T), alignof(T));
+    T* slot = reinterpret_cast<T*>(end_);
+    end_ += sizeof(T);
+    return *slot;
   }
 
   std::size_t size() const noexcept {
-    return static_cast<std::size_t>(end_ - storage_.get());
+    return static_cast<std::size_t>(end() - begin());
   }
-  bool empty() const noexcept { return end_ == storage_.get(); }
-  T& operator[](std::size_t i) noexcept { return storage_[i]; }
-  const T& operator[](std::size_t i) const noexcept { return storage_[i]; }
-  T* begin() noexcept { return storage_.get(); }
-  T* end() noexcept { return end_; }
-  const T* begin() const noexcept { return storage_.get(); }
-  const T* end() const noexcept { return end_; }
+  bool empty() const noexcept { return end_ == begin_; }
+  T& operator[](std::size_t i) noexcept { return begin()[i]; }
+  const T& operator[](std::size_t i) const noexcept { return begin()[i]; }
+  T* begin() noexcept { return reinterpret_cast<T*>(begin_); }
+  T* end() noexcept { return reinterpret_cast<T*>(end_); }
+  const T* begin() const noexcept { return reinterpret_cast<const T*>(begin_); }
+  const T* end() const noexcept { return reinterpret_cast<const T*>(end_); }
 
-  void clear() noexcept { end_ = storage_.get(); }
+  void clear() noexcept { end_ = begin_; }
   // Keeps the first `n` elements.
   void shrink_to(std::size_t n) noexcept {
     STRATA_DCHECK(n <= size(), "append_buffer: shrink_to past the end");
-    end_ = storage_.get() + n;
+    end_ = begin_ + n * sizeof(T);
   }
-
- private:
-  ABSL_ATTRIBUTE_NOINLINE void grow() {
-    const std::size_t size = this->size();
-    const std::size_t capacity = std::max<std::size_t>(
-        64, 2 * static_cast<std::size_t>(limit_ - storage_.get()));
-    std::unique_ptr<T[]> bigger(new T[capacity]);
-    if (size > 0) std::memcpy(bigger.get(), storage_.get(), size * sizeof(T));
-    storage_ = std::move(bigger);
-    end_ = storage_.get() + size;
-    limit_ = storage_.get() + capacity;
-  }
-
-  std::unique_ptr<T[]> storage_;
-  T* end_ = nullptr;    // one past the last element
-  T* limit_ = nullptr;  // one past the last slot
 };
 
 }  // namespace strata::context_internal

@@ -1,6 +1,7 @@
 #include "context/internal/append_buffer.h"
 
 #include <cstddef>
+#include <cstdint>
 #include <utility>
 #include <vector>
 
@@ -69,6 +70,21 @@ TEST(AppendBufferTest, AMovedFromBufferIsEmptyAndUsable) {
   moved.append().id = 7;
   EXPECT_EQ(ids_of(moved), (std::vector<int>{7}));
   EXPECT_EQ(ids_of(buffer), (std::vector<int>{5}));
+}
+
+struct alignas(64) wide_entry {
+  int id;
+};
+
+TEST(AppendBufferTest, KeepsTheAlignmentOfItsElementsAcrossGrowth) {
+  append_buffer<wide_entry> buffer;
+  for (int i = 0; i < 200; ++i) {  // grows from 64, then twice more
+    wide_entry& e = buffer.append();
+    EXPECT_EQ(reinterpret_cast<std::uintptr_t>(&e) % 64, 0u);
+    e.id = i;
+  }
+  ASSERT_EQ(buffer.size(), 200u);
+  for (int i = 0; i < 200; ++i) EXPECT_EQ(buffer[i].id, i);
 }
 
 }  // namespace

@@ -35,6 +35,7 @@
 #include "base/internal/flat_tuple.h"
 #include "context/hook_proxy.h"
 #include "context/hooks.h"
+#include "context/internal/entity_order.h"
 #include "context/internal/pending_changes.h"
 #include "entity/entity_id.h"
 #include "settings/type_list.h"
@@ -269,13 +270,8 @@ class hook_runner<Types, true> {
   }
 
   void sort_round() {
-    const auto by_index = [](entity_id a, entity_id b) {
-      return a.index() < b.index();
-    };
     // Usually sorted already (entities changed in index order).
-    if (!std::is_sorted(round_.begin(), round_.end(), by_index)) {
-      std::sort(round_.begin(), round_.end(), by_index);
-    }
+    sort_by_index(round_);
     round_.erase(std::unique(round_.begin(), round_.end()), round_.end());
   }
 

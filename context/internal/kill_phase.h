@@ -22,11 +22,12 @@
 #ifndef STRATA_CONTEXT_INTERNAL_KILL_PHASE_H_
 #define STRATA_CONTEXT_INTERNAL_KILL_PHASE_H_
 
-#include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 #include "absl/base/attributes.h"
+#include "context/internal/entity_order.h"
 #include "context/internal/membership_events.h"
 #include "context/internal/pending_changes.h"
 #include "context/internal/subscription.h"
@@ -35,16 +36,11 @@
 
 namespace strata::context_internal {
 
-// Kills usually arrive in index order already (a pass over a system's
-// entities, or over ids created in a row): check before sorting, since
-// introsort costs O(n log n) even on sorted input.
+// The kills in index order (the hierarchy phase sorts its own this way
+// too). Usually in index order already (a pass over a system's entities,
+// or ids created in a row); sort_by_index checks before sorting.
 inline void sort_kills_by_index(std::vector<entity_id>& kills) {
-  const auto by_index = [](entity_id a, entity_id b) {
-    return a.index() < b.index();
-  };
-  if (!std::is_sorted(kills.begin(), kills.end(), by_index)) {
-    std::sort(kills.begin(), kills.end(), by_index);
-  }
+  sort_by_index(kills);
 }
 
 // Phase 2 needs the components a killed entity had at the last refresh

@@ -67,7 +67,8 @@ void drop_unchanged(World& world, pending_changes<EntityStorage>& changes,
   std::size_t kept = 0;
   // Two loops, one per value of any_left, so that the common one (no
   // departure applied) tests nothing per entry that it could know before.
-  const auto drop = [&]<bool AnyLeft>() {
+  // Inlined: out of line, the loop reloaded the captured state per entry.
+  const auto drop = [&]<bool AnyLeft>() ABSL_ATTRIBUTE_ALWAYS_INLINE {
     for (const auto& change : changes.to_match) {
       // Killed in this step: phase 2 reclaimed it and reset its flags, and
       // nothing was created since (the index is free), so `queued` off

@@ -25,9 +25,11 @@
 #ifndef STRATA_CONTEXT_INTERNAL_SUBSCRIPTION_H_
 #define STRATA_CONTEXT_INTERNAL_SUBSCRIPTION_H_
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
+#include <utility>
 
 #include "absl/base/attributes.h"
 #include "context/internal/append_buffer.h"
@@ -173,18 +175,44 @@ struct entity_refresh_flags {
                                    entity_refresh_flags) = default;
 };
 
+// The systems (ids, ascending) whose required components include the
+// component with bit `Bit`, worked out at compile time from each
+// instance's required_bits: remove_component walks this list at run time
+// instead of visiting every system through a lambda compiled per system
+// and per component (compile time). World: system_count, instance<I>().
+template <std::size_t Count>
+struct system_id_list {
+  std::array<std::uint32_t, Count> ids{};
+  std::size_t count = 0;
+};
+template <typename World, std::size_t I>
+using instance_type_of = std::remove_cvref_t<
+    decltype(std::declval<World&>().template instance<I>())>;
+template <std::size_t Bit, typename World, std::size_t... I>
+constexpr auto make_systems_requiring(std::index_sequence<I...>) {
+  system_id_list<sizeof...(I)> list;
+  ((instance_type_of<World, I>::required_bits.test(Bit)
+        ? void(list.ids[list.count++] = static_cast<std::uint32_t>(I))
+        : void()),
+   ...);
+  return list;
+}
+template <std::size_t Bit, typename World>
+inline constexpr auto systems_requiring = make_systems_requiring<Bit, World>(
+    std::make_index_sequence<World::system_count>{});
+
 // remove_component: `id` departs from every system whose required
 // components include the component with bit `Bit`. The departure is applied
 // at the system's next look at its subscription (system_instance.h), so an
-// add of the same component before that cancels it.
+// add of the same component before that cancels it. World: also
+// subscription(system id).
 template <std::size_t Bit, typename World>
 void depart_systems_requiring(World& world, entity_id id) {
-  world.for_each_instance_in_order([&](auto& instance) {
-    using instance_type = std::remove_cvref_t<decltype(instance)>;
-    if constexpr (instance_type::required_bits.test(Bit)) {
-      instance.note_departure(static_cast<std::uint32_t>(id.index()));
-    }
-  });
+  constexpr const auto& systems = systems_requiring<Bit, World>;
+  const auto index = static_cast<std::uint32_t>(id.index());
+  for (std::size_t k = 0; k < systems.count; ++k) {
+    world.subscription(systems.ids[k]).note_departure(index);
+  }
 }
 
 }  // namespace strata::context_internal

@@ -1,0 +1,17 @@
+#include "context/internal/entity_order.h"
+
+#include <algorithm>
+
+namespace strata::context_internal {
+
+void sort_by_index(std::vector<entity_id>& ids) {
+  const auto by_index = [](entity_id a, entity_id b) {
+    return a.index() < b.index();
+  };
+  // Introsort costs O(n log n) even on sorted input: check first.
+  if (!std::is_sorted(ids.begin(), ids.end(), by_index)) {
+    std::sort(ids.begin(), ids.end(), by_index);
+  }
+}
+
+}  // namespace strata::context_internal
