@@ -205,8 +205,9 @@ class proxy_iteration {
       cursor.every_entity = set.size() == entities.size();
       for_level_slice(self().core_.hierarchy().storage, set,
                       cursor.every_entity, hierarchy_slice_of(),
-                      [&](hierarchy_storage::level_entry entry) {
-                        cursor.visiting = entry;
+                      [&](const hierarchy_storage::level_entry& entry,
+                          auto has_parent) {
+                        cursor.enter(entry, has_parent);
                         f(entities.live_id_at(entry.index));
                       });
       cursor = {};
