@@ -7,20 +7,29 @@
 //     and skips the entities below a root, 64 at a time where the
 //     subscription is dense);
 //   * level d >= 1: the entities of the hierarchy's depth-d array that are
-//     the system's, in that array's order (a subtask takes the s-th of n
-//     equal slices of the array).
+//     the system's, in that array's order: index order, but for the few
+//     entries moved since the refresh last sorted the level
+//     (hierarchy_storage::tidy_levels), so the components are read forward
+//     through memory (a subtask takes the s-th of n equal slices of the
+//     array).
 // The executor runs the levels one after another, each split into the
 // run's subtasks (subtask_executor::run_each_subtask): a subtask of level d
 // reads parents that level d - 1 wrote and finished, so data.parent(ct::x,
 // e) never races with a write, and the visiting order, hence the order of
 // deferred functions, does not depend on the split.
 //
-// The visit of each entity sets a hierarchy_cursor (the entity's index and
-// its parent's, read from the level array beside it), so data.parent(ct::x,
-// e) reaches the parent's component by index: no node, no id, no lookup.
+// The visit of each entity sets a hierarchy_cursor (the address of its
+// level entry, the entity's index and its parent's; a root's index), so
+// data.parent(ct::x, e) reaches the parent's component by index: no node,
+// no id, no lookup.
 //
 // Cost: the array of each level is read once per level, in one contiguous
-// sweep; an entity the system does not have costs a bit test.
+// sweep; an entity the system does not have costs a bit test. Each loop
+// knows whether its entries have a parent (the roots' never, a level
+// d >= 1's always), so a visit tests neither, and the parent's component,
+// read by index, is known not to be null: with data.for_each_with_parent
+// and every live entity the system's, a visit is the hand-written one's
+// work plus the read of its entry.
 #ifndef STRATA_CONTEXT_INTERNAL_HIERARCHY_LOOP_H_
 #define STRATA_CONTEXT_INTERNAL_HIERARCHY_LOOP_H_
 

@@ -8,7 +8,18 @@
 // over a level reads both in one contiguous sweep (internal/hierarchy_loop.h)
 // instead of a node per entity; each node's `position` points back into
 // it, so moving an entity between levels is a swap-remove and a push, and a
-// new parent at the same depth rewrites one entry. Depth 0 has no array:
+// new parent at the same depth rewrites one entry.
+//
+// Each level is kept near index order, so that a pass reads the entities'
+// components (stored by index) forward through memory whatever order they
+// were attached in, or their indices reused: a push or a swap-remove may
+// put an entry out of order, each level counts its neighbouring pairs out
+// of order (descents_, kept in O(1) by both), and tidy_levels, which the
+// refresh calls once its changes are applied, sorts a level when more than
+// one in sorted_share of its pairs are. A sort of n entries follows at
+// least n / (2 sorted_share) changes to the level (each puts at most two
+// pairs out of order), so its cost is amortized over them; re-parenting at
+// the same depth moves no entry and costs nothing here. Depth 0 has no array:
 // roots are every entity with no parent, which the entity storage already
 // lists; a bit per index (set: has a parent) lets a pass over the roots
 // skip 64 non-roots per word.
