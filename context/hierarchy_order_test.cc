@@ -285,11 +285,10 @@ std::vector<std::pair<std::size_t, std::size_t>> visits(Context& ctx) {
   run(ctx);
   std::vector<std::pair<std::size_t, std::size_t>> order;
   ctx.step([&](auto& proxy) {
-    proxy.for_system_outputs(strata::tag<visit_indices>,
-                             [&](auto&, const auto& visited) {
-                               order.insert(order.end(), visited.begin(),
-                                            visited.end());
-                             });
+    proxy.for_system_outputs(
+        strata::tag<visit_indices>, [&](auto&, const auto& visited) {
+          order.insert(order.end(), visited.begin(), visited.end());
+        });
   });
   return order;
 }
@@ -301,8 +300,8 @@ std::vector<std::pair<std::size_t, std::size_t>> visits(Context& ctx) {
 // refresh: a pass reads the components forward through memory. Few later
 // changes keep the order the refresh left; the visits stay depth by depth.
 TEST(HierarchyOrderTest, VisitsEachLevelInIndexOrderOnceScrambled) {
-  auto ctx = strata::make_context<indices_settings>(
-      strata::run_options().threads(1));
+  auto ctx =
+      strata::make_context<indices_settings>(strata::run_options().threads(1));
   std::vector<entity_id> ids;
   ctx.step([&](auto& proxy) {
     for (int i = 0; i < 300; ++i) {

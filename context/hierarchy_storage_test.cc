@@ -20,7 +20,7 @@ namespace {
 
 using strata::context_internal::hierarchy_storage;
 
-constexpr std::size_t kIndices = 300;
+constexpr std::size_t kIndices = 3000;
 
 std::size_t descents(std::span<const hierarchy_storage::level_entry> level) {
   std::size_t count = 0;
@@ -56,7 +56,7 @@ void run(unsigned seed) {
     return std::uniform_int_distribution<std::size_t>(0, n - 1)(rng);
   };
   for (int round = 0; round < 60; ++round) {
-    const std::size_t ops = 1 + below(round % 5 == 0 ? 200 : 8);
+    const std::size_t ops = 1 + below(round % 5 == 0 ? 3000 : 40);
     for (std::size_t op = 0; op < ops; ++op) {
       const std::size_t child = below(kIndices);
       const std::size_t roll = below(10);

@@ -16,10 +16,11 @@
 // put an entry out of order, each level counts its neighbouring pairs out
 // of order (descents_, kept in O(1) by both), and tidy_levels, which the
 // refresh calls once its changes are applied, sorts a level when more than
-// one in sorted_share of its pairs are. A sort of n entries follows at
-// least n / (2 sorted_share) changes to the level (each puts at most two
-// pairs out of order), so its cost is amortized over them; re-parenting at
-// the same depth moves no entry and costs nothing here. Depth 0 has no array:
+// one in sorted_share of its pairs are. A sort of n entries (a radix sort,
+// O(n)) follows at least n / (2 sorted_share) changes to the level (each
+// puts at most two pairs out of order), so its cost, linear in the level,
+// is amortized over them; re-parenting at the same depth moves no entry and
+// costs nothing here. Depth 0 has no array:
 // roots are every entity with no parent, which the entity storage already
 // lists; a bit per index (set: has a parent) lets a pass over the roots
 // skip 64 non-roots per word.
@@ -34,9 +35,11 @@
 #define STRATA_CONTEXT_INTERNAL_HIERARCHY_STORAGE_H_
 
 #include <algorithm>
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "base/check.h"
@@ -233,16 +236,45 @@ class hierarchy_storage {
     level.pop_back();
     descents += descent(level, position) + descent(level, position + 1);
   }
+  // Sorts level `depth` by index: a comparison sort when small, else a
+  // radix sort (passes of digit_bits bits over indices below
+  // nodes_.size(), through scratch_), whose cost per entry is a few
+  // instructions whatever the order it finds.
+  static constexpr std::size_t small_level = 256;
+  static constexpr unsigned digit_bits = 11;
   void sort_level(std::size_t depth) {
-    std::vector<level_entry>& level = levels_[depth];
-    std::sort(level.begin(), level.end(),
-              [](const level_entry& a, const level_entry& b) {
-                return a.index < b.index;
-              });
+    std::vector<level_entry>* from = &levels_[depth];
+    if (from->size() <= small_level) {
+      std::sort(from->begin(), from->end(),
+                [](const level_entry& a, const level_entry& b) {
+                  return a.index < b.index;
+                });
+    } else {
+      std::vector<level_entry>* to = &scratch_.entries;
+      to->resize(from->size());
+      for (unsigned shift = 0; (nodes_.size() - 1) >> shift != 0;
+           shift += digit_bits) {
+        radix_pass(*from, *to, shift);
+        std::swap(from, to);
+      }
+      if (from != &levels_[depth]) levels_[depth].swap(*from);
+    }
+    const std::vector<level_entry>& level = levels_[depth];
     for (std::size_t k = 0; k < level.size(); ++k) {
       nodes_[level[k].index].position = static_cast<index_type>(k);
     }
     descents_[depth] = 0;
+  }
+  // `from` into `to`, stably by the digit of the index at `shift`.
+  static void radix_pass(const std::vector<level_entry>& from,
+                         std::vector<level_entry>& to, unsigned shift) {
+    constexpr index_type mask = (index_type{1} << digit_bits) - 1;
+    std::array<index_type, std::size_t{1} << digit_bits> starts{};
+    for (const level_entry& e : from) ++starts[(e.index >> shift) & mask];
+    index_type sum = 0;
+    for (index_type& start : starts) sum += std::exchange(start, sum);
+    for (const level_entry& e : from)
+      to[starts[(e.index >> shift) & mask]++] = e;
   }
   // Takes `child` out of its parent's children (its depth unchanged).
   void unlink(std::size_t child) {
@@ -297,6 +329,13 @@ class hierarchy_storage {
   std::vector<std::vector<level_entry>> levels_;
   // Per level, how many neighbouring entries are out of index order.
   std::vector<std::size_t> descents_;
+  // sort_level's second buffer (its capacity kept); no part of the
+  // relation, so equal in every storage.
+  struct scratch {
+    std::vector<level_entry> entries;
+    friend bool operator==(const scratch&, const scratch&) { return true; }
+  };
+  scratch scratch_;
   std::vector<word_type> has_parent_;
 };
 
