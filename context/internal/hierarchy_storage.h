@@ -330,9 +330,15 @@ class hierarchy_storage {
   // Per level, how many neighbouring entries are out of index order.
   std::vector<std::size_t> descents_;
   // sort_level's second buffer (its capacity kept); no part of the
-  // relation, so equal in every storage.
+  // relation, so equal in every storage, and not copied with it (a
+  // snapshot's copy starts without one).
   struct scratch {
     std::vector<level_entry> entries;
+    scratch() = default;
+    scratch(const scratch&) {}
+    scratch(scratch&&) = default;
+    scratch& operator=(const scratch&) { return *this; }
+    scratch& operator=(scratch&&) = default;
     friend bool operator==(const scratch&, const scratch&) { return true; }
   };
   scratch scratch_;
