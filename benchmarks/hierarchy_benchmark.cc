@@ -12,6 +12,10 @@
 //     split across them).
 //   BM_Propagate/strata_1t_parent_query/N: the same system reading the
 //     parent with data.parent(ct::world, e) inside data.for_each, 1 thread.
+//   BM_Propagate/strata_1t_shuffled/N: strata_1t with the forest's
+//     entities at indices drawn at random (a world whose entities came and
+//     went in no relation to the forest), so the storage's index order and
+//     the forest's depth order have nothing in common.
 //   BM_Reparent/strata/N: each step moves 1 % of the entities under another
 //     parent of the same depth (set_parent), then refreshes; items are
 //     re-parents, so the time per item is the cost of one.
@@ -156,13 +160,18 @@ inline constexpr const auto& settings_of = settings;
 template <>
 inline constexpr const auto& settings_of<true> = query_settings;
 
-// The forest in a context: ids[i] is entity i of `f`.
+// The forest in a context: ids[i] is entity i of `f`. Entity i gets the
+// i-th index created, or (`shuffled`) an index drawn at random, as in a
+// world whose entities came and went in no relation to the forest's
+// shape; either way the parents are set breadth-first.
 template <typename Context>
-std::vector<strata::entity_id> fill(Context& ctx, const forest& f) {
+std::vector<strata::entity_id> fill(Context& ctx, const forest& f,
+                                    bool shuffled = false) {
   std::vector<strata::entity_id> ids(f.parent.size());
   ctx.step([&](auto& proxy) {
+    for (strata::entity_id& id : ids) id = proxy.create_entity();
+    if (shuffled) std::shuffle(ids.begin(), ids.end(), std::mt19937(3));
     for (std::size_t i = 0; i < ids.size(); ++i) {
-      ids[i] = proxy.create_entity();
       proxy.add_component(ct::local, ids[i], local_transform{f.local[i]});
       proxy.add_component(ct::world, ids[i]);
       if (f.parent[i] >= 0) proxy.set_parent(ids[i], ids[f.parent[i]]);
@@ -171,8 +180,10 @@ std::vector<strata::entity_id> fill(Context& ctx, const forest& f) {
   return ids;
 }
 
+// One step running the system (a function of its own, so that a profiler
+// counts its cost per call, as propagate_arrays').
 template <typename Context>
-void run_systems(Context& ctx) {
+[[gnu::noinline]] void run_systems(Context& ctx) {
   ctx.step([](auto& proxy) {
     proxy.execute_systems()(strata::sea::all().for_subtasks(
         [](auto& system, auto& data) { system.process(data); }));
@@ -180,11 +191,12 @@ void run_systems(Context& ctx) {
 }
 
 template <bool ParentQuery>
-void propagate_strata(benchmark::State& state, std::size_t threads) {
+void propagate_strata(benchmark::State& state, std::size_t threads,
+                      bool shuffled = false) {
   const forest f = make_forest(static_cast<std::size_t>(state.range(0)));
   auto ctx = strata::make_context<settings_of<ParentQuery>>(
       strata::run_options().threads(threads));
-  fill(ctx, f);
+  fill(ctx, f, shuffled);
   for (int warm = 0; warm < 40; ++warm) run_systems(ctx);  // costs measured
   for (auto _ : state) run_systems(ctx);
   state.SetItemsProcessed(state.iterations() * state.range(0));
@@ -195,6 +207,9 @@ void propagate_with_parent(benchmark::State& state, std::size_t threads) {
 }
 void propagate_parent_query(benchmark::State& state, std::size_t threads) {
   propagate_strata<true>(state, threads);
+}
+void propagate_shuffled(benchmark::State& state, std::size_t threads) {
+  propagate_strata<false>(state, threads, true);
 }
 
 // One step of `count` moves from moves[next] on (a function of its own, so
@@ -266,6 +281,9 @@ BENCHMARK_CAPTURE(propagate_with_parent, 1t, 1)
     ->Apply(forest_sizes);
 BENCHMARK_CAPTURE(propagate_parent_query, 1t, 1)
     ->Name("BM_Propagate/strata_1t_parent_query")
+    ->Apply(forest_sizes);
+BENCHMARK_CAPTURE(propagate_shuffled, 1t, 1)
+    ->Name("BM_Propagate/strata_1t_shuffled")
     ->Apply(forest_sizes);
 BENCHMARK_CAPTURE(propagate_with_parent, 2t, 2)
     ->Name("BM_Propagate/strata_2t")

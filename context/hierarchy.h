@@ -53,7 +53,12 @@
 // then report as every kill does (refresh_event.h).
 //
 // Order. children_of(e) lists e's children in the order they were attached
-// (the most recent last); a child that leaves and comes back goes last.
+// (the most recent last); a child that leaves and comes back goes last. A
+// system in hierarchy order visits the roots in index order, then each
+// depth level in index order but for the entities moved into or within it
+// since the refresh last sorted it (it sorts a level once more than a
+// quarter of its neighbouring entries are out of order): the order
+// depends on the changes applied alone, not on threads or schedulers.
 //
 // Queries: parent_of(e) (null_entity for a root or an entity that is not
 // alive), children_of(e) (a forward range of entity_id, empty for a leaf
@@ -66,11 +71,14 @@
 // fixed-size node (parent, first and last child, next and previous
 // sibling, depth, position in its depth level) and a has-parent bit, and
 // per depth from 1 a dense array of (entity, parent) index pairs with
-// back-references, which a system in hierarchy order sweeps level by level:
-// no heap allocation per entity, none in a steady state. The refresh keeps it
-// up to date incrementally: a set_parent costs O(depth) for the cycle check
-// plus O(size of the moved subtree) to move it between depth levels; a kill
-// O(1) plus its subtree; nothing else is ever rebuilt.
+// back-references, which a system in hierarchy order sweeps level by level,
+// kept near index order so that the sweep reads components forward through
+// memory: no heap allocation per entity, none in a steady state. The
+// refresh keeps it up to date incrementally: a set_parent costs O(depth)
+// for the cycle check plus O(size of the moved subtree) to move it between
+// depth levels; a kill O(1) plus its subtree; nothing else is ever rebuilt
+// but a level's sort, amortized over the changes that scrambled it
+// (re-parenting at the same depth never scrambles one).
 //
 // Cost for programs without a hierarchy: none. Without .hierarchy(...) the
 // context holds no hierarchy storage and the refresh has no hierarchy phase

@@ -7,20 +7,29 @@
 //     and skips the entities below a root, 64 at a time where the
 //     subscription is dense);
 //   * level d >= 1: the entities of the hierarchy's depth-d array that are
-//     the system's, in that array's order (a subtask takes the s-th of n
-//     equal slices of the array).
+//     the system's, in that array's order: index order, but for the few
+//     entries moved since the refresh last sorted the level
+//     (hierarchy_storage::tidy_levels), so the components are read forward
+//     through memory (a subtask takes the s-th of n equal slices of the
+//     array).
 // The executor runs the levels one after another, each split into the
 // run's subtasks (subtask_executor::run_each_subtask): a subtask of level d
 // reads parents that level d - 1 wrote and finished, so data.parent(ct::x,
 // e) never races with a write, and the visiting order, hence the order of
 // deferred functions, does not depend on the split.
 //
-// The visit of each entity sets a hierarchy_cursor (the entity's index and
-// its parent's, read from the level array beside it), so data.parent(ct::x,
-// e) reaches the parent's component by index: no node, no id, no lookup.
+// The visit of each entity sets a hierarchy_cursor (the address of its
+// level entry, the entity's index and its parent's; a root's index), so
+// data.parent(ct::x, e) reaches the parent's component by index: no node,
+// no id, no lookup.
 //
 // Cost: the array of each level is read once per level, in one contiguous
-// sweep; an entity the system does not have costs a bit test.
+// sweep; an entity the system does not have costs a bit test. Each loop
+// knows whether its entries have a parent (the roots' never, a level
+// d >= 1's always), so a visit tests neither, and the parent's component,
+// read by index, is known not to be null: with data.for_each_with_parent
+// and every live entity the system's, a visit is the hand-written one's
+// work plus the read of its entry.
 #ifndef STRATA_CONTEXT_INTERNAL_HIERARCHY_LOOP_H_
 #define STRATA_CONTEXT_INTERNAL_HIERARCHY_LOOP_H_
 
@@ -37,15 +46,31 @@
 
 namespace strata::context_internal {
 
-// The entity a loop in hierarchy order is visiting and its parent
-// (hierarchy_storage::none for a root, and for both between visits), and
+// The entity a loop in hierarchy order is visiting and its parent, and
 // whether every live entity is the system's in this pass (then so is the
 // parent: data.parent skips the parent's component test for a component
-// the system requires).
+// the system requires). A visit sets one word: the level entry's address
+// for an entity with a parent, the index for a root.
 struct hierarchy_cursor {
-  hierarchy_storage::level_entry visiting = {hierarchy_storage::none,
-                                             hierarchy_storage::none};
+  using level_entry = hierarchy_storage::level_entry;
+  const level_entry* entry = nullptr;  // null: a root, or between visits
+  hierarchy_storage::index_type root = hierarchy_storage::none;
   bool every_entity = false;
+
+  template <typename HasParent>
+  [[gnu::always_inline]] inline void enter(const level_entry& visited,
+                                           HasParent) {
+    if constexpr (HasParent::value) {
+      entry = &visited;  // in the level's array, unchanged during the pass
+    } else {
+      root = visited.index;
+    }
+  }
+  // {none, none} between visits.
+  level_entry visiting() const {
+    return entry != nullptr ? *entry
+                            : level_entry{root, hierarchy_storage::none};
+  }
 };
 // What a data proxy holds instead in a system not in hierarchy order.
 struct no_hierarchy_cursor {};
@@ -58,43 +83,75 @@ struct hierarchy_slice {
   std::size_t subtask, count;
 };
 
-// f(level_entry{index, parent}) for each index of the system's set in
-// `slice`, in order (every entity of the level when `every_entity`: the
-// set holds every live entity).
+// What for_level_slice tells f besides the entry, known where each loop
+// is written: whether the entry has a parent (false for every root, true
+// for every entry of a level d >= 1), so that a visit tests nothing.
+using root_entry = std::false_type;
+using child_entry = std::true_type;
+
+// f(entry, has_parent), or f(entry) for an f that takes the entry alone.
+template <typename F, typename HasParent>
+[[gnu::always_inline]] inline void visit_entry(
+    F& f, const hierarchy_storage::level_entry& entry, HasParent has_parent) {
+  if constexpr (std::is_invocable_v<F&, hierarchy_storage::level_entry,
+                                    HasParent>) {
+    f(entry, has_parent);
+  } else {
+    f(entry);
+  }
+}
+
+// The roots of the system's set in `slice` (level 0), in index order.
+template <typename Set, typename F>
+void for_root_slice(const hierarchy_storage& storage, const Set& set,
+                    const hierarchy_slice& slice, F& f) {
+  using index_type = hierarchy_storage::index_type;
+  constexpr index_type none = hierarchy_storage::none;
+  constexpr std::size_t bits = hierarchy_storage::word_bits;
+  set.for_each_member(
+      slice.begin_rank, slice.end_rank,
+      [&](std::size_t first, std::size_t length) {  // whole words
+        for (std::size_t w = first / bits; w < (first + length) / bits; ++w) {
+          for (auto roots = ~storage.parent_word(w); roots != 0;
+               roots &= roots - 1) {
+            visit_entry(
+                f,
+                {static_cast<index_type>(w * bits + std::countr_zero(roots)),
+                 none},
+                root_entry{});
+          }
+        }
+      },
+      [&](std::size_t index) {
+        if (!storage.has_parent(index)) {
+          visit_entry(f, {static_cast<index_type>(index), none}, root_entry{});
+        }
+      });
+}
+
+// f(level_entry{index, parent}[, has_parent]) for each index of the
+// system's set in `slice`, in order (every entity of the level when
+// `every_entity`: the set holds every live entity).
 template <typename Set, typename F>
 void for_level_slice(const hierarchy_storage& storage, const Set& set,
                      bool every_entity, const hierarchy_slice& slice, F&& f) {
-  using index_type = hierarchy_storage::index_type;
-  constexpr index_type none = hierarchy_storage::none;
   if (slice.level == 0) {
-    constexpr std::size_t bits = hierarchy_storage::word_bits;
-    set.for_each_member(
-        slice.begin_rank, slice.end_rank,
-        [&](std::size_t first, std::size_t length) {  // whole words
-          for (std::size_t w = first / bits; w < (first + length) / bits; ++w) {
-            for (auto roots = ~storage.parent_word(w); roots != 0;
-                 roots &= roots - 1) {
-              f({static_cast<index_type>(w * bits + std::countr_zero(roots)),
-                 none});
-            }
-          }
-        },
-        [&](std::size_t index) {
-          if (!storage.has_parent(index)) {
-            f({static_cast<index_type>(index), none});
-          }
-        });
+    for_root_slice(storage, set, slice, f);
     return;
   }
   const auto entries = storage.level(slice.level);
   const std::size_t first = entries.size() * slice.subtask / slice.count;
   const std::size_t last = entries.size() * (slice.subtask + 1) / slice.count;
   if (every_entity) {  // the common case: no membership test
-    for (std::size_t at = first; at < last; ++at) f(entries[at]);
+    for (std::size_t at = first; at < last; ++at) {
+      visit_entry(f, entries[at], child_entry{});
+    }
     return;
   }
   for (std::size_t at = first; at < last; ++at) {
-    if (set.contains(entries[at].index)) f(entries[at]);
+    if (set.contains(entries[at].index)) {
+      visit_entry(f, entries[at], child_entry{});
+    }
   }
 }
 
@@ -129,12 +186,13 @@ struct hierarchy_visit {
   write_log<W>& stamps;
   Reader reader;                 // a copy, as the accessors
   std::tuple<Access...> access;  // copies: their pointers stay in registers
+  template <typename HasParent>
   [[gnu::always_inline]] inline void operator()(
-      hierarchy_storage::level_entry entry) const {
+      const hierarchy_storage::level_entry& entry, HasParent has_parent) const {
     const std::size_t i = entry.index;
     if (!filter(i)) return;
     stamps.at_index(i);
-    cursor.visiting = entry;
+    cursor.enter(entry, has_parent);
     if constexpr (std::is_same_v<Reader, no_parent_reader>) {
       std::apply(
           [&](const Access&... a) {
@@ -142,8 +200,10 @@ struct hierarchy_visit {
           },
           access);
     } else {
-      parent_call<Call, decltype(reader(entities, entry.parent))> bound{
-          call, reader(entities, entry.parent)};
+      using pointer = decltype(reader(entities, entry.parent));
+      pointer parent = nullptr;  // a root's
+      if constexpr (HasParent::value) parent = reader(entities, entry.parent);
+      parent_call<Call, pointer> bound{call, parent};
       std::apply(
           [&](const Access&... a) {
             call_at<TakesId>(entities, i, bound, a...);

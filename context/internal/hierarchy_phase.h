@@ -10,11 +10,15 @@
 //      index order), each killed entity's children are killed too
 //      (kill_children) or made roots (detach_children);
 //   3. the nodes of every killed entity are cleared, so that its index
-//      names nothing when phase 2 reclaims it.
+//      names nothing when phase 2 reclaims it;
+//   4. each depth level that strayed from index order is sorted again
+//      (hierarchy_storage::tidy_levels), so that a pass over it reads the
+//      components forward through memory.
 //
 // Complexity: O(depth + moved subtree) per request; O(kills + their
 // children) for the cascade, plus the sort of the kills when they are out of
-// index order (phase 2 sorts them anyway).
+// index order (phase 2 sorts them anyway); O(levels) for step 4, plus a
+// level's sort, amortized over the changes that made it stray.
 #ifndef STRATA_CONTEXT_INTERNAL_HIERARCHY_PHASE_H_
 #define STRATA_CONTEXT_INTERNAL_HIERARCHY_PHASE_H_
 
@@ -138,6 +142,7 @@ void apply_hierarchy(World& world, std::vector<entity_id>& kills,
   auto& state = world.hierarchy();
   apply_parent_requests(world, state);
   apply_hierarchy_kills(world, state, kills, queue);
+  state.storage.tidy_levels();
 }
 
 }  // namespace strata::context_internal

@@ -8,7 +8,19 @@
 // over a level reads both in one contiguous sweep (internal/hierarchy_loop.h)
 // instead of a node per entity; each node's `position` points back into
 // it, so moving an entity between levels is a swap-remove and a push, and a
-// new parent at the same depth rewrites one entry. Depth 0 has no array:
+// new parent at the same depth rewrites one entry.
+//
+// Each level is kept near index order, so that a pass reads the entities'
+// components (stored by index) forward through memory whatever order they
+// were attached in, or their indices reused: a push or a swap-remove may
+// put an entry out of order, each level counts its neighbouring pairs out
+// of order (descents_, kept in O(1) by both), and tidy_levels, which the
+// refresh calls once its changes are applied, sorts a level when more than
+// one in sorted_share of its pairs are. A sort of n entries (a radix sort,
+// O(n)) follows at least n / (2 sorted_share) changes to the level (each
+// puts at most two pairs out of order), so its cost, linear in the level,
+// is amortized over them; re-parenting at the same depth moves no entry and
+// costs nothing here. Depth 0 has no array:
 // roots are every entity with no parent, which the entity storage already
 // lists; a bit per index (set: has a parent) lets a pass over the roots
 // skip 64 non-roots per word.
@@ -22,9 +34,12 @@
 #ifndef STRATA_CONTEXT_INTERNAL_HIERARCHY_STORAGE_H_
 #define STRATA_CONTEXT_INTERNAL_HIERARCHY_STORAGE_H_
 
+#include <algorithm>
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "base/check.h"
@@ -87,7 +102,9 @@ class hierarchy_storage {
   word_type parent_word(std::size_t w) const {
     return w < has_parent_.size() ? has_parent_[w] : 0;
   }
-  // The entries at depth d >= 1, in no particular (but deterministic) order.
+  // The entries at depth d >= 1, in index order but for the entries moved
+  // since the level was last sorted (tidy_levels); the order is a function
+  // of the operations applied, not of threads or timing.
   std::span<const level_entry> level(std::size_t d) const {
     if (d >= levels_.size()) return {};
     return levels_[d];
@@ -152,7 +169,21 @@ class hierarchy_storage {
     nodes_[parent].last_child = previous;
   }
   void keep_levels(std::size_t count) {
-    if (levels_.size() < count) levels_.resize(count);
+    if (levels_.size() < count) grow_levels(count);
+  }
+
+  // Sorts by index each level whose entries strayed from index order: more
+  // than one in `sorted_share` of its neighbouring pairs out of order (each
+  // change puts at most two out). The refresh calls it once its changes
+  // are applied. Amortized over the changes that made a level stray: a
+  // sort of n entries follows at least n / (2 sorted_share) changes to
+  // that level. The result depends on the levels' contents alone, so a
+  // loaded or restored world sorts when the saved one would have.
+  static constexpr std::size_t sorted_share = 4;
+  void tidy_levels() {
+    for (std::size_t d = 1; d < levels_.size(); ++d) {
+      if (descents_[d] * sorted_share > levels_[d].size()) sort_level(d);
+    }
   }
 
   // f(index) for `root` and every descendant, parents before children
@@ -181,6 +212,69 @@ class hierarchy_storage {
  private:
   void grow_to(std::size_t index) {
     if (index >= nodes_.size()) nodes_.resize(index + 1);
+  }
+  void grow_levels(std::size_t count) {
+    levels_.resize(count);
+    descents_.resize(count);
+  }
+  // Whether entries k - 1 and k of `level` are out of index order (false
+  // past either end).
+  static bool descent(const std::vector<level_entry>& level, std::size_t k) {
+    return k > 0 && k < level.size() && level[k].index < level[k - 1].index;
+  }
+  // Takes the entry at `position` out of level `depth` (the last entry
+  // moves there), keeping the level's count of descents.
+  void remove_entry(std::size_t depth, std::size_t position) {
+    std::vector<level_entry>& level = levels_[depth];
+    const std::size_t last = level.size() - 1;
+    std::size_t& descents = descents_[depth];
+    descents -= descent(level, position) + descent(level, position + 1);
+    if (last > position + 1) descents -= descent(level, last);
+    const level_entry moved = level.back();
+    level[position] = moved;
+    nodes_[moved.index].position = static_cast<index_type>(position);
+    level.pop_back();
+    descents += descent(level, position) + descent(level, position + 1);
+  }
+  // Sorts level `depth` by index: a comparison sort when small, else a
+  // radix sort (passes of digit_bits bits over indices below
+  // nodes_.size(), through scratch_), whose cost per entry is a few
+  // instructions whatever the order it finds.
+  static constexpr std::size_t small_level = 256;
+  static constexpr unsigned digit_bits = 11;
+  void sort_level(std::size_t depth) {
+    std::vector<level_entry>* from = &levels_[depth];
+    if (from->size() <= small_level) {
+      std::sort(from->begin(), from->end(),
+                [](const level_entry& a, const level_entry& b) {
+                  return a.index < b.index;
+                });
+    } else {
+      std::vector<level_entry>* to = &scratch_.entries;
+      to->resize(from->size());
+      for (unsigned shift = 0; (nodes_.size() - 1) >> shift != 0;
+           shift += digit_bits) {
+        radix_pass(*from, *to, shift);
+        std::swap(from, to);
+      }
+      if (from != &levels_[depth]) levels_[depth].swap(*from);
+    }
+    const std::vector<level_entry>& level = levels_[depth];
+    for (std::size_t k = 0; k < level.size(); ++k) {
+      nodes_[level[k].index].position = static_cast<index_type>(k);
+    }
+    descents_[depth] = 0;
+  }
+  // `from` into `to`, stably by the digit of the index at `shift`.
+  static void radix_pass(const std::vector<level_entry>& from,
+                         std::vector<level_entry>& to, unsigned shift) {
+    constexpr index_type mask = (index_type{1} << digit_bits) - 1;
+    std::array<index_type, std::size_t{1} << digit_bits> starts{};
+    for (const level_entry& e : from) ++starts[(e.index >> shift) & mask];
+    index_type sum = 0;
+    for (index_type& start : starts) sum += std::exchange(start, sum);
+    for (const level_entry& e : from)
+      to[starts[(e.index >> shift) & mask]++] = e;
   }
   // Takes `child` out of its parent's children (its depth unchanged).
   void unlink(std::size_t child) {
@@ -212,19 +306,17 @@ class hierarchy_storage {
     node& n = nodes_[index];
     if (n.depth == depth) return;
     if (n.depth > 0) {
-      std::vector<level_entry>& from = levels_[n.depth];
-      const level_entry moved = from.back();
-      from[n.position] = moved;
-      nodes_[moved.index].position = n.position;
-      from.pop_back();
+      remove_entry(n.depth, n.position);
       n.position = none;
     }
     if ((n.depth > 0) != (depth > 0)) flip_has_parent(index);
     n.depth = static_cast<index_type>(depth);
     if (depth > 0) {
-      if (levels_.size() <= depth) levels_.resize(depth + 1);
-      n.position = static_cast<index_type>(levels_[depth].size());
-      levels_[depth].push_back({static_cast<index_type>(index), n.parent});
+      if (levels_.size() <= depth) grow_levels(depth + 1);
+      std::vector<level_entry>& to = levels_[depth];
+      n.position = static_cast<index_type>(to.size());
+      to.push_back({static_cast<index_type>(index), n.parent});
+      descents_[depth] += descent(to, to.size() - 1);
     }
   }
   void flip_has_parent(std::size_t index) {
@@ -235,6 +327,21 @@ class hierarchy_storage {
 
   std::vector<node> nodes_;
   std::vector<std::vector<level_entry>> levels_;
+  // Per level, how many neighbouring entries are out of index order.
+  std::vector<std::size_t> descents_;
+  // sort_level's second buffer (its capacity kept); no part of the
+  // relation, so equal in every storage, and not copied with it (a
+  // snapshot's copy starts without one).
+  struct scratch {
+    std::vector<level_entry> entries;
+    scratch() = default;
+    scratch(const scratch&) {}
+    scratch(scratch&&) = default;
+    scratch& operator=(const scratch&) { return *this; }
+    scratch& operator=(scratch&&) = default;
+    friend bool operator==(const scratch&, const scratch&) { return true; }
+  };
+  scratch scratch_;
   std::vector<word_type> has_parent_;
 };
 

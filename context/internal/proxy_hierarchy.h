@@ -90,11 +90,11 @@ class proxy_hierarchy : public hierarchy_query_members<Proxy> {
     } else if constexpr (!Proxy::types_type::has_hierarchy) {
       return nullptr;  // make_context reported it
     } else {
-      const auto& cursor = self().cursor_;
-      STRATA_CHECK(id.index() == cursor.visiting.index,
+      const hierarchy_storage::level_entry visiting = self().cursor_.visiting();
+      STRATA_CHECK(id.index() == visiting.index,
                    "data.parent(ct::x, e): e must be the entity being "
                    "visited (its parent's level is the one finished)");
-      return parent_component<T>(cursor.visiting.parent);
+      return parent_component<T>(visiting.parent);
     }
   }
 

@@ -203,12 +203,13 @@ class proxy_iteration {
       const auto& entities = self().core_.entities();
       const auto& set = self().instance_.subscribed().indices();
       cursor.every_entity = set.size() == entities.size();
-      for_level_slice(self().core_.hierarchy().storage, set,
-                      cursor.every_entity, hierarchy_slice_of(),
-                      [&](hierarchy_storage::level_entry entry) {
-                        cursor.visiting = entry;
-                        f(entities.live_id_at(entry.index));
-                      });
+      for_level_slice(
+          self().core_.hierarchy().storage, set, cursor.every_entity,
+          hierarchy_slice_of(),
+          [&](const hierarchy_storage::level_entry& entry, auto has_parent) {
+            cursor.enter(entry, has_parent);
+            f(entities.live_id_at(entry.index));
+          });
       cursor = {};
     } else {
       visit_ranks(self().state_.begin, self().state_.end, f);
