@@ -241,8 +241,13 @@ template <typename Components, typename... Options>
 inline constexpr bool
     is_component_signature_v<cs::signature<Components, Options...>> = true;
 
+namespace cs {
+
+// The list component_signatures(...) builds; spelled cs::list in compiler
+// messages (every note about a context made from settings passed by value
+// spells it), named component_signature_list in code.
 template <typename... Signatures>
-struct component_signature_list {
+struct list {
   base_internal::flat_tuple<Signatures...> signatures;
 
   using signature_types = type_list<Signatures...>;
@@ -300,6 +305,11 @@ struct component_signature_list {
     return table;
   }();
 };
+
+}  // namespace cs
+
+template <typename... Signatures>
+using component_signature_list = cs::list<Signatures...>;
 
 template <typename T>
 inline constexpr bool is_component_signature_list_v = false;
