@@ -47,7 +47,6 @@
 #include "component_storage/signature.h"
 #include "context/hierarchy.h"
 #include "context/hooks.h"
-#include "context/internal/settings_entries.h"
 #include "context/resources.h"
 #include "scheduler/atomic_counter.h"
 #include "scheduler/dag.h"
@@ -56,6 +55,9 @@
 #include "settings/diagnostic.h"
 #include "settings/option_map.h"
 #include "settings/type_list.h"
+// Last, so that the headers above, whose rules a misuse in the settings
+// fires, are named as included from here (a shorter include stack).
+#include "context/internal/settings_entries.h"
 
 namespace strata {
 

@@ -157,8 +157,8 @@ struct value_type_of {
       return std::type_identity<std::remove_cvref_t<decltype(value_of(
           std::declval<const entry&>()))>>{};
     } else {
-      return std::type_identity<std::remove_cvref_t<
-          decltype(Defaults::value.template get<Key>())>>{};
+      return std::type_identity<
+          std::remove_cvref_t<decltype(Defaults::value.template get<Key>())>>{};
     }
   }
   using type = typename decltype(pick())::type;
