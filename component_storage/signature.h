@@ -150,26 +150,60 @@ struct is_storage : std::bool_constant<!is_layout_v<T> && !is_serializer_v<T>> {
 
 }  // namespace signature_internal
 
-// The components (a type_list) and the options that were set, in order: a
-// storage selector, a layout, a serializer. Only what was set is in the
-// type, so compiler messages spell cs::make(ct::health).sparse() as
-// cs::signature<type_list<health>, storage::sparse>.
+// The options that were set, in order: a storage selector, a layout, a
+// serializer. First in a signature's type when there are any.
+template <typename... Options>
+struct with {};
+
+// The components, after the options set if any. Only what was set is in
+// the type, so compiler messages spell cs::make(ct::health) as
+// cs::signature<health> and cs::make(ct::health).sparse() as
+// cs::signature<cs::with<storage::sparse>, health>.
+template <typename... Parts>
+struct signature;
+
+namespace signature_internal {
+
+template <typename... Parts>
+struct parts {
+  using components = type_list<Parts...>;
+  using options = with<>;
+};
+template <typename... Options, typename... Components>
+struct parts<with<Options...>, Components...> {
+  using components = type_list<Components...>;
+  using options = with<Options...>;
+};
+
+// The signature of these options and components.
+template <typename Options, typename Components>
+struct assemble;
+template <typename... Options, typename... Components>
+struct assemble<with<Options...>, type_list<Components...>> {
+  using type = signature<with<Options...>, Components...>;
+};
+template <typename... Components>
+struct assemble<with<>, type_list<Components...>> {
+  using type = signature<Components...>;
+};
+
+// What a signature answers and its setters, from its components (a
+// type_list) and its options (a with<...>).
+template <typename Components, typename Options>
+struct body;
 template <typename Components, typename... Options>
-struct signature {
+struct body<Components, with<Options...>> {
   using component_types = Components;
-  using storage_type = typename signature_internal::first_option<
-      signature_internal::is_storage, strata::storage::contiguous_buffer,
-      Options...>::type;
+  using storage_type =
+      typename first_option<is_storage, strata::storage::contiguous_buffer,
+                            Options...>::type;
   using layout_type =
-      typename signature_internal::first_option<signature_internal::is_layout,
-                                                layout::soa, Options...>::type;
+      typename first_option<is_layout, layout::soa, Options...>::type;
   static constexpr bool is_aos = std::is_same_v<layout_type, layout::aos>;
-  // The type given to .serialize_with(...), or signature_internal::
-  // no_serializer.
-  using serializer_type = typename signature_internal::first_option<
-      signature_internal::is_serializer,
-      signature_internal::serializer_option<signature_internal::no_serializer>,
-      Options...>::type::type;
+  // The type given to .serialize_with(...), or no_serializer.
+  using serializer_type =
+      typename first_option<is_serializer, serializer_option<no_serializer>,
+                            Options...>::type::type;
 
   constexpr auto contiguous_buffer() const {
     return storage(strata::storage::contiguous_buffer{});
@@ -181,11 +215,11 @@ struct signature {
   // Any selector: built-in, or a user type with a nested `chunk` template.
   template <typename Selector>
   constexpr auto storage(Selector) const {
-    if constexpr ((signature_internal::is_storage<Options>::value || ...)) {
+    if constexpr ((is_storage<Options>::value || ...)) {
       diagnostic::report(diagnostic::storage_chosen_twice<component_types>);
-      return *this;
+      return same{};
     } else {
-      return signature<Components, Options..., Selector>{};
+      return with_option<Selector>{};
     }
   }
 
@@ -196,25 +230,37 @@ struct signature {
   // of this file).
   template <typename Io>
   constexpr auto serialize_with(Io) const {
-    if constexpr ((signature_internal::is_serializer_v<Options> || ...)) {
+    if constexpr ((is_serializer_v<Options> || ...)) {
       diagnostic::report(diagnostic::serializer_chosen_twice<component_types>);
-      return *this;
+      return same{};
     } else {
-      return signature<Components, Options...,
-                       signature_internal::serializer_option<Io>>{};
+      return with_option<serializer_option<Io>>{};
     }
   }
 
  private:
+  using same = typename assemble<with<Options...>, Components>::type;
+  template <typename Option>
+  using with_option =
+      typename assemble<with<Options..., Option>, Components>::type;
+
   template <typename Layout>
   constexpr auto set_layout() const {
-    if constexpr ((signature_internal::is_layout_v<Options> || ...)) {
+    if constexpr ((is_layout_v<Options> || ...)) {
       diagnostic::report(diagnostic::layout_chosen_twice<component_types>);
-      return *this;
+      return same{};
     } else {
-      return signature<Components, Options..., Layout>{};
+      return with_option<Layout>{};
     }
   }
+};
+
+}  // namespace signature_internal
+
+template <typename... Parts>
+struct signature : signature_internal::body<
+                       typename signature_internal::parts<Parts...>::components,
+                       typename signature_internal::parts<Parts...>::options> {
 };
 
 template <tag_value... Components>
@@ -227,7 +273,7 @@ constexpr auto make(Components...) {
     diagnostic::report(diagnostic::component_listed_twice_in_signature<
                        type_at_t<duplicate, list>>);
   }
-  return signature<unique_t<list>>{};
+  return typename signature_internal::assemble<with<>, unique_t<list>>::type{};
 }
 
 }  // namespace cs
@@ -237,12 +283,16 @@ namespace component_signature = cs;
 
 template <typename T>
 inline constexpr bool is_component_signature_v = false;
-template <typename Components, typename... Options>
-inline constexpr bool
-    is_component_signature_v<cs::signature<Components, Options...>> = true;
+template <typename... Parts>
+inline constexpr bool is_component_signature_v<cs::signature<Parts...>> = true;
 
+namespace cs {
+
+// The list component_signatures(...) builds; spelled cs::list in compiler
+// messages (every note about a context made from settings passed by value
+// spells it), named component_signature_list in code.
 template <typename... Signatures>
-struct component_signature_list {
+struct list {
   base_internal::flat_tuple<Signatures...> signatures;
 
   using signature_types = type_list<Signatures...>;
@@ -300,6 +350,11 @@ struct component_signature_list {
     return table;
   }();
 };
+
+}  // namespace cs
+
+template <typename... Signatures>
+using component_signature_list = cs::list<Signatures...>;
 
 template <typename T>
 inline constexpr bool is_component_signature_list_v = false;

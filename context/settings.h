@@ -27,6 +27,16 @@
 // of them, then that systems without system_arguments can be
 // default-constructed and that `.hash_map()` storage has its header, and
 // builds the context.
+//
+// The settings' type holds the options set, in the order they were set,
+// and nothing for an option left at its default: a list, a limit, a
+// relation, a built-in scheduler or a run policy stands for itself, a
+// run-time number for its key (which holds the number), so
+// `settings().component_signatures(c).system_signatures(s).threads(n)` is a
+// `settings_t<cs::list<...>, ss::list<...>, context_keys::threads>`.
+// Compilers spell that type in every note about a context made from
+// settings passed by value (make_context(settings)), so it is kept short;
+// make_context<settings>() spells `named_settings<settings>` instead.
 #ifndef STRATA_CONTEXT_SETTINGS_H_
 #define STRATA_CONTEXT_SETTINGS_H_
 
@@ -45,6 +55,9 @@
 #include "settings/diagnostic.h"
 #include "settings/option_map.h"
 #include "settings/type_list.h"
+// Last, so that the headers above, whose rules a misuse in the settings
+// fires, are named as included from here (a shorter include stack).
+#include "context/internal/settings_entries.h"
 
 namespace strata {
 
@@ -111,25 +124,42 @@ inline constexpr key<Key> once = [] {
 
 }  // namespace settings_internal
 
-namespace context_keys {
-struct entity_limit {};
-struct inner_parallelism {};
-struct components {};
-struct systems {};
-struct resources {};
-struct checked_access {};
-struct hand_off {};
-struct scheduler {};
-struct threads {};
-struct refresh_parallelism {};
-struct trace {};
-struct hooks {};
-struct hierarchy {};
-struct run_policy {};
-}  // namespace context_keys
+struct context_defaults;  // below
 
-template <typename Map>
-struct context_settings : fluent_settings<context_settings, Map> {
+// The settings' type: the entries of the options set, in the order they
+// were set (`strata::settings_t<component_signature_list<...>,
+// system_signature_list<...>, context_keys::threads>`), nothing for an
+// option left at its default. Compilers spell it in every note about a
+// context made from settings passed by value, so it holds no keys, no
+// defaults and no wrapper a value does not need.
+template <typename... Entries>
+struct settings_t {
+  base_internal::flat_tuple<Entries...> options;
+
+ private:
+  using keys = type_list<settings_internal::key_of<Entries>...>;
+
+ public:
+  template <typename Key>
+  static constexpr bool is_set = contains_v<Key, keys>;
+
+  // The value of Key: the one set, else its default.
+  template <typename Key>
+  constexpr const auto& get() const {
+    constexpr std::size_t index = index_of_v<Key, keys>;
+    if constexpr (index < sizeof...(Entries)) {
+      return settings_internal::value_of(base_internal::get<index>(options));
+    } else {
+      return context_defaults_value<Key>();
+    }
+  }
+
+  // The type of Key's value.
+  template <typename Key>
+  using value_type =
+      typename settings_internal::value_type_of<Key, context_defaults,
+                                                Entries...>::type;
+
   template <std::size_t N>
   constexpr auto fixed_entity_limit() const {
     static_assert(N > 0, "fixed_entity_limit<N>(): N must be at least 1");
@@ -151,11 +181,11 @@ struct context_settings : fluent_settings<context_settings, Map> {
   // state in data.output().
   constexpr auto allow_inner_parallelism() const {
     return set(settings_internal::once<context_keys::inner_parallelism, keys>,
-               std::true_type{});
+               context_keys::allow_inner_parallelism{});
   }
   constexpr auto disallow_inner_parallelism() const {
     return set(settings_internal::once<context_keys::inner_parallelism, keys>,
-               std::false_type{});
+               context_keys::disallow_inner_parallelism{});
   }
   // The lists are checked against each other as soon as the settings hold
   // both (every component a system names is stored, every resource it uses
@@ -217,13 +247,14 @@ struct context_settings : fluent_settings<context_settings, Map> {
   // access to non-contiguous storage does; also forces that slower path.
   constexpr auto checked_access() const {
     return set(settings_internal::once<context_keys::checked_access, keys>,
-               std::true_type{});
+               context_keys::checked_access{});
   }
   // When the threaded scheduler hands work to other threads
   // (scheduler/hand_off.h): hand_off::automatic (default, from measured
   // costs), hand_off::always, hand_off::never.
   constexpr auto hand_off(strata::hand_off mode) const {
-    return set(settings_internal::once<context_keys::hand_off, keys>, mode);
+    return set(settings_internal::once<context_keys::hand_off, keys>,
+               context_keys::hand_off{mode});
   }
   // Who makes those decisions (scheduler/hand_off.h): run_policy::adaptive
   // (default, from measured costs) or run_policy::fixed (from the settings
@@ -241,17 +272,18 @@ struct context_settings : fluent_settings<context_settings, Map> {
   // Threads that run systems, the calling thread included (so n - 1 pool
   // workers). 0 means std::thread::hardware_concurrency().
   constexpr auto threads(std::size_t n) const {
-    return set(settings_internal::once<context_keys::threads, keys>, n);
+    return set(settings_internal::once<context_keys::threads, keys>,
+               context_keys::threads{n});
   }
   constexpr auto refresh_parallelism(bool enabled) const {
     return set(settings_internal::once<context_keys::refresh_parallelism, keys>,
-               enabled);
+               context_keys::refresh_parallelism{enabled});
   }
   // Records which thread ran each system and subtask, and when (see
   // context/trace.h). Off by default, and then compiled out.
   constexpr auto trace() const {
     return set(settings_internal::once<context_keys::trace, keys>,
-               std::true_type{});
+               context_keys::trace{});
   }
 
   // Component hooks (context/hooks.h). Every component a hook names must
@@ -293,44 +325,40 @@ struct context_settings : fluent_settings<context_settings, Map> {
   }
 
   // What the context reads.
-  using entity_limit_type =
-      typename Map::template value_type<context_keys::entity_limit>;
-  using component_list_type =
-      typename Map::template value_type<context_keys::components>;
-  using system_list_type =
-      typename Map::template value_type<context_keys::systems>;
-  using resource_list_type =
-      typename Map::template value_type<context_keys::resources>;
-  using scheduler_type =
-      typename Map::template value_type<context_keys::scheduler>;
+  using entity_limit_type = value_type<context_keys::entity_limit>;
+  using component_list_type = value_type<context_keys::components>;
+  using system_list_type = value_type<context_keys::systems>;
+  using resource_list_type = value_type<context_keys::resources>;
+  using scheduler_type = value_type<context_keys::scheduler>;
   static constexpr bool checked_access_enabled =
-      Map::template value_type<context_keys::checked_access>::value;
+      value_type<context_keys::checked_access>::value;
   static constexpr bool inner_parallelism_allowed =
-      Map::template value_type<context_keys::inner_parallelism>::value;
-  static constexpr bool trace_enabled =
-      Map::template value_type<context_keys::trace>::value;
-  using hook_list_type = typename Map::template value_type<context_keys::hooks>;
+      value_type<context_keys::inner_parallelism>::value;
+  static constexpr bool trace_enabled = value_type<context_keys::trace>::value;
+  using hook_list_type = value_type<context_keys::hooks>;
   // strata::no_hierarchy, or the hierarchy_relation the settings declare.
-  using hierarchy_type =
-      typename Map::template value_type<context_keys::hierarchy>;
+  using hierarchy_type = value_type<context_keys::hierarchy>;
   // run_policy::fixed_t or run_policy::adaptive_t.
-  using run_policy_type =
-      typename Map::template value_type<context_keys::run_policy>;
+  using run_policy_type = value_type<context_keys::run_policy>;
   static constexpr bool hierarchy_declared =
       !std::is_same_v<hierarchy_type, no_hierarchy>;
 
  private:
   template <typename Key>
-  static constexpr bool is_set = Map::template is_set<Key>();
+  static constexpr const auto& context_defaults_value();
 
-  using keys = typename Map::set_keys;
-
-  // Sets Key unless it is set (then once<Key, keys>, named by the setter,
-  // reported it, and the settings stay as they were: the report is the only
-  // error).
+  // Sets Key to `value` (its entry, settings_internal::entry_for) unless it
+  // is set (then once<Key, keys>, named by the setter, reported it, and the
+  // settings stay as they were: the report is the only error).
   template <typename Key, typename Value>
   constexpr auto set(settings_internal::key<Key>, Value value) const {
-    return this->template with_option_unchecked<Key>(value);
+    if constexpr (is_set<Key>) {
+      return *this;
+    } else {
+      auto entry = settings_internal::entry_for<Key>(value);
+      return settings_t<Entries..., decltype(entry)>{
+          base_internal::append(options, entry)};
+    }
   }
 };
 
@@ -353,14 +381,18 @@ struct context_defaults {
       option_default<context_keys::run_policy>(run_policy::adaptive));
 };
 
-constexpr auto settings() {
-  return context_settings<option_map<context_defaults>>{};
+template <typename... Entries>
+template <typename Key>
+constexpr const auto& settings_t<Entries...>::context_defaults_value() {
+  return context_defaults::value.template get<Key>();
 }
+
+constexpr auto settings() { return settings_t<>{}; }
 
 template <typename T>
 inline constexpr bool is_context_settings_v = false;
-template <typename Map>
-inline constexpr bool is_context_settings_v<context_settings<Map>> = true;
+template <typename... Entries>
+inline constexpr bool is_context_settings_v<settings_t<Entries...>> = true;
 
 // The settings held by a constexpr variable with static storage (namespace
 // scope, or `static constexpr`), named by that variable. A context made by

@@ -54,8 +54,13 @@
 
 namespace strata {
 
+namespace ss {
+
+// The checked list system_signatures(...) builds; spelled ss::list in
+// compiler messages (every note about a context made from settings passed
+// by value spells it), named system_signature_list in code.
 template <typename... Signatures>
-struct system_signature_list {
+struct list {
   base_internal::flat_tuple<Signatures...> signatures;
 
   using signature_types = type_list<Signatures...>;
@@ -176,6 +181,11 @@ struct system_signature_list {
     return ::strata::chain_size(graph.depends, start_nodes);
   }
 };
+
+}  // namespace ss
+
+template <typename... Signatures>
+using system_signature_list = ss::list<Signatures...>;
 
 template <typename T>
 inline constexpr bool is_system_signature_list_v = false;

@@ -97,6 +97,9 @@
 // context's choice.
 //
 // Signatures are constexpr literal values; nothing here costs run time.
+// The orders and their comparisons are in scheduler/signature_order.h; the
+// lists a signature's type holds, with their queries, in
+// internal/signature_lists.h; its rules in internal/signature_rules.h.
 #ifndef STRATA_SCHEDULER_SIGNATURE_H_
 #define STRATA_SCHEDULER_SIGNATURE_H_
 
@@ -104,6 +107,9 @@
 #include <string>
 #include <type_traits>
 
+#include "scheduler/internal/signature_lists.h"
+#include "scheduler/internal/signature_rules.h"
+#include "scheduler/signature_order.h"
 #include "settings/diagnostic.h"
 #include "settings/tag.h"
 #include "settings/type_list.h"
@@ -113,251 +119,13 @@ namespace strata {
 // The output type of a system that has none.
 struct no_output {};
 
-// The order .in_hierarchy_order() gives (an item of ss::order<...>).
-struct hierarchy_order {};
-
-// The order .ordered_by(ct::x, compare) gives (an item of ss::order<...>).
-template <typename Component, typename Compare>
-struct component_order {};
-
-// ordered_by's default comparison: the component's own operator<.
-struct order_by_less {
-  template <typename T>
-  requires requires(const T& a) { a < a; }
-  constexpr bool operator()(const T& a, const T& b) const { return a < b; }
-};
-
-// ordered_by's comparison by one member: order_by_member<&draw::depth>.
-template <auto Member>
-struct order_by_member_t {
-  template <typename T>
-  requires requires(const T& a) { a.*Member < a.*Member; }
-  constexpr bool operator()(const T& a, const T& b) const {
-    return a.*Member < b.*Member;
-  }
-};
-template <auto Member>
-inline constexpr order_by_member_t<Member> order_by_member{};
-
 // Placeholder strategy: let the context decide how to split the system.
 // Described (scheduler/inner_parallelism.h) as "context default".
 struct default_parallelism {
   std::string describe() const { return "context default"; }
 };
 
-namespace diagnostic {
-
-template <typename System, typename Component>
-inline constexpr bool component_in_read_and_write = [] {
-  static_assert(always_false<System, Component>,
-                "a system signature lists a component in both read() and "
-                "write(); write() already allows reading: remove it from "
-                "read() (system and component are named above)");
-  return false;
-}();
-
-template <typename System, typename Setter>
-inline constexpr bool signature_setter_used_twice = [] {
-  static_assert(always_false<System, Setter>,
-                "a system signature calls the same setter twice (read, write, "
-                "read_optional, write_optional, exclude, read_resource, "
-                "write_resource, dependencies, parallelism, output, changed, "
-                "added, sends or receives, named above); put every item in "
-                "one call");
-  return false;
-}();
-
-template <typename System, typename Repeated>
-inline constexpr bool tag_repeated_in_signature_list = [] {
-  static_assert(always_false<System, Repeated>,
-                "a system signature repeats a tag or type inside one list "
-                "(read(), write(), dependencies(), sends<>()...); list each "
-                "once (both are named above)");
-  return false;
-}();
-
-template <typename System, typename Component>
-inline constexpr bool component_in_two_access_lists = [] {
-  static_assert(always_false<System, Component>,
-                "a system signature lists a component in two of read(), "
-                "write(), read_optional(), write_optional() and exclude(); "
-                "keep it in one (system and component are named above)");
-  return false;
-}();
-
-template <typename System, typename Resource>
-inline constexpr bool resource_read_and_written = [] {
-  static_assert(always_false<System, Resource>,
-                "a system signature declares a resource with both "
-                "read_resource<T>() and write_resource<T>(); "
-                "write_resource already allows reading (system and resource "
-                "are named above)");
-  return false;
-}();
-
-template <typename System, typename Component>
-inline constexpr bool change_filter_on_component_not_required = [] {
-  static_assert(always_false<System, Component>,
-                "a system signature's changed() or added() names a component "
-                "that is not in its read() or write(); list the component "
-                "there, before the filter (system and component are named "
-                "above)");
-  return false;
-}();
-
-template <typename System, typename Message>
-inline constexpr bool message_type_not_plain_data = [] {
-  static_assert(always_false<System, Message>,
-                "sends<T>() / receives<T>(): a message type must be plain "
-                "data, trivially copyable and default-constructible (messages "
-                "are copied into reused buffers and dropped at the refresh "
-                "without destructors); send an id or an index instead of an "
-                "owning member (system and message type are named above)");
-  return false;
-}();
-
-template <typename System>
-inline constexpr bool system_depends_on_itself = [] {
-  static_assert(always_false<System>,
-                "a system lists itself in dependencies(); a system cannot run "
-                "after itself");
-  return false;
-}();
-
-template <typename System>
-inline constexpr bool two_orders_in_signature = [] {
-  static_assert(always_false<System>,
-                "a system signature declares two orders (ordered_by() and "
-                "in_hierarchy_order(), or one of them twice); a system "
-                "visits its entities in one order: keep one (the system is "
-                "named above)");
-  return false;
-}();
-
-template <typename System, typename Component>
-inline constexpr bool order_component_not_required = [] {
-  static_assert(always_false<System, Component>,
-                "a system signature's ordered_by() names a component that is "
-                "not in its read() or write(); every entity of the system "
-                "needs the key: list the component there, before "
-                "ordered_by() (system and component are named above)");
-  return false;
-}();
-
-template <typename System, typename Component, typename Compare>
-inline constexpr bool order_compare_not_usable = [] {
-  static_assert(always_false<System, Component, Compare>,
-                "ordered_by(ct::x, compare): compare must be a stateless "
-                "callable (an empty, default-constructible type, such as "
-                "strata::order_by_member<&T::m> or a lambda without "
-                "captures) taking (const T&, const T&) of the component and "
-                "returning bool; without one, the component needs an "
-                "operator< (system, component and comparator are named "
-                "above)");
-  return false;
-}();
-
-template <typename System, typename Component>
-inline constexpr bool order_component_not_copyable = [] {
-  static_assert(always_false<System, Component>,
-                "ordered_by(ct::x): the order keeps a copy of each entity's "
-                "key to find the keys that changed, so the component must be "
-                "copy-constructible and copy-assignable; order by a small "
-                "copyable component that holds the key (system and "
-                "component are named above)");
-  return false;
-}();
-
-}  // namespace diagnostic
-
 namespace ss {
-
-// The lists a signature's type holds, one per setter, named after it.
-template <typename... Components>
-struct read {};
-template <typename... Components>
-struct write {};
-template <typename... Components>
-struct read_optional {};
-template <typename... Components>
-struct write_optional {};
-template <typename... Components>
-struct exclude {};
-template <typename... Resources>
-struct read_resource {};
-template <typename... Resources>
-struct write_resource {};
-template <typename... Systems>
-struct dependencies {};
-template <typename... Strategy>  // one
-struct parallelism {};
-template <typename... Output>  // one
-struct output {};
-template <typename... Components>
-struct changed {};
-template <typename... Components>
-struct added {};
-template <typename... Messages>
-struct sends {};
-template <typename... Messages>
-struct receives {};
-template <typename... Order>  // one
-struct order {};
-
-namespace signature_internal {
-
-template <typename List>
-struct list_traits;
-template <template <typename...> class Kind, typename... Ts>
-struct list_traits<Kind<Ts...>> {
-  using items = type_list<Ts...>;
-  using setter = Kind<>;  // names the setter in a report
-};
-template <typename List>
-using items_t = typename list_traits<List>::items;
-
-// The items of every list of the same kind as Like (one list, or none; two
-// after a setter was called twice), as one type_list.
-template <typename Like, typename... Lists>
-using items_like_t = concat_t<
-    std::conditional_t<std::is_same_v<typename list_traits<Lists>::setter,
-                                      typename list_traits<Like>::setter>,
-                       items_t<Lists>, type_list<>>...>;
-
-// The single item of Items, or Default when it is empty.
-template <typename Items, typename Default>
-struct single_or {
-  using type = Default;
-};
-template <typename T, typename... More, typename Default>
-struct single_or<type_list<T, More...>, Default> {
-  using type = T;
-};
-
-// The component and comparison of a component_order; void for others.
-template <typename Order>
-struct order_traits {
-  using component = void;
-  using compare = void;
-};
-template <typename Component, typename Compare>
-struct order_traits<component_order<Component, Compare>> {
-  using component = Component;
-  using compare = Compare;
-};
-
-// Index in List of its first item that is also in Other; size_v<List> if
-// none.
-template <typename List, typename Other>
-inline constexpr std::size_t first_shared =
-    []<typename... Ts>(type_list<Ts...>) {
-      constexpr bool shared[] = {contains_v<Ts, Other>..., false};
-      std::size_t i = 0;
-      while (i < sizeof...(Ts) && !shared[i]) ++i;
-      return i;
-    }(List{});
-
-}  // namespace signature_internal
 
 template <typename System, typename... Lists>
 struct signature {
@@ -595,12 +363,8 @@ struct signature {
   template <typename List>
   constexpr auto with_filter() const {
     using list = signature_internal::items_t<List>;
-    constexpr std::size_t not_required = []<typename... Ts>(type_list<Ts...>) {
-      constexpr bool required[] = {contains_v<Ts, required_types>..., true};
-      std::size_t i = 0;
-      while (i < sizeof...(Ts) && required[i]) ++i;
-      return i;
-    }(list{});
+    constexpr std::size_t not_required =
+        signature_internal::first_not_in<list, required_types>;
     if constexpr (check_list<List>() && not_required < size_v<list>) {
       diagnostic::report(diagnostic::change_filter_on_component_not_required<
                          System, type_at_t<not_required, list>>);
@@ -612,16 +376,7 @@ struct signature {
   template <typename List>
   constexpr auto with_messages() const {
     using list = signature_internal::items_t<List>;
-    constexpr std::size_t not_plain = []<typename... Ts>(type_list<Ts...>) {
-      constexpr bool plain[] = {
-          (std::is_trivially_copyable_v<Ts> &&
-           std::is_default_constructible_v<Ts> && std::is_object_v<Ts> &&
-           !std::is_const_v<Ts>)...,
-          true};
-      std::size_t i = 0;
-      while (i < sizeof...(Ts) && plain[i]) ++i;
-      return i;
-    }(list{});
+    constexpr std::size_t not_plain = signature_internal::first_not_plain<list>;
     if constexpr (check_list<List>() && not_plain < size_v<list>) {
       diagnostic::report(
           diagnostic::message_type_not_plain_data<System,

@@ -1,7 +1,9 @@
 // A compile-time map from option keys to values, behind a fluent interface.
 //
-// Strata's context settings (and a user's own schema) are an `option_map`
-// wrapped in a small schema class whose setters return a *new type*. What was
+// A user's own settings schema is an `option_map` wrapped in a small schema
+// class whose setters return a *new type*. (Strata's context settings keep
+// the same rules in a flatter type, context/settings.h, and take their
+// defaults from an `option_defaults`.) What was
 // set, and to what type, is therefore known to the compiler, and setting an
 // option twice is a compile error.
 //

@@ -1,0 +1,134 @@
+// The lists a system signature's type holds (scheduler/signature.h), one
+// kind per setter and named after it (`ss::read<c1, c2>`), and the
+// compile-time queries the signature answers from them.
+//
+// Internal: users name the setters, not these types; compilers spell them
+// in messages.
+#ifndef STRATA_SCHEDULER_INTERNAL_SIGNATURE_LISTS_H_
+#define STRATA_SCHEDULER_INTERNAL_SIGNATURE_LISTS_H_
+
+#include <cstddef>
+#include <type_traits>
+
+#include "scheduler/signature_order.h"
+#include "settings/type_list.h"
+
+namespace strata::ss {
+
+// The lists a signature's type holds, one per setter, named after it.
+template <typename... Components>
+struct read {};
+template <typename... Components>
+struct write {};
+template <typename... Components>
+struct read_optional {};
+template <typename... Components>
+struct write_optional {};
+template <typename... Components>
+struct exclude {};
+template <typename... Resources>
+struct read_resource {};
+template <typename... Resources>
+struct write_resource {};
+template <typename... Systems>
+struct dependencies {};
+template <typename... Strategy>  // one
+struct parallelism {};
+template <typename... Output>  // one
+struct output {};
+template <typename... Components>
+struct changed {};
+template <typename... Components>
+struct added {};
+template <typename... Messages>
+struct sends {};
+template <typename... Messages>
+struct receives {};
+template <typename... Order>  // one
+struct order {};
+
+namespace signature_internal {
+
+template <typename List>
+struct list_traits;
+template <template <typename...> class Kind, typename... Ts>
+struct list_traits<Kind<Ts...>> {
+  using items = type_list<Ts...>;
+  using setter = Kind<>;  // names the setter in a report
+};
+template <typename List>
+using items_t = typename list_traits<List>::items;
+
+// The items of every list of the same kind as Like (one list, or none; two
+// after a setter was called twice), as one type_list.
+template <typename Like, typename... Lists>
+using items_like_t = concat_t<
+    std::conditional_t<std::is_same_v<typename list_traits<Lists>::setter,
+                                      typename list_traits<Like>::setter>,
+                       items_t<Lists>, type_list<>>...>;
+
+// The single item of Items, or Default when it is empty.
+template <typename Items, typename Default>
+struct single_or {
+  using type = Default;
+};
+template <typename T, typename... More, typename Default>
+struct single_or<type_list<T, More...>, Default> {
+  using type = T;
+};
+
+// The component and comparison of a component_order; void for others.
+template <typename Order>
+struct order_traits {
+  using component = void;
+  using compare = void;
+};
+template <typename Component, typename Compare>
+struct order_traits<component_order<Component, Compare>> {
+  using component = Component;
+  using compare = Compare;
+};
+
+// Index in List of its first item that is also in Other; size_v<List> if
+// none.
+template <typename List, typename Other>
+inline constexpr std::size_t first_shared =
+    []<typename... Ts>(type_list<Ts...>) {
+      constexpr bool shared[] = {contains_v<Ts, Other>..., false};
+      std::size_t i = 0;
+      while (i < sizeof...(Ts) && !shared[i]) ++i;
+      return i;
+    }(List{});
+
+// Index in List of its first item that is not in Other; size_v<List> if
+// every item is.
+template <typename List, typename Other>
+inline constexpr std::size_t first_not_in =
+    []<typename... Ts>(type_list<Ts...>) {
+      constexpr bool in[] = {contains_v<Ts, Other>..., true};
+      std::size_t i = 0;
+      while (i < sizeof...(Ts) && in[i]) ++i;
+      return i;
+    }(List{});
+
+// Index in List of its first item that is not plain data (a message type
+// must be: trivially copyable, default-constructible, a non-const object);
+// size_v<List> if every item is.
+template <typename List>
+inline constexpr std::size_t first_not_plain =
+    []<typename... Ts>(type_list<Ts...>) {
+      constexpr bool plain[] = {
+          (std::is_trivially_copyable_v<Ts> &&
+           std::is_default_constructible_v<Ts> && std::is_object_v<Ts> &&
+           !std::is_const_v<Ts>)...,
+          true};
+      std::size_t i = 0;
+      while (i < sizeof...(Ts) && plain[i]) ++i;
+      return i;
+    }(List{});
+
+}  // namespace signature_internal
+
+}  // namespace strata::ss
+
+#endif  // STRATA_SCHEDULER_INTERNAL_SIGNATURE_LISTS_H_
