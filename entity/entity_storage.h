@@ -11,7 +11,8 @@
 // The limit policy is a compile-time choice (static dispatch, seed 000
 // appendix): `fixed_limit<N>` keeps every per-entity array in a std::array of
 // N slots inside the object and never allocates; `dynamic_limit` keeps them in
-// std::vectors that grow on demand (optionally reserved up front).
+// one allocation that grows on demand, both arrays at once (optionally
+// reserved up front).
 //
 // Layout. One id-sized slot per index ever handed out, in an array of their
 // own (metadata, below, is a second array):
@@ -56,7 +57,7 @@
 // `id` is alive.
 //
 // Complexity: create, reclaim, alive, valid, access, metadata: O(1) (dynamic
-// create is amortized O(1): a vector push_back when a fresh index is taken).
+// create is amortized O(1): an append when a fresh index is taken).
 // for_each_alive and clear: O(slot_count()).
 // Memory: sizeof(id) + sizeof(Metadata) per index ever used (dynamic) or per
 // N (fixed, inline in the object: put a large fixed storage on the heap),
@@ -64,7 +65,7 @@
 // Invalidation: reclaim() and clear() make the affected ids and handles stale
 // for good (until the version wraps, see above). References returned by
 // metadata()/bits() are invalidated by any create() on a dynamic storage (the
-// vectors may grow) and point at reset data after that entity's reclaim().
+// arrays may grow) and point at reset data after that entity's reclaim().
 // Thread-safety: not thread-safe for writes (create, reclaim, clear, reserve,
 // mutable metadata). All const members (alive, valid, access, id_of, size,
 // for_each_alive, const metadata/bits) are safe to call concurrently with each
@@ -130,19 +131,17 @@ class basic_entity_storage {
 
   // Fixed: all N slots are inline and start as the null id, which no live id
   // ever equals.
-  basic_entity_storage() noexcept {
-    if constexpr (is_fixed) ids_.fill(id_type::null().value());
-  }
+  basic_entity_storage() noexcept : columns_(id_type::null().value()) {}
   // Dynamic only: reserves room for `initial_reserve` indices up front.
-  explicit basic_entity_storage(size_type initial_reserve) requires(!is_fixed) {
+  explicit basic_entity_storage(size_type initial_reserve) requires(!is_fixed)
+      : columns_(id_type::null().value()) {
     reserve(initial_reserve);
   }
 
   void reserve(size_type n) requires(!is_fixed) {
     STRATA_CHECK(n <= max_size(),
                  "entity storage: reserve() beyond the id type's max_entities");
-    ids_.reserve(n);
-    if constexpr (has_metadata) metas_.reserve(n);
+    columns_.reserve(n);
   }
 
   // A new live entity, or std::nullopt when the limit is reached (the
@@ -185,14 +184,17 @@ class basic_entity_storage {
     }
     free_tail_ = index;
     --size_;
-    if constexpr (has_metadata) reset_metadata(metas_[index]);
+    if constexpr (has_metadata) reset_metadata(columns_.meta(index));
   }
 
   // Whether `id` names a live entity: O(1), one load (from the id array
   // only) and one compare.
   bool alive(id_type id) const noexcept {
     const value_type index = id.index();
-    return index < slot_count() && ids_[index] == id.value();
+    // The array's address is read first, whatever the bounds say, so that
+    // a loop of checks keeps it in a register.
+    const value_type* const ids = columns_.ids();
+    return index < slot_count() && ids[index] == id.value();
   }
 
   // Live entities.
@@ -205,7 +207,7 @@ class basic_entity_storage {
     if constexpr (is_fixed) {
       return LimitPolicy::value;  // untouched slots hold null: never alive
     } else {
-      return ids_.size();
+      return columns_.size();
     }
   }
   // Indices the storage holds without allocating: N (fixed), or the vector's
@@ -214,7 +216,7 @@ class basic_entity_storage {
     if constexpr (is_fixed) {
       return LimitPolicy::value;
     } else {
-      return ids_.capacity();
+      return columns_.capacity();
     }
   }
 
@@ -271,7 +273,7 @@ class basic_entity_storage {
   // a copy is an equal storage that hands out the same ids.
   value_type slot_value(size_type index) const noexcept {
     STRATA_DCHECK(index < slot_count(), "entity storage: index out of range");
-    return ids_[index];
+    return columns_.id(index);
   }
   value_type free_list_head() const noexcept { return free_head_; }
   value_type free_list_tail() const noexcept { return free_tail_; }
@@ -286,13 +288,7 @@ class basic_entity_storage {
   bool assign_slots(const value_type* slots, size_type n, value_type head,
                     value_type tail) {
     if (!slots_form_storage(slots, n, head, tail)) return false;
-    if constexpr (is_fixed) {
-      ids_.fill(id_type::null().value());
-      if constexpr (has_metadata) metas_.fill(Metadata{});
-    } else {
-      ids_.assign(n, value_type{});
-      if constexpr (has_metadata) metas_.assign(n, Metadata{});
-    }
+    columns_.reset(n, id_type::null().value());
     size_type live = 0;
     for (size_type i = 0; i < n; ++i) {
       set_slot(i, id_type::from_value(slots[i]));
@@ -335,23 +331,23 @@ class basic_entity_storage {
 
   metadata_reference metadata(id_type id) requires has_metadata {
     check_alive_for_metadata(id);
-    return metas_[id.index()];
+    return columns_.meta(id.index());
   }
   const_metadata_reference metadata(id_type id) const requires has_metadata {
     check_alive_for_metadata(id);
-    return metas_[id.index()];
+    return columns_.meta(id.index());
   }
   // By index, without the liveness check: for loops over ids already known to
   // be alive (e.g. a system's subscribed set). Checked only in debug builds.
   metadata_reference metadata_at(size_type index) noexcept requires
       has_metadata {
     STRATA_DCHECK(index < slot_count(), "entity storage: index out of range");
-    return metas_[index];
+    return columns_.meta(index);
   }
   const_metadata_reference metadata_at(size_type index) const noexcept requires
       has_metadata {
     STRATA_DCHECK(index < slot_count(), "entity storage: index out of range");
-    return metas_[index];
+    return columns_.meta(index);
   }
 
   // The component bitset of live entity `id` (check-fails if not alive).
@@ -382,8 +378,7 @@ class basic_entity_storage {
     if constexpr (is_fixed) {
       set_slot(used_, id);
     } else {
-      ids_.push_back(id.value());
-      if constexpr (has_metadata) metas_.emplace_back();
+      columns_.append(id.value());
     }
     ++used_;
     ++size_;
@@ -456,18 +451,17 @@ class basic_entity_storage {
   }
 
   id_type slot(size_type index) const noexcept {
-    return id_type::from_value(ids_[index]);
+    return id_type::from_value(columns_.id(index));
   }
   void set_slot(size_type index, id_type id) noexcept {
-    ids_[index] = id.value();
+    columns_.id(index) = id.value();
   }
 
-  // Two arrays indexed alike (structure of arrays, see the essay). Raw
-  // values rather than ids: a trivial element type lets std::vector
-  // relocate with memmove when it grows (measurably faster create()).
-  typename entity_internal::limit_container<LimitPolicy, value_type>::type ids_;
-  [[no_unique_address]]
-  typename entity_internal::metadata_column<LimitPolicy, Metadata>::type metas_;
+  // Two arrays indexed alike (structure of arrays, see the essay; with
+  // dynamic_limit and metadata, in one allocation grown as one:
+  // internal/storage_records.h). Raw values rather than ids: a trivial
+  // element type relocates with memmove when it grows.
+  entity_internal::storage_columns<LimitPolicy, value_type, Metadata> columns_;
   // Front and back of the FIFO free list (null_index when empty).
   value_type free_head_ = Traits::null_index;
   value_type free_tail_ = Traits::null_index;
