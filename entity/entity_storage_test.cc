@@ -7,7 +7,6 @@
 #include <memory>
 #include <random>
 #include <set>
-#include <string>
 #include <thread>
 #include <vector>
 
@@ -666,43 +665,6 @@ TEST(EntityStorageTest, AssignSlotsRebuildsAnEqualStorage) {
   EXPECT_TRUE(
       small.assign_slots(std::vector<std::uint32_t>{0, null}.data(), 2, 1, 1));
   EXPECT_EQ(small.size(), 1u);
-}
-
-// A dynamic storage keeps its ids and metadata in one allocation grown as
-// one: growth moves both, a copy is independent of the original, a move
-// leaves it empty. Metadata that is not trivially copyable (a string) is
-// moved by construction, not by memcpy.
-struct named_metadata {
-  std::string name;
-  friend bool operator==(const named_metadata&,
-                         const named_metadata&) = default;
-};
-
-TEST(EntityStorageMetadataTest, GrowthCopyAndMoveKeepIdsAndMetadata) {
-  dynamic_entity_storage<entity_traits32, named_metadata> storage;
-  std::vector<entity_id> ids;
-  for (int i = 0; i < 1000; ++i) {  // many growths
-    ids.push_back(storage.create());
-    storage.metadata(ids.back()).name = "entity " + std::to_string(i);
-  }
-  EXPECT_GE(storage.capacity(), 1000u);
-  dynamic_entity_storage<entity_traits32, named_metadata> copy = storage;
-  storage.metadata(ids[3]).name = "changed";
-  ASSERT_TRUE(storage.reclaim(ids[7]));
-  for (int i = 0; i < 1000; ++i) {
-    ASSERT_TRUE(copy.alive(ids[i]));
-    ASSERT_EQ(copy.metadata(ids[i]).name, "entity " + std::to_string(i));
-  }
-  EXPECT_EQ(storage.metadata(ids[3]).name, "changed");
-  EXPECT_FALSE(storage.alive(ids[7]));
-  EXPECT_EQ(storage.metadata_at(ids[7].index()).name, "");  // reset
-  dynamic_entity_storage<entity_traits32, named_metadata> moved =
-      std::move(copy);
-  EXPECT_EQ(moved.size(), 1000u);
-  EXPECT_EQ(moved.metadata(ids[999]).name, "entity 999");
-  copy = moved;  // assignment over a moved-from storage
-  EXPECT_EQ(copy.metadata(ids[500]).name, "entity 500");
-  EXPECT_EQ(copy.create(), moved.create());  // equal storages, equal ids
 }
 
 }  // namespace

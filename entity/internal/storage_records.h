@@ -76,7 +76,9 @@ class paired_columns {
     if (n > capacity_) grow_to(n);
   }
   void append(Value value) {
-    if (size_ == capacity_) grow();
+    if (size_ == capacity_) [[unlikely]] {
+      grow_to(std::max<std::size_t>(2 * capacity_, 8));
+    }
     ::new (static_cast<void*>(metas_ + size_)) Metadata();
     ids_[size_] = value;
     ++size_;
@@ -115,13 +117,8 @@ class paired_columns {
     }
   }
 
-  // Out of line and without arguments, so that append() inlines small
-  // and the storage's create() with it (with the new capacity computed at
-  // the call, GCC kept create() out of line at the context's call site).
-  [[gnu::noinline]] void grow() {
-    grow_to(std::max<std::size_t>(2 * capacity_, 8));
-  }
-  // Moves both arrays into a block for `capacity` indices.
+  // Moves both arrays into a block for `capacity` indices. Out of line, so
+  // that append() inlines small, as std::vector's push_back does.
   [[gnu::noinline]] void grow_to(std::size_t capacity) {
     const std::size_t offset = metas_offset(capacity);
     auto* block =
