@@ -11,8 +11,7 @@
 // The limit policy is a compile-time choice (static dispatch, seed 000
 // appendix): `fixed_limit<N>` keeps every per-entity array in a std::array of
 // N slots inside the object and never allocates; `dynamic_limit` keeps them in
-// one allocation that grows on demand, both arrays at once (optionally
-// reserved up front).
+// std::vectors that grow on demand (optionally reserved up front).
 //
 // Layout. One id-sized slot per index ever handed out, in an array of their
 // own (metadata, below, is a second array):
@@ -57,7 +56,7 @@
 // `id` is alive.
 //
 // Complexity: create, reclaim, alive, valid, access, metadata: O(1) (dynamic
-// create is amortized O(1): an append when a fresh index is taken).
+// create is amortized O(1): a vector push_back when a fresh index is taken).
 // for_each_alive and clear: O(slot_count()).
 // Memory: sizeof(id) + sizeof(Metadata) per index ever used (dynamic) or per
 // N (fixed, inline in the object: put a large fixed storage on the heap),
@@ -65,7 +64,7 @@
 // Invalidation: reclaim() and clear() make the affected ids and handles stale
 // for good (until the version wraps, see above). References returned by
 // metadata()/bits() are invalidated by any create() on a dynamic storage (the
-// arrays may grow) and point at reset data after that entity's reclaim().
+// vectors may grow) and point at reset data after that entity's reclaim().
 // Thread-safety: not thread-safe for writes (create, reclaim, clear, reserve,
 // mutable metadata). All const members (alive, valid, access, id_of, size,
 // for_each_alive, const metadata/bits) are safe to call concurrently with each
@@ -131,17 +130,19 @@ class basic_entity_storage {
 
   // Fixed: all N slots are inline and start as the null id, which no live id
   // ever equals.
-  basic_entity_storage() noexcept : columns_(id_type::null().value()) {}
+  basic_entity_storage() noexcept {
+    if constexpr (is_fixed) ids_.fill(id_type::null().value());
+  }
   // Dynamic only: reserves room for `initial_reserve` indices up front.
-  explicit basic_entity_storage(size_type initial_reserve) requires(!is_fixed)
-      : columns_(id_type::null().value()) {
+  explicit basic_entity_storage(size_type initial_reserve) requires(!is_fixed) {
     reserve(initial_reserve);
   }
 
   void reserve(size_type n) requires(!is_fixed) {
     STRATA_CHECK(n <= max_size(),
                  "entity storage: reserve() beyond the id type's max_entities");
-    columns_.reserve(n);
+    ids_.reserve(n);
+    if constexpr (has_metadata) metas_.reserve(n);
   }
 
   // A new live entity, or std::nullopt when the limit is reached (the
@@ -184,17 +185,14 @@ class basic_entity_storage {
     }
     free_tail_ = index;
     --size_;
-    if constexpr (has_metadata) reset_metadata(columns_.meta(index));
+    if constexpr (has_metadata) reset_metadata(metas_[index]);
   }
 
   // Whether `id` names a live entity: O(1), one load (from the id array
   // only) and one compare.
   bool alive(id_type id) const noexcept {
     const value_type index = id.index();
-    // The array's address is read first, whatever the bounds say, so that
-    // a loop of checks keeps it in a register.
-    const value_type* const ids = columns_.ids();
-    return index < slot_count() && ids[index] == id.value();
+    return index < slot_count() && ids_[index] == id.value();
   }
 
   // Live entities.
@@ -207,7 +205,7 @@ class basic_entity_storage {
     if constexpr (is_fixed) {
       return LimitPolicy::value;  // untouched slots hold null: never alive
     } else {
-      return columns_.size();
+      return ids_.size();
     }
   }
   // Indices the storage holds without allocating: N (fixed), or the vector's
@@ -216,7 +214,7 @@ class basic_entity_storage {
     if constexpr (is_fixed) {
       return LimitPolicy::value;
     } else {
-      return columns_.capacity();
+      return ids_.capacity();
     }
   }
 
@@ -273,7 +271,7 @@ class basic_entity_storage {
   // a copy is an equal storage that hands out the same ids.
   value_type slot_value(size_type index) const noexcept {
     STRATA_DCHECK(index < slot_count(), "entity storage: index out of range");
-    return columns_.id(index);
+    return ids_[index];
   }
   value_type free_list_head() const noexcept { return free_head_; }
   value_type free_list_tail() const noexcept { return free_tail_; }
@@ -288,7 +286,13 @@ class basic_entity_storage {
   bool assign_slots(const value_type* slots, size_type n, value_type head,
                     value_type tail) {
     if (!slots_form_storage(slots, n, head, tail)) return false;
-    columns_.reset(n, id_type::null().value());
+    if constexpr (is_fixed) {
+      ids_.fill(id_type::null().value());
+      if constexpr (has_metadata) metas_.fill(Metadata{});
+    } else {
+      ids_.assign(n, value_type{});
+      if constexpr (has_metadata) metas_.assign(n, Metadata{});
+    }
     size_type live = 0;
     for (size_type i = 0; i < n; ++i) {
       set_slot(i, id_type::from_value(slots[i]));
@@ -331,23 +335,23 @@ class basic_entity_storage {
 
   metadata_reference metadata(id_type id) requires has_metadata {
     check_alive_for_metadata(id);
-    return columns_.meta(id.index());
+    return metas_[id.index()];
   }
   const_metadata_reference metadata(id_type id) const requires has_metadata {
     check_alive_for_metadata(id);
-    return columns_.meta(id.index());
+    return metas_[id.index()];
   }
   // By index, without the liveness check: for loops over ids already known to
   // be alive (e.g. a system's subscribed set). Checked only in debug builds.
   metadata_reference metadata_at(size_type index) noexcept requires
       has_metadata {
     STRATA_DCHECK(index < slot_count(), "entity storage: index out of range");
-    return columns_.meta(index);
+    return metas_[index];
   }
   const_metadata_reference metadata_at(size_type index) const noexcept requires
       has_metadata {
     STRATA_DCHECK(index < slot_count(), "entity storage: index out of range");
-    return columns_.meta(index);
+    return metas_[index];
   }
 
   // The component bitset of live entity `id` (check-fails if not alive).
@@ -378,7 +382,8 @@ class basic_entity_storage {
     if constexpr (is_fixed) {
       set_slot(used_, id);
     } else {
-      columns_.append(id.value());
+      ids_.push_back(id.value());
+      if constexpr (has_metadata) metas_.emplace_back();
     }
     ++used_;
     ++size_;
@@ -451,17 +456,18 @@ class basic_entity_storage {
   }
 
   id_type slot(size_type index) const noexcept {
-    return id_type::from_value(columns_.id(index));
+    return id_type::from_value(ids_[index]);
   }
   void set_slot(size_type index, id_type id) noexcept {
-    columns_.id(index) = id.value();
+    ids_[index] = id.value();
   }
 
-  // Two arrays indexed alike (structure of arrays, see the essay; with
-  // dynamic_limit and metadata, in one allocation grown as one:
-  // internal/storage_records.h). Raw values rather than ids: a trivial
-  // element type relocates with memmove when it grows.
-  entity_internal::storage_columns<LimitPolicy, value_type, Metadata> columns_;
+  // Two arrays indexed alike (structure of arrays, see the essay). Raw
+  // values rather than ids: a trivial element type lets std::vector
+  // relocate with memmove when it grows (measurably faster create()).
+  typename entity_internal::limit_container<LimitPolicy, value_type>::type ids_;
+  [[no_unique_address]]
+  typename entity_internal::metadata_column<LimitPolicy, Metadata>::type metas_;
   // Front and back of the FIFO free list (null_index when empty).
   value_type free_head_ = Traits::null_index;
   value_type free_tail_ = Traits::null_index;
