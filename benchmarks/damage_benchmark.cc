@@ -26,7 +26,18 @@
 //     splits and applies every message in send order (for_each_message and
 //     data.write of the target), so nothing is grouped.
 // Every Strata variant also looks its target's id up in a roster (a
-// resource), which the hand-written loops, indexing by number, do not.
+// resource), which the hand-written loops above, indexing by number, do
+// not. The limit of any ECS that names entities by versioned ids, written
+// by hand on one thread:
+//   BM_Damage/baseline_checked_direct/N: picks the target's id from the
+//     same kind of roster, checks its version against an array of the live
+//     ids (the pattern of EnTT's registry.get<T>(id), without its sparse
+//     page look-up) and adds to the target's damage at its index: three
+//     random reads per message (roster, ids, damage) where the direct loop
+//     has one.
+//   BM_Damage/baseline_checked_buffer/N: the same pick and check while
+//     filling a buffer of (index, amount), applied afterwards: the least a
+//     deferred channel over versioned ids does (what strata_1t_apply does).
 #include <algorithm>
 #include <barrier>
 #include <cstddef>
@@ -205,6 +216,80 @@ void baseline_thread_buffers(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations() * state.range(0));
 }
 
+// The checked baselines' world: the fighters, the id of each live entity
+// at its index (index and version, as Strata's entity ids), and a roster
+// of those ids by creation order for the random pick.
+struct checked_fighters : fighters {
+  static constexpr std::uint32_t kIndexMask = (1u << 22) - 1;
+  explicit checked_fighters(std::size_t n) : fighters(n), ids(n), roster(n) {
+    for (std::size_t i = 0; i < n; ++i) {
+      ids[i] = static_cast<std::uint32_t>(i);  // version 0, like a new id
+      roster[i] = ids[i];
+    }
+  }
+  // Whether `id` names the live entity at its index.
+  bool alive(std::uint32_t id) const {
+    const std::uint32_t index = id & kIndexMask;
+    return index < ids.size() && ids[index] == id;
+  }
+  std::vector<std::uint32_t> ids;
+  std::vector<std::uint32_t> roster;
+};
+
+void baseline_checked_direct(benchmark::State& state) {
+  const auto n = static_cast<std::size_t>(state.range(0));
+  checked_fighters world(n);
+  std::vector<std::uint32_t>& seed = world.seed;
+  const std::vector<std::int32_t>& attack = world.attack;
+  std::vector<std::int64_t>& taken = world.taken;
+  const std::vector<std::uint32_t>& roster = world.roster;
+  std::size_t dropped = 0;
+  for (auto _ : state) {
+    for (std::size_t i = 0; i < n; ++i) {
+      seed[i] = next_random(seed[i]);
+      const std::uint32_t target = roster[seed[i] % n];
+      if (!world.alive(target)) {
+        ++dropped;
+        continue;
+      }
+      taken[target & checked_fighters::kIndexMask] += attack[i];
+    }
+    benchmark::ClobberMemory();
+  }
+  benchmark::DoNotOptimize(taken.data());
+  if (dropped != 0) state.SkipWithError("messages dropped");
+  state.SetItemsProcessed(state.iterations() * state.range(0));
+}
+
+void baseline_checked_buffer(benchmark::State& state) {
+  const auto n = static_cast<std::size_t>(state.range(0));
+  checked_fighters world(n);
+  std::vector<std::uint32_t>& seed = world.seed;
+  const std::vector<std::int32_t>& attack = world.attack;
+  std::vector<std::int64_t>& taken = world.taken;
+  const std::vector<std::uint32_t>& roster = world.roster;
+  std::vector<hit> buffer;
+  buffer.reserve(n);
+  std::size_t dropped = 0;
+  for (auto _ : state) {
+    buffer.clear();
+    for (std::size_t i = 0; i < n; ++i) {
+      seed[i] = next_random(seed[i]);
+      const std::uint32_t target = roster[seed[i] % n];
+      if (!world.alive(target)) {
+        ++dropped;
+        continue;
+      }
+      buffer.push_back({target & checked_fighters::kIndexMask, attack[i]});
+    }
+    for (const hit& h : buffer) taken[h.target] += h.amount;
+    benchmark::ClobberMemory();
+  }
+  benchmark::DoNotOptimize(taken.data());
+  if (dropped != 0) state.SkipWithError("messages dropped");
+  state.SetItemsProcessed(state.iterations() * state.range(0));
+}
+
 // ---------------------------------------------------------------- strata
 
 struct fighter {
@@ -340,6 +425,12 @@ BENCHMARK(baseline_buffer_1t)
     ->Apply(damage_counts);
 BENCHMARK(baseline_grouped_1t)
     ->Name("BM_Damage/baseline_grouped_1t")
+    ->Apply(damage_counts);
+BENCHMARK(baseline_checked_direct)
+    ->Name("BM_Damage/baseline_checked_direct")
+    ->Apply(damage_counts);
+BENCHMARK(baseline_checked_buffer)
+    ->Name("BM_Damage/baseline_checked_buffer")
     ->Apply(damage_counts);
 BENCHMARK(baseline_thread_buffers)
     ->Name("BM_Damage/baseline_thread_buffers")

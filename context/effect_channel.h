@@ -64,6 +64,20 @@
 // ctx.dropped_messages() is the count of the latest step. A target killed
 // during the step is alive until the refresh and still receives.
 //
+// Trusted targets. So every message a receiver sees names a live entity:
+// kills (requested by a system or by the step proxy) take effect at the
+// refresh, which clears the messages first, and nothing else ends an
+// entity mid-step. Hence, while for_each_message calls f with a message,
+// data.get / write / read / try_get / try_read of that message's target
+// skip the liveness check; whether the target has the component is still
+// checked, as for any id (STRATA_CHECK in get/write/read, null from
+// try_get/try_read): the sender knew nothing of the receiver's components,
+// and a step proxy may remove one between two execute_systems() calls. The
+// trust belongs to the visit, not to the id: the same id copied out of the
+// message, used after f returns or in a later step, is checked like any
+// other, so a target that dies and whose slot is reused is never served
+// the new owner.
+//
 // Lifetime. Messages live until the refresh of the step that sent them,
 // which clears them: a receiver sees the messages its senders sent earlier
 // in the same step (in one execute_systems() call, all of them, since it
@@ -73,7 +87,9 @@
 //
 // Complexity. A send is an alive check of the target and an append to the
 // subtask's own buffer (no lock, no allocation once warm). for_each_message
-// reads the senders' buffers where they are: O(messages), no copy. For
+// reads the senders' buffers where they are: O(messages), no copy; a write
+// of the visited target reads no more than the component itself (and the
+// entity's component bits, unless every live entity is the receiver's). For
 // messages(tag, id), the messages of the type are grouped by target index
 // with a stable counting sort, O(messages + highest target index), nothing
 // when no message was sent: before the subtasks of a receiver that may

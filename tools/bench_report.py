@@ -1525,6 +1525,7 @@ def hook_rows(results):
 
 DAMAGE_COUNTS = [1 << 14, 1 << 18, 1 << 20]
 DAMAGE_IMPLS = ["baseline_direct", "baseline_buffer_1t", "baseline_grouped_1t",
+                "baseline_checked_direct", "baseline_checked_buffer",
                 "baseline_thread_buffers", "strata_1t", "strata_1t_apply",
                 "strata_2t"]
 
@@ -1549,6 +1550,10 @@ def section_damage(results):
                                      times["baseline_grouped_1t"])),
                      fmt_ratio(ratio(times["strata_1t_apply"],
                                      times["baseline_buffer_1t"])),
+                     fmt_ratio(ratio(times["strata_1t_apply"],
+                                     times["baseline_direct"])),
+                     fmt_ratio(ratio(times["strata_1t_apply"],
+                                     times["baseline_checked_buffer"])),
                      fmt_ratio(ratio(times["strata_2t"],
                                      times["strata_1t"]))])
     L += ["`//benchmarks:damage_benchmark`: every step each of N entities "
@@ -1558,7 +1563,12 @@ def section_damage(results):
           "amount) and then applies the buffer, the least any deferred "
           "channel does; `baseline_grouped_1t` also groups the buffer by "
           "target with a counting sort, the least a channel whose split "
-          "receivers own their targets does; `baseline_thread_buffers` fills "
+          "receivers own their targets does; `baseline_checked_direct` and "
+          "`baseline_checked_buffer` are the direct loop and the buffer with "
+          "what any ECS naming entities by versioned ids pays: the target's "
+          "id picked from a roster and checked against the live ids before "
+          "the write (the limit for Strata, which does both); "
+          "`baseline_thread_buffers` fills "
           "one buffer per thread (two) and merges them in order; `strata_1t` "
           "/ `strata_2t` send through the effect channel and receive with "
           "`data.messages(tag, self)` (grouped) at 1 and 2 threads; "
@@ -1569,8 +1579,10 @@ def section_damage(results):
           "Why the gap: benchmarks/ANALYSIS.md.\n",
           md_table(["entities"] + DAMAGE_IMPLS +
                    ["strata_1t / direct", "strata_1t / grouped",
-                    "strata_1t_apply / buffer", "strata_2t / strata_1t"], rows,
-                   ["---"] + ["---:"] * (len(DAMAGE_IMPLS) + 4)),
+                    "strata_1t_apply / buffer", "strata_1t_apply / direct",
+                    "strata_1t_apply / checked_buffer",
+                    "strata_2t / strata_1t"], rows,
+                   ["---"] + ["---:"] * (len(DAMAGE_IMPLS) + 6)),
           ""]
     return L
 

@@ -2,6 +2,20 @@
 // (context/effect_channel.h; context/data_proxy.h states the contract):
 // send, messages, for_each_message, and the sender rule of a system that
 // may split.
+//
+// Trusted targets. While for_each_message calls f with a message, the
+// proxy remembers that message's target (visited_target_): random access
+// (proxy_random_access.h) to that id skips its liveness check. It is sound
+// because the target was alive when sent (send drops the others), and no
+// id that is alive stops being alive before the refresh: kills, a data
+// proxy's and a step proxy's alike, are marked and carried out at the
+// refresh, which first clears every message; creations mid-step only make
+// new ids. The trust covers liveness only: whether the entity has the
+// component is still checked (the sender knew nothing of the receiver's
+// components, and a step proxy may remove one between two
+// execute_systems() calls). It is kept in the proxy, for the message being
+// visited only: an id copied out of a message is an ordinary id again
+// once f returns, so a copy kept past the step can never skip a check.
 #ifndef STRATA_CONTEXT_INTERNAL_PROXY_EFFECT_CHANNEL_H_
 #define STRATA_CONTEXT_INTERNAL_PROXY_EFFECT_CHANNEL_H_
 
@@ -20,6 +34,9 @@
 #include "settings/type_list.h"
 
 namespace strata::context_internal {
+
+template <typename Proxy>
+class proxy_random_access;
 
 // send / messages / for_each_message of data_proxy (Proxy), which
 // befriends it.
@@ -93,13 +110,56 @@ class proxy_effect_channel {
       diagnostic::report(
           diagnostic::for_each_message_in_split_system<system_type, T>);
     } else {
-      self().instance_.inboxes.template box<T>().for_each(f);
+      visit_scope scope(visited_target_);
+      auto visit = [&](const message<T>& m) {
+        visited_target_ = reinterpret_cast<std::uintptr_t>(&m.target);
+        f(m);
+      };
+      self().instance_.inboxes.template box<T>().for_each(visit);
     }
   }
 
  private:
+  friend class proxy_random_access<Proxy>;
+
+  // Marks a visit for its duration, restoring what an enclosing visit (a
+  // for_each_message called from another's f) had, also when f throws.
+  class visit_scope {
+   public:
+    explicit visit_scope(std::uintptr_t& visited)
+        : visited_(visited), saved_(visited) {}
+    ~visit_scope() { visited_ = saved_; }
+    visit_scope(const visit_scope&) = delete;
+    visit_scope& operator=(const visit_scope&) = delete;
+
+   private:
+    std::uintptr_t& visited_;
+    std::uintptr_t saved_;
+  };
+
+  // Whether `id` is the target of the message being visited: alive, by the
+  // reasoning at the top of this file. Always false in a system that
+  // receives nothing.
+  bool is_visited_target(entity_id id) const noexcept {
+    if constexpr (size_v<typename Proxy::signature_type::received_types> == 0) {
+      return false;
+    } else {
+      return visited_target_ != 0 &&
+             id == *reinterpret_cast<const entity_id*>(visited_target_);
+    }
+  }
+
   Proxy& self() { return static_cast<Proxy&>(*this); }
   const Proxy& self() const { return static_cast<const Proxy&>(*this); }
+
+  // The address of the visited message's target, 0 outside a visit
+  // (mutable: for_each_message is const, and this is the proxy's own
+  // bookkeeping). An integer, not a pointer: storing it once per message
+  // then makes the compiler reload nothing around the loop (a pointer
+  // store may alias every pointer it holds, an id-sized store the
+  // message's own fields), and the check of the visited target, the
+  // same load as the caller's, folds away.
+  mutable std::uintptr_t visited_target_ = 0;
 
   // The sender rule of send() in a system that may split.
   template <typename Boxes>

@@ -191,7 +191,7 @@ class proxy_random_access {
       return nullptr;
     } else {
       auto& core = self().core_;
-      if (!core.template has_component<T>(id)) return nullptr;
+      if (!has_with<T>(id)) return nullptr;
       return &core.components().template get<T>(id);
     }
   }
@@ -217,15 +217,35 @@ class proxy_random_access {
   // requires; kills and creations wait for the refresh), the liveness check
   // alone: it reads the id array, not the entity's component bits. (The
   // run settled the departures before it started; none are noted in it.)
+  // The target of the message for_each_message is visiting is known to be
+  // alive (internal/proxy_effect_channel.h, trusted targets): for it the
+  // liveness check is skipped, never the component check.
   template <typename T>
   bool alive_with(entity_id id) const {
     const auto& core = self().core_;
+    const bool trusted = self().is_visited_target(id);
     if constexpr (contains_v<T,
                              typename Proxy::signature_type::required_types>) {
       if (self().instance_.subscription().raw_subscribed_indices().size() ==
           core.entities().size()) {
-        return core.entities().alive(id);
+        return trusted || core.entities().alive(id);
       }
+    }
+    return has_with<T>(id, trusted);
+  }
+  // Whether `id` is alive and has T (try_read), and the same when its
+  // liveness is already known (`trusted`).
+  template <typename T>
+  bool has_with(entity_id id) const {
+    return has_with<T>(id, self().is_visited_target(id));
+  }
+  template <typename T>
+  bool has_with(entity_id id, bool trusted) const {
+    const auto& core = self().core_;
+    if (trusted) {
+      constexpr std::size_t bit =
+          Proxy::types_type::component_list::template id_of<T>();
+      return core.entities().metadata_at(id.index()).components.test(bit);
     }
     return core.template has_component<T>(id);
   }
