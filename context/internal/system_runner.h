@@ -136,35 +136,35 @@ class system_runner {
   // Runs the selected systems with the settings' scheduler, which decides
   // whether the call runs on the calling thread (in its sequential order:
   // hand_off::never, or no worker) or on its own terms. A call the policy
-  // runs unplanned takes the unplanned variant of each system's run.
+  // runs unplanned takes the unplanned variant of each system's run. The
+  // table is a run-time choice: the scheduler's walks over the systems
+  // (sequential order, and ranking and pool) are compiled once per call,
+  // for both tables.
   template <const auto& Selected, const auto& Table, typename Refs,
             typename Plan>
   static step_decision run_systems(core_type& core, Refs& adapters,
                                    const Plan& plan) {
+    const auto* table = &Table;
     if constexpr (Types::scheduler_type::runs_subtasks_in_parallel) {
       if (plan.mode == call_mode::calling_thread_unplanned) {
-        return schedule<Selected, run_table<Selected, Refs, true>>(
-            core, adapters, plan.hand_off);
+        table = &run_table<Selected, Refs, true>;
       }
     }
-    return schedule<Selected, Table>(core, adapters, plan.hand_off);
-  }
-  template <const auto& Selected, const auto& Table, typename Refs>
-  static step_decision schedule(core_type& core, Refs& adapters,
-                                hand_off_policy hand_off) {
     return Types::scheduler_type::template execute<system_list, Selected>(
         core.pool(),
-        [&core, &adapters](std::size_t id) { Table[id](core, adapters); },
+        [&core, &adapters, table](std::size_t id) {
+          (*table)[id](core, adapters);
+        },
         [&core](std::size_t id) {
           return core.policy().predicted_ns(core, id);
         },
-        hand_off);
+        plan.hand_off);
   }
 
   // Runs system I through the adapter matching it (traced; a throw marks
   // the run failed): plan, run its subtasks, record. `Unplanned`: the call
   // runs by a decision made for the whole call (a remembered inline
-  // decision, internal/inline_decisions.h), so the run is neither
+  // decision, internal/cost_model.cc), so the run is neither
   // predicted, measured nor split, all known at compile time: the same code
   // as under the sequential scheduler. Only the adapter call and the
   // subtask body are compiled per system; planning and recording work on
