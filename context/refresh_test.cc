@@ -404,7 +404,7 @@ TEST(RefreshTest, AThrowingDeferredFunctionLetsTheRestKillsAndMatchesRun) {
 }
 
 // The threaded scheduler's remembered inline decisions hold while every
-// subscription stays within its growth limit (internal/cost_model.cc):
+// subscription stays within its growth limit (internal/run_policy.cc):
 // the refresh reports one that grew past it, once.
 TEST(RefreshTest, ReportsASubscriptionThatGrewPastItsLimit) {
   world w;

@@ -27,10 +27,18 @@
 // splits it as its strategy says (hand_off::never: everything on the
 // calling thread). adaptive_run_policy, the default of a threaded
 // scheduler, measures the systems' costs and decides from predictions
-// (scheduler/hand_off.h), remembering calls it ran inline: its cost model,
-// internal/cost_model.h, compiled once, not in every program. A context whose settings choose the
-// sequential scheduler, or `.run_policy(strata::run_policy::fixed)`, holds
-// a fixed_run_policy: no clock read, no prediction, nothing remembered.
+// (scheduler/hand_off.h), remembering calls it ran inline. A context whose
+// settings choose the sequential scheduler, or
+// `.run_policy(strata::run_policy::fixed)`, holds a fixed_run_policy: no
+// clock read, no prediction, nothing remembered.
+//
+// The adaptive policy's decisions do not depend on the program's types:
+// they are its cost_model, compiled once (internal/run_policy.cc, which
+// explains when a call is remembered, probed and forgotten, and why)
+// instead of inline in every program. The templates hand it plain numbers
+// (system indices, entity counts, nanoseconds, a call's key) and keep what
+// depends on types: each system's planning and the table of its costs.
+// Everything is held by value in the context core: nothing is allocated.
 //
 // Thread-safety: used by the context's thread outside system execution,
 // except before_system/after_system, called by the thread running a
@@ -40,14 +48,180 @@
 #define STRATA_CONTEXT_INTERNAL_RUN_POLICY_H_
 
 #include <array>
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 
-#include "context/internal/cost_model.h"
 #include "context/trace.h"
 #include "scheduler/hand_off.h"
 
 namespace strata::context_internal {
+
+// How an execute_systems() call runs (the header's comment).
+enum class call_mode { calling_thread, calling_thread_unplanned, scheduled };
+
+// How one run of a system goes: its subtasks on the pool or in order on
+// the running thread; timed as a whole (since start_ns) or not.
+struct system_plan {
+  bool parallel = false;
+  bool measure = false;
+  std::int64_t start_ns = 0;
+};
+
+// The strategy hint a policy gives a system's subtask split
+// (inner_parallelism::automatic()): the prediction, or what the hand-off
+// mode forces.
+constexpr std::int64_t split_hint(hand_off_policy policy,
+                                  std::int64_t predicted) {
+  if (policy.mode == hand_off::always) {
+    return std::numeric_limits<std::int64_t>::max();
+  }
+  return policy.mode == hand_off::never ? run_cost::unknown : predicted;
+}
+
+// One call's systems as the model sees them: which are selected, their
+// costs, and (function pointers into the core's subscriptions) their member
+// counts after pending departures and as they are, and growth limits.
+struct call_systems {
+  const bool* selected;
+  run_cost* const* costs;
+  std::size_t count;
+  void* core;
+  std::size_t (*subscribed)(void* core, std::size_t system);
+  std::size_t (*members)(void* core, std::size_t system);
+  void (*limit_growth)(void* core, std::size_t system, std::size_t limit);
+};
+
+// The calls of execute_systems() whose last decision was to run on the
+// calling thread, unsplit, and the timings of calls run on threads and
+// inline (internal/run_policy.cc). Keyed by the call's run table address.
+class inline_decisions {
+ public:
+  // How a call runs now: deciding (the scheduler's full path), by its
+  // remembered decision, or by it and timed (a sampling step).
+  enum class mode { decide, remembered, remembered_timed };
+
+  // Probes, lifetimes and their constants: internal/run_policy.cc.
+  static constexpr std::uint32_t kForever = 0;
+
+  // Call once per call: it counts down a remembered decision's lifetime.
+  mode mode_for(const void* call, bool sampling) noexcept;
+  // The call runs inline, unsplit, until its systems' work reaches
+  // `budget_ns` (and, for a lifetime other than kForever, that many calls).
+  void remember(const void* call, std::int64_t budget_ns,
+                std::uint32_t lifetime) noexcept;
+  bool within_budget(const void* call, std::int64_t ns) const noexcept;
+  void forget_all() noexcept;
+
+  // Counts a call about to be decided; whether it runs inline (a probe).
+  bool probe_due(const void* call) noexcept;
+  // A timed run of `call`, on threads or inline.
+  void record(const void* call, bool on_threads, std::int64_t ns) noexcept;
+  bool timed(const void* call) const noexcept;
+  // Whether `call` measured clearly faster inline than on threads.
+  bool inline_wins(const void* call) const noexcept;
+  std::int64_t inline_mean(const void* call) const noexcept;
+  std::int64_t threaded_mean(const void* call) const noexcept;
+
+  // A system of the current call ran its subtasks on several threads.
+  void note_split() noexcept { split_.store(true, std::memory_order_relaxed); }
+  bool take_split() noexcept {
+    return split_.exchange(false, std::memory_order_relaxed);
+  }
+
+ private:
+  static constexpr std::size_t kSlots = 4;
+  static constexpr std::size_t kNone = kSlots;
+
+  struct timing {
+    std::int64_t threaded_ns = 0;  // means; 0: no sample yet
+    std::int64_t inline_ns = 0;
+    std::uint32_t decided = 0;
+    std::uint32_t inline_runs = 0;
+    std::uint32_t threaded_runs = 0;
+    bool rechecking = false;  // a "threads lose" decision just expired
+  };
+  std::size_t find(const void* call) const noexcept;
+  std::size_t timing_slot(const void* call) const noexcept;
+  timing* timing_of(const void* call) noexcept;
+  const timing* timing_of(const void* call) const noexcept;
+  timing& timing_for(const void* call) noexcept;
+
+  std::array<const void*, kSlots> calls_{};
+  std::array<std::int64_t, kSlots> budgets_{};
+  std::array<std::uint32_t, kSlots> lives_{};
+  std::size_t next_ = 0;
+  std::array<const void*, kSlots> timed_calls_{};
+  std::array<timing, kSlots> timings_{};
+  std::size_t next_timed_ = 0;
+  std::atomic<bool> split_{false};
+};
+
+class cost_model {
+ public:
+  // One step in kCostSampleSteps samples (internal/run_policy.cc: why).
+  static constexpr std::uint64_t kCostSampleSteps = 32;
+
+  // The selected systems' predictions: total, largest, all measured
+  // before, all fresh (measured, not marked stale since).
+  struct prediction_summary {
+    std::int64_t total = 0;
+    std::int64_t largest = 0;
+    bool all_known = true;
+    bool all_fresh = true;
+  };
+  struct call_plan {
+    call_mode mode = call_mode::calling_thread;
+    hand_off_policy hand_off;
+    bool timed = false;      // since start_ns
+    bool probe = false;      // inline instead of deciding
+    bool too_small = false;  // every prediction below a hand-off's worth
+    std::int64_t start_ns = 0;
+    prediction_summary predicted;
+  };
+
+  // Measures only where it matters: a threaded scheduler with workers,
+  // deciding automatically.
+  cost_model(hand_off_policy configured, bool runs_in_parallel,
+             std::size_t workers) noexcept
+      : hand_off_(configured),
+        runs_in_parallel_(runs_in_parallel),
+        measures_(runs_in_parallel && configured.mode == hand_off::automatic &&
+                  workers > 0) {}
+
+  void before_step(std::uint64_t step) noexcept {
+    sampling_ = measures_ && step % kCostSampleSteps == 0;
+  }
+  call_plan before_call(const call_systems& systems, const void* call);
+  void after_call(const call_systems& systems, const void* call,
+                  const call_plan& plan, step_decision decision);
+  // Every call decides again, from fresh measurements of every system.
+  void forget_decisions(run_cost* const* costs, std::size_t count) noexcept;
+
+  bool measures() const noexcept { return measures_; }
+  bool sampling() const noexcept { return sampling_; }
+  bool runs_in_parallel() const noexcept { return runs_in_parallel_; }
+  hand_off_policy hand_off() const noexcept { return hand_off_; }
+  void note_split() noexcept { decisions_.note_split(); }
+
+ private:
+  call_plan plan_of(call_mode mode) const noexcept;
+  call_plan plan_decided(const call_systems& systems);
+  prediction_summary summarize(const call_systems& systems) const;
+  void remember_inline(const call_systems& systems, const void* call,
+                       const call_plan& plan, step_decision decision);
+  void remember_threads_lose(const call_systems& systems, const void* call);
+  void after_timed_inline_run(const call_systems& systems, const void* call,
+                              const call_plan& plan, std::int64_t ns);
+
+  hand_off_policy hand_off_;
+  bool runs_in_parallel_;
+  bool measures_;
+  bool sampling_ = false;
+  inline_decisions decisions_;
+};
+
 
 // Decisions from the settings alone. With nothing measured, `automatic`
 // has nothing to decide from: on a threaded scheduler it hands off every
@@ -107,9 +281,8 @@ class fixed_run_policy {
 // Decisions from measured costs (scheduler/hand_off.h), made only where they
 // matter: a threaded scheduler with workers, deciding automatically (else
 // as the configured hand-off mode says, without predictions). The
-// decisions themselves are the cost model's (internal/cost_model.h),
-// compiled once; this template hands it the call's systems and plans each
-// system's run.
+// decisions are the cost model's; this template hands it the call's
+// systems and plans each system's run.
 template <typename Types>
 class adaptive_run_policy {
   static constexpr std::size_t system_count = Types::system_count;
@@ -195,27 +368,24 @@ class adaptive_run_policy {
   // The call's systems as the cost model reads them.
   template <const auto& Selected, typename Core>
   call_systems systems_of(Core& core) const {
-    return {Selected.data(),       costs_.data(),        system_count,
-            &core,                 &subscribed<Core>,    &members<Core>,
-            &limit_growth<Core>};
+    return {Selected.data(),     costs_.data(),     system_count, &core,
+            &subscribed<Core>,   &members<Core>,    &limit_growth<Core>};
+  }
+  template <typename Core>
+  static auto& of(void* core, std::size_t system) {
+    return static_cast<Core*>(core)->subscription(system);
   }
   template <typename Core>
   static std::size_t subscribed(void* core, std::size_t system) {
-    return static_cast<Core*>(core)
-        ->subscription(system)
-        .subscribed_indices()
-        .size();
+    return of<Core>(core, system).subscribed_indices().size();
   }
   template <typename Core>
   static std::size_t members(void* core, std::size_t system) {
-    return static_cast<Core*>(core)
-        ->subscription(system)
-        .raw_subscribed_indices()
-        .size();
+    return of<Core>(core, system).raw_subscribed_indices().size();
   }
   template <typename Core>
   static void limit_growth(void* core, std::size_t system, std::size_t limit) {
-    static_cast<Core*>(core)->subscription(system).set_growth_limit(limit);
+    of<Core>(core, system).set_growth_limit(limit);
   }
 
   template <typename Runtime>

@@ -1,5 +1,12 @@
-// The adaptive run policy's cost model (internal/cost_model.h), compiled
+// The adaptive run policy's cost model (internal/run_policy.h), compiled
 // once.
+//
+// Sampling. One step in cost_model::kCostSampleSteps samples: systems whose
+// cost is known are measured again, and a call run by a remembered decision
+// is timed. Two clock reads per subtask are most of a small system's
+// scheduling cost and costs drift slowly (predictions scale with the entity
+// count); a sample weighs 1/4 in the mean, so a changed per-entity cost is
+// followed within a few periods.
 //
 // Remembered decisions. Deciding costs a prediction per system (its
 // measured cost per entity times its entity count), a critical-path ranking
@@ -41,13 +48,36 @@
 // A call is keyed by its run table's address (one per execute_systems()
 // instantiation: its selected systems and adapter types). A few are kept:
 // a program usually makes one or two distinct calls per step.
-#include "context/internal/cost_model.h"
+#include "context/internal/run_policy.h"
 
 #include <algorithm>
 
 #include "context/trace.h"
 
 namespace strata::context_internal {
+
+namespace {
+
+constexpr std::uint32_t kProbeOften = 32;
+constexpr std::uint32_t kProbeRare = 256;
+constexpr std::int64_t kRecheckNs = 100'000'000;  // 100 ms
+constexpr std::uint32_t kMinRecheckCalls = 8;
+constexpr std::uint32_t kRecheckCalls = 1024;
+
+// How many calls a "threads do not pay" decision lasts for a call whose
+// inline runs take `inline_ns`: about kRecheckNs of them.
+std::uint32_t recheck_calls(std::int64_t inline_ns) noexcept {
+  return static_cast<std::uint32_t>(std::clamp<std::int64_t>(
+      kRecheckNs / std::max<std::int64_t>(inline_ns, 1), kMinRecheckCalls,
+      kRecheckCalls));
+}
+
+double ratio(std::int64_t budget, std::int64_t work) {
+  return static_cast<double>(budget) /
+         static_cast<double>(std::max<std::int64_t>(work, 1));
+}
+
+}  // namespace
 
 // ---- inline_decisions ----
 
@@ -83,12 +113,6 @@ bool inline_decisions::within_budget(const void* call,
 void inline_decisions::forget_all() noexcept {
   calls_ = {};
   timed_calls_ = {};  // the world changed: old timings say nothing
-}
-
-std::uint32_t inline_decisions::recheck_calls(std::int64_t inline_ns) noexcept {
-  return static_cast<std::uint32_t>(std::clamp<std::int64_t>(
-      kRecheckNs / std::max<std::int64_t>(inline_ns, 1), kMinRecheckCalls,
-      kRecheckCalls));
 }
 
 // Only once the call ran on threads. Takes one of the kSlots timing slots:
@@ -173,15 +197,6 @@ inline_decisions::timing& inline_decisions::timing_for(
 }
 
 // ---- cost_model ----
-
-namespace {
-
-double ratio(std::int64_t budget, std::int64_t work) {
-  return static_cast<double>(budget) /
-         static_cast<double>(std::max<std::int64_t>(work, 1));
-}
-
-}  // namespace
 
 cost_model::call_plan cost_model::before_call(const call_systems& systems,
                                               const void* call) {
@@ -294,8 +309,9 @@ void cost_model::remember_inline(const call_systems& systems,
                                        : static_cast<std::size_t>(limit));
   }
   decisions_.remember(
-      call, static_cast<std::int64_t>(static_cast<double>(predicted.total) *
-                                      headroom));
+      call,
+      static_cast<std::int64_t>(static_cast<double>(predicted.total) * headroom),
+      inline_decisions::kForever);
 }
 
 // Threads measured slower than inline for `call`: it runs inline, the
@@ -314,7 +330,7 @@ void cost_model::remember_threads_lose(const call_systems& systems,
         systems.core, id,
         std::max<std::size_t>(1, systems.members(systems.core, id)) * 2);
   }
-  decisions_.remember(call, budget, inline_decisions::recheck_calls(inline_ns));
+  decisions_.remember(call, budget, recheck_calls(inline_ns));
 }
 
 // An inline run of `call` that took `ns` (a probe, or a sampled run of a
