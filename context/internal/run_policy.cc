@@ -278,7 +278,7 @@ cost_model::prediction_summary cost_model::summarize(
     if (!systems.selected[id]) continue;
     const run_cost& cost = *systems.costs[id];
     const std::int64_t predicted =
-        cost.predict(systems.subscribed(systems.core, id));
+        cost.predict(systems.subscribed(systems.subscriptions, id));
     summary.all_known &= predicted != run_cost::unknown;
     summary.all_fresh &= !cost.needs_measuring();
     summary.total += predicted;
@@ -303,8 +303,8 @@ void cost_model::remember_inline(const call_systems& systems,
   for (std::size_t id = 0; id < systems.count; ++id) {
     if (!systems.selected[id]) continue;
     const double limit =
-        static_cast<double>(systems.members(systems.core, id)) * headroom;
-    systems.limit_growth(systems.core, id,
+        static_cast<double>(systems.members(systems.subscriptions, id)) * headroom;
+    systems.limit_growth(systems.subscriptions, id,
                          limit >= 1e18 ? static_cast<std::size_t>(-1)
                                        : static_cast<std::size_t>(limit));
   }
@@ -327,8 +327,8 @@ void cost_model::remember_threads_lose(const call_systems& systems,
   for (std::size_t id = 0; id < systems.count; ++id) {
     if (!systems.selected[id]) continue;
     systems.limit_growth(
-        systems.core, id,
-        std::max<std::size_t>(1, systems.members(systems.core, id)) * 2);
+        systems.subscriptions, id,
+        std::max<std::size_t>(1, systems.members(systems.subscriptions, id)) * 2);
   }
   decisions_.remember(call, budget, recheck_calls(inline_ns));
 }

@@ -4,14 +4,16 @@
 // call at fixed points:
 //
 //   before_step(step)                    a step begins
-//   before_call<Selected>(core, call)    an execute_systems() call: how it
-//                                        runs (a call_plan)
-//   before_system(core, runtime)         a system's run: its subtasks
+//   before_call<Selected>(subscriptions, call)   an execute_systems()
+//                                        call: how it runs (a call_plan)
+//   before_system(runtime, threads, step)   a system's run: its subtasks
 //                                        prepared, split or not, measured
 //                                        or not (a system_plan)
 //   after_system(runtime, plan, timed)   the run ended
-//   after_call<Selected>(core, call, plan, decision)   the call ended
-//   after_refresh(core)                  the step's refresh ended
+//   after_call<Selected>(subscriptions, call, plan, decision)   the call
+//                                        ended
+//   after_refresh(grown)                 the step's refresh ended (a
+//                                        system outgrew its growth limit)
 //   forget_decisions()                   the world was replaced (a restore)
 //
 // A call_plan says one of three things: run the call on the calling thread
@@ -39,6 +41,9 @@
 // (system indices, entity counts, nanoseconds, a call's key) and keep what
 // depends on types: each system's planning and the table of its costs.
 // Everything is held by value in the context core: nothing is allocated.
+// A policy never calls back into the core: it is handed the systems'
+// subscriptions (the core's array of them), their runtimes and plain
+// numbers.
 //
 // Thread-safety: used by the context's thread outside system execution,
 // except before_system/after_system, called by the thread running a
@@ -81,16 +86,17 @@ constexpr std::int64_t split_hint(hand_off_policy policy,
 }
 
 // One call's systems as the model sees them: which are selected, their
-// costs, and (function pointers into the core's subscriptions) their member
+// costs, and (function pointers into the subscriptions) their member
 // counts after pending departures and as they are, and growth limits.
 struct call_systems {
   const bool* selected;
   run_cost* const* costs;
   std::size_t count;
-  void* core;
-  std::size_t (*subscribed)(void* core, std::size_t system);
-  std::size_t (*members)(void* core, std::size_t system);
-  void (*limit_growth)(void* core, std::size_t system, std::size_t limit);
+  const void* subscriptions;
+  std::size_t (*subscribed)(const void* subscriptions, std::size_t system);
+  std::size_t (*members)(const void* subscriptions, std::size_t system);
+  void (*limit_growth)(const void* subscriptions, std::size_t system,
+                       std::size_t limit);
 };
 
 // The calls of execute_systems() whose last decision was to run on the
@@ -242,33 +248,32 @@ class fixed_run_policy {
         runs_in_parallel_(runs_in_parallel) {}
 
   void before_step(std::uint64_t /*step*/) noexcept {}
-  template <const auto& Selected, typename Core>
-  call_plan before_call(Core& /*core*/, const void* /*call*/) const noexcept {
+  template <const auto& Selected, typename Subscriptions>
+  call_plan before_call(const Subscriptions&, const void*) const noexcept {
     if (!runs_in_parallel_) return {call_mode::calling_thread, hand_off::never};
     return {call_mode::scheduled, hand_off_};
   }
-  template <typename Core, typename Runtime>
-  [[gnu::noinline]] system_plan before_system(Core& core,
-                                              Runtime& runtime) const {
-    runtime.prepare_subtasks(
-        core.thread_count(), Types::inner_parallelism_allowed,
-        core.step_count(), split_hint(hand_off_, run_cost::unknown));
+  template <typename Runtime>
+  [[gnu::noinline]] system_plan before_system(Runtime& runtime,
+                                              std::size_t threads,
+                                              std::uint64_t step) const {
+    runtime.prepare_subtasks(threads, Types::inner_parallelism_allowed, step,
+                             split_hint(hand_off_, run_cost::unknown));
     return {.parallel = Types::inner_parallelism_allowed && runs_in_parallel_ &&
                         hand_off_.worth_splitting(run_cost::unknown,
                                                   runtime.subtask_count())};
   }
   template <typename Runtime>
   void after_system(Runtime&, const system_plan&, bool) const noexcept {}
-  template <const auto& Selected, typename Core>
-  void after_call(Core&, const void*, const call_plan&,
+  template <const auto& Selected, typename Subscriptions>
+  void after_call(const Subscriptions&, const void*, const call_plan&,
                   step_decision) const noexcept {}
-  template <typename Core>
-  void after_refresh(Core&) const noexcept {}
+  void after_refresh(bool /*grown*/) const noexcept {}
   void forget_decisions() const noexcept {}
 
   // Predicted run times, for the scheduler: none.
-  template <typename Core>
-  std::int64_t predicted_ns(Core& /*core*/, std::size_t /*system*/) const {
+  template <typename Subscription>
+  std::int64_t predicted_ns(const Subscription&, std::size_t) const {
     return run_cost::unknown;
   }
   void watch_cost(std::size_t /*system*/, run_cost& /*cost*/) noexcept {}
@@ -297,31 +302,34 @@ class adaptive_run_policy {
       : model_(configured, runs_in_parallel, workers) {}
 
   void before_step(std::uint64_t step) noexcept { model_.before_step(step); }
-  template <const auto& Selected, typename Core>
-  call_plan before_call(Core& core, const void* call) {
-    return model_.before_call(systems_of<Selected>(core), call);
+  template <const auto& Selected, typename Subscriptions>
+  call_plan before_call(const Subscriptions& subscriptions, const void* call) {
+    return model_.before_call(systems_of<Selected>(subscriptions), call);
   }
-  template <const auto& Selected, typename Core>
-  void after_call(Core& core, const void* call, const call_plan& plan,
+  template <const auto& Selected, typename Subscriptions>
+  void after_call(const Subscriptions& subscriptions, const void* call,
+                  const call_plan& plan,
                   step_decision decision) {
     if (plan.mode == call_mode::calling_thread) return;
-    model_.after_call(systems_of<Selected>(core), call, plan, decision);
+    model_.after_call(systems_of<Selected>(subscriptions), call, plan,
+                      decision);
   }
 
   // How a system runs this time: split over the pool or not, measured or
   // not (and since when); prepares its subtasks. Out of line: one call per
   // system run, compiled once per strategy and state types.
-  template <typename Core, typename Runtime>
-  [[gnu::noinline]] system_plan before_system(Core& core, Runtime& runtime) {
+  template <typename Runtime>
+  [[gnu::noinline]] system_plan before_system(Runtime& runtime,
+                                              std::size_t threads,
+                                              std::uint64_t step) {
     const bool measures = model_.measures();
     const std::int64_t predicted =
         measures ? runtime.cost().predict(runtime.subscribed_count())
                  : run_cost::unknown;
     const bool measure =
         measures && (model_.sampling() || runtime.cost().needs_measuring());
-    runtime.prepare_subtasks(
-        core.thread_count(), Types::inner_parallelism_allowed,
-        core.step_count(), split_hint(model_.hand_off(), predicted));
+    runtime.prepare_subtasks(threads, Types::inner_parallelism_allowed, step,
+                             split_hint(model_.hand_off(), predicted));
     const bool parallel =
         Types::inner_parallelism_allowed && model_.runs_in_parallel() &&
         model_.hand_off().worth_splitting(predicted, runtime.subtask_count());
@@ -343,9 +351,8 @@ class adaptive_run_policy {
 
   // A system that outgrew its decision's limit at this refresh makes every
   // call decide again.
-  template <typename Core>
-  void after_refresh(Core& core) {
-    if (core.refresh_queue().take_membership_growth()) forget_decisions();
+  void after_refresh(bool grown) {
+    if (grown) forget_decisions();
   }
   // Every call decides again, from fresh measurements of every system.
   void forget_decisions() noexcept {
@@ -354,11 +361,11 @@ class adaptive_run_policy {
 
   // System `system`'s predicted run time at its current entity count
   // (run_cost::unknown when nothing is measured), for the scheduler.
-  template <typename Core>
-  std::int64_t predicted_ns(Core& core, std::size_t system) const {
+  template <typename Subscription>
+  std::int64_t predicted_ns(const Subscription& subscription,
+                            std::size_t system) const {
     if (!model_.measures()) return run_cost::unknown;
-    return costs_[system]->predict(
-        core.subscription(system).subscribed_indices().size());
+    return costs_[system]->predict(subscription.subscribed_indices().size());
   }
   void watch_cost(std::size_t system, run_cost& cost) noexcept {
     costs_[system] = &cost;
@@ -366,26 +373,29 @@ class adaptive_run_policy {
 
  private:
   // The call's systems as the cost model reads them.
-  template <const auto& Selected, typename Core>
-  call_systems systems_of(Core& core) const {
-    return {Selected.data(),     costs_.data(),     system_count, &core,
-            &subscribed<Core>,   &members<Core>,    &limit_growth<Core>};
+  // (Subscriptions: the core's array of subscription pointers, S*.)
+  template <const auto& Selected, typename S, std::size_t N>
+  call_systems systems_of(const std::array<S*, N>& subscriptions) const {
+    return {Selected.data(),   costs_.data(),  system_count,
+            subscriptions.data(), &subscribed<S>, &members<S>,
+            &limit_growth<S>};
   }
-  template <typename Core>
-  static auto& of(void* core, std::size_t system) {
-    return static_cast<Core*>(core)->subscription(system);
+  template <typename S>
+  static S& of(const void* subscriptions, std::size_t system) {
+    return *static_cast<S* const*>(subscriptions)[system];
   }
-  template <typename Core>
-  static std::size_t subscribed(void* core, std::size_t system) {
-    return of<Core>(core, system).subscribed_indices().size();
+  template <typename S>
+  static std::size_t subscribed(const void* subscriptions, std::size_t system) {
+    return of<S>(subscriptions, system).subscribed_indices().size();
   }
-  template <typename Core>
-  static std::size_t members(void* core, std::size_t system) {
-    return of<Core>(core, system).raw_subscribed_indices().size();
+  template <typename S>
+  static std::size_t members(const void* subscriptions, std::size_t system) {
+    return of<S>(subscriptions, system).raw_subscribed_indices().size();
   }
-  template <typename Core>
-  static void limit_growth(void* core, std::size_t system, std::size_t limit) {
-    of<Core>(core, system).set_growth_limit(limit);
+  template <typename S>
+  static void limit_growth(const void* subscriptions, std::size_t system,
+                           std::size_t limit) {
+    of<S>(subscriptions, system).set_growth_limit(limit);
   }
 
   template <typename Runtime>

@@ -124,10 +124,12 @@ class system_runner {
   static void run_call(core_type& core, Refs& adapters) {
     constexpr const auto* key = &Table;
     auto& policy = core.policy();
-    const auto plan = policy.template before_call<Selected>(core, key);
+    const auto plan =
+        policy.template before_call<Selected>(core.subscriptions(), key);
     const step_decision decision =
         run_systems<Selected, Table>(core, adapters, plan);
-    policy.template after_call<Selected>(core, key, plan, decision);
+    policy.template after_call<Selected>(core.subscriptions(), key, plan,
+                                         decision);
     if constexpr (Types::trace_enabled) {
       record_trace<Selected>(core, std::make_index_sequence<system_count>{});
     }
@@ -156,7 +158,7 @@ class system_runner {
           (*table)[id](core, adapters);
         },
         [&core](std::size_t id) {
-          return core.policy().predicted_ns(core, id);
+          return core.policy().predicted_ns(core.subscription(id), id);
         },
         plan.hand_off);
   }
@@ -236,7 +238,8 @@ class system_runner {
       prepare_unplanned(core, runtime);
       return {};
     } else {
-      return core.policy().before_system(core, runtime);
+      return core.policy().before_system(runtime, core.thread_count(),
+                                         core.step_count());
     }
   }
   template <typename Runtime>
