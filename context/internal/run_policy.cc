@@ -259,8 +259,8 @@ cost_model::call_plan cost_model::plan_of(call_mode mode) const noexcept {
 // splits) runs as the sequential scheduler would: hand_off::never makes the
 // threaded scheduler skip its ranking. Sampling steps take the full path.
 cost_model::call_plan cost_model::plan_decided(const call_systems& systems) {
-  constexpr std::int64_t small = std::min(hand_off_policy::kInlineStepNs,
-                                          hand_off_policy::kMinSubtaskNs);
+  constexpr std::int64_t small =
+      std::min(hand_off_policy::kInlineStepNs, hand_off_policy::kMinSubtaskNs);
   call_plan plan = plan_of(call_mode::scheduled);
   plan.predicted = summarize(systems);
   plan.too_small =
@@ -291,8 +291,8 @@ cost_model::prediction_summary cost_model::summarize(
 // remembered, each selected system limited to the entity count at which the
 // decision could change (without a ranking, too small, the whole total
 // counts as off the critical path: a lower limit, never a wrong one).
-void cost_model::remember_inline(const call_systems& systems,
-                                 const void* call, const call_plan& plan,
+void cost_model::remember_inline(const call_systems& systems, const void* call,
+                                 const call_plan& plan,
                                  step_decision decision) {
   const prediction_summary& predicted = plan.predicted;
   const std::int64_t off_critical =
@@ -303,15 +303,16 @@ void cost_model::remember_inline(const call_systems& systems,
   for (std::size_t id = 0; id < systems.count; ++id) {
     if (!systems.selected[id]) continue;
     const double limit =
-        static_cast<double>(systems.members(systems.subscriptions, id)) * headroom;
+        static_cast<double>(systems.members(systems.subscriptions, id)) *
+        headroom;
     systems.limit_growth(systems.subscriptions, id,
                          limit >= 1e18 ? static_cast<std::size_t>(-1)
                                        : static_cast<std::size_t>(limit));
   }
-  decisions_.remember(
-      call,
-      static_cast<std::int64_t>(static_cast<double>(predicted.total) * headroom),
-      inline_decisions::kForever);
+  decisions_.remember(call,
+                      static_cast<std::int64_t>(
+                          static_cast<double>(predicted.total) * headroom),
+                      inline_decisions::kForever);
 }
 
 // Threads measured slower than inline for `call`: it runs inline, the
@@ -328,7 +329,8 @@ void cost_model::remember_threads_lose(const call_systems& systems,
     if (!systems.selected[id]) continue;
     systems.limit_growth(
         systems.subscriptions, id,
-        std::max<std::size_t>(1, systems.members(systems.subscriptions, id)) * 2);
+        std::max<std::size_t>(1, systems.members(systems.subscriptions, id)) *
+            2);
   }
   decisions_.remember(call, budget, recheck_calls(inline_ns));
 }
@@ -338,8 +340,7 @@ void cost_model::remember_threads_lose(const call_systems& systems,
 // wins makes the call inline; a remembered call over its budget makes every
 // call decide again.
 void cost_model::after_timed_inline_run(const call_systems& systems,
-                                        const void* call,
-                                        const call_plan& plan,
+                                        const void* call, const call_plan& plan,
                                         std::int64_t ns) {
   if (!plan.probe && !decisions_.within_budget(call, ns)) {
     forget_decisions(systems.costs, systems.count);

@@ -3,18 +3,15 @@
 // runner (internal/system_runner.h) and the context core (internal/core.h)
 // call at fixed points:
 //
-//   before_step(step)                    a step begins
-//   before_call<Selected>(subscriptions, call)   an execute_systems()
-//                                        call: how it runs (a call_plan)
-//   before_system(runtime, threads, step)   a system's run: its subtasks
-//                                        prepared, split or not, measured
-//                                        or not (a system_plan)
-//   after_system(runtime, plan, timed)   the run ended
-//   after_call<Selected>(subscriptions, call, plan, decision)   the call
-//                                        ended
-//   after_refresh(grown)                 the step's refresh ended (a
-//                                        system outgrew its growth limit)
-//   forget_decisions()                   the world was replaced (a restore)
+//   before_step        a step begins
+//   before_call        an execute_systems() call: how it runs (call_plan)
+//   before_system      a system's run: subtasks prepared, split or not,
+//                      measured or not (system_plan)
+//   after_system       the run ended
+//   after_call         the call ended
+//   after_refresh      the step's refresh ended (grown: a system outgrew
+//                      its growth limit)
+//   forget_decisions   the world was replaced (a restore)
 //
 // A call_plan says one of three things: run the call on the calling thread
 // as the sequential scheduler would, each system planned by
@@ -35,15 +32,12 @@
 // clock read, no prediction, nothing remembered.
 //
 // The adaptive policy's decisions do not depend on the program's types:
-// they are its cost_model, compiled once (internal/run_policy.cc, which
-// explains when a call is remembered, probed and forgotten, and why)
-// instead of inline in every program. The templates hand it plain numbers
-// (system indices, entity counts, nanoseconds, a call's key) and keep what
-// depends on types: each system's planning and the table of its costs.
-// Everything is held by value in the context core: nothing is allocated.
-// A policy never calls back into the core: it is handed the systems'
-// subscriptions (the core's array of them), their runtimes and plain
-// numbers.
+// they are its cost_model, compiled once (internal/run_policy.cc says when
+// a call is remembered, probed and forgotten, and why), handed plain
+// numbers (system indices, entity counts, nanoseconds, a call's key). The
+// templates keep what depends on types: each system's planning and the
+// table of its costs. A policy never calls back into the core (it is handed
+// the subscriptions, runtimes and numbers) and allocates nothing.
 //
 // Thread-safety: used by the context's thread outside system execution,
 // except before_system/after_system, called by the thread running a
@@ -108,9 +102,7 @@ class inline_decisions {
   // remembered decision, or by it and timed (a sampling step).
   enum class mode { decide, remembered, remembered_timed };
 
-  // Probes, lifetimes and their constants: internal/run_policy.cc.
-  static constexpr std::uint32_t kForever = 0;
-
+  static constexpr std::uint32_t kForever = 0;  // a remembered lifetime
   // Call once per call: it counts down a remembered decision's lifetime.
   mode mode_for(const void* call, bool sampling) noexcept;
   // The call runs inline, unsplit, until its systems' work reaches
@@ -187,8 +179,7 @@ class cost_model {
     prediction_summary predicted;
   };
 
-  // Measures only where it matters: a threaded scheduler with workers,
-  // deciding automatically.
+  // Measures on a threaded scheduler with workers, deciding automatically.
   cost_model(hand_off_policy configured, bool runs_in_parallel,
              std::size_t workers) noexcept
       : hand_off_(configured),
@@ -227,7 +218,6 @@ class cost_model {
   bool sampling_ = false;
   inline_decisions decisions_;
 };
-
 
 // Decisions from the settings alone. With nothing measured, `automatic`
 // has nothing to decide from: on a threaded scheduler it hands off every
@@ -283,11 +273,9 @@ class fixed_run_policy {
   bool runs_in_parallel_;
 };
 
-// Decisions from measured costs (scheduler/hand_off.h), made only where they
-// matter: a threaded scheduler with workers, deciding automatically (else
-// as the configured hand-off mode says, without predictions). The
-// decisions are the cost model's; this template hands it the call's
-// systems and plans each system's run.
+// Decisions from measured costs, made by the cost model where they matter
+// (else as the configured hand-off mode says, without predictions); this
+// template hands it the call's systems and plans each system's run.
 template <typename Types>
 class adaptive_run_policy {
   static constexpr std::size_t system_count = Types::system_count;
@@ -308,8 +296,7 @@ class adaptive_run_policy {
   }
   template <const auto& Selected, typename Subscriptions>
   void after_call(const Subscriptions& subscriptions, const void* call,
-                  const call_plan& plan,
-                  step_decision decision) {
+                  const call_plan& plan, step_decision decision) {
     if (plan.mode == call_mode::calling_thread) return;
     model_.after_call(systems_of<Selected>(subscriptions), call, plan,
                       decision);
@@ -376,7 +363,7 @@ class adaptive_run_policy {
   // (Subscriptions: the core's array of subscription pointers, S*.)
   template <const auto& Selected, typename S, std::size_t N>
   call_systems systems_of(const std::array<S*, N>& subscriptions) const {
-    return {Selected.data(),   costs_.data(),  system_count,
+    return {Selected.data(),      costs_.data(),  system_count,
             subscriptions.data(), &subscribed<S>, &members<S>,
             &limit_growth<S>};
   }
