@@ -244,6 +244,11 @@ void cost_model::forget_decisions(run_cost* const* costs,
   for (std::size_t id = 0; id < count; ++id) costs[id]->mark_stale();
 }
 
+void cost_model::record_run(run_cost& cost, std::int64_t start_ns,
+                            std::size_t entities) {
+  cost.record(trace_span::now_ns() - start_ns, entities);
+}
+
 cost_model::call_plan cost_model::plan_of(call_mode mode) const noexcept {
   call_plan plan;
   plan.mode = mode;

@@ -5,9 +5,10 @@
 //
 //   before_step        a step begins
 //   before_call        an execute_systems() call: how it runs (call_plan)
-//   before_system      a system's run: subtasks prepared, split or not,
-//                      measured or not (system_plan)
-//   after_system       the run ended
+//   forecast           a system's run, before its subtasks are prepared:
+//                      the split hint, measured or not (system_forecast)
+//   before_system      its subtasks prepared: split or not (system_plan)
+//   after_system       a measured run ended that its subtasks did not time
 //   after_call         the call ended
 //   after_refresh      the step's refresh ended (grown: a system outgrew
 //                      its growth limit)
@@ -59,6 +60,14 @@ namespace strata::context_internal {
 
 // How an execute_systems() call runs (the header's comment).
 enum class call_mode { calling_thread, calling_thread_unplanned, scheduled };
+
+// What a policy expects of a system's run before its subtasks are
+// prepared: the prediction, whether the run is measured, the split hint.
+struct system_forecast {
+  std::int64_t predicted = run_cost::unknown;
+  bool measure = false;
+  std::int64_t hint = run_cost::unknown;
+};
 
 // How one run of a system goes: its subtasks on the pool or in order on
 // the running thread; timed as a whole (since start_ns) or not.
@@ -201,6 +210,9 @@ class cost_model {
   bool runs_in_parallel() const noexcept { return runs_in_parallel_; }
   hand_off_policy hand_off() const noexcept { return hand_off_; }
   void note_split() noexcept { decisions_.note_split(); }
+  // A run since `start_ns` over `entities`, timed as a whole.
+  static void record_run(run_cost& cost, std::int64_t start_ns,
+                         std::size_t entities);
 
  private:
   call_plan plan_of(call_mode mode) const noexcept;
@@ -243,18 +255,16 @@ class fixed_run_policy {
     if (!runs_in_parallel_) return {call_mode::calling_thread, hand_off::never};
     return {call_mode::scheduled, hand_off_};
   }
-  template <typename Runtime>
-  [[gnu::noinline]] system_plan before_system(Runtime& runtime,
-                                              std::size_t threads,
-                                              std::uint64_t step) const {
-    runtime.prepare_subtasks(threads, Types::inner_parallelism_allowed, step,
-                             split_hint(hand_off_, run_cost::unknown));
-    return {.parallel = Types::inner_parallelism_allowed && runs_in_parallel_ &&
-                        hand_off_.worth_splitting(run_cost::unknown,
-                                                  runtime.subtask_count())};
+  system_forecast forecast(const run_cost&, std::size_t) const noexcept {
+    return {.hint = split_hint(hand_off_, run_cost::unknown)};
   }
-  template <typename Runtime>
-  void after_system(Runtime&, const system_plan&, bool) const noexcept {}
+  system_plan before_system(const system_forecast&,
+                            std::size_t subtasks) const noexcept {
+    return {.parallel = Types::inner_parallelism_allowed && runs_in_parallel_ &&
+                        hand_off_.worth_splitting(run_cost::unknown, subtasks)};
+  }
+  void after_system(run_cost&, const system_plan&, std::size_t) const noexcept {
+  }
   template <const auto& Selected, typename Subscriptions>
   void after_call(const Subscriptions&, const void*, const call_plan&,
                   step_decision) const noexcept {}
@@ -302,38 +312,35 @@ class adaptive_run_policy {
                       decision);
   }
 
-  // How a system runs this time: split over the pool or not, measured or
-  // not (and since when); prepares its subtasks. Out of line: one call per
-  // system run, compiled once per strategy and state types.
-  template <typename Runtime>
-  [[gnu::noinline]] system_plan before_system(Runtime& runtime,
-                                              std::size_t threads,
-                                              std::uint64_t step) {
+  // How a system runs this time: measured or not, and the hint its
+  // subtasks are prepared with; then, prepared, split over the pool or not
+  // (and since when it is timed).
+  system_forecast forecast(const run_cost& cost,
+                           std::size_t entities) const noexcept {
     const bool measures = model_.measures();
     const std::int64_t predicted =
-        measures ? runtime.cost().predict(runtime.subscribed_count())
-                 : run_cost::unknown;
-    const bool measure =
-        measures && (model_.sampling() || runtime.cost().needs_measuring());
-    runtime.prepare_subtasks(threads, Types::inner_parallelism_allowed, step,
-                             split_hint(model_.hand_off(), predicted));
+        measures ? cost.predict(entities) : run_cost::unknown;
+    return {
+        .predicted = predicted,
+        .measure = measures && (model_.sampling() || cost.needs_measuring()),
+        .hint = split_hint(model_.hand_off(), predicted)};
+  }
+  system_plan before_system(const system_forecast& forecast,
+                            std::size_t subtasks) noexcept {
     const bool parallel =
         Types::inner_parallelism_allowed && model_.runs_in_parallel() &&
-        model_.hand_off().worth_splitting(predicted, runtime.subtask_count());
+        model_.hand_off().worth_splitting(forecast.predicted, subtasks);
     if (parallel) model_.note_split();
     return {.parallel = parallel,
-            .measure = measure,
-            .start_ns = measure ? trace_span::now_ns() : 0};
+            .measure = forecast.measure,
+            .start_ns = forecast.measure ? trace_span::now_ns() : 0};
   }
   // A measured run whose subtasks did not record its cost (a
-  // detailed_instance callable that ran none, or a hierarchy-order run):
-  // timed as a whole.
-  template <typename Runtime>
-  void after_system(Runtime& runtime, const system_plan& plan,
-                    bool subtasks_measured) {
-    if (plan.measure && !subtasks_measured) [[unlikely]] {
-      record_cost(runtime, plan.start_ns);
-    }
+  // detailed_instance callable that ran none, or a hierarchy-order run),
+  // over `entities`: timed as a whole.
+  void after_system(run_cost& cost, const system_plan& plan,
+                    std::size_t entities) {
+    cost_model::record_run(cost, plan.start_ns, entities);
   }
 
   // A system that outgrew its decision's limit at this refresh makes every
@@ -383,13 +390,6 @@ class adaptive_run_policy {
   static void limit_growth(const void* subscriptions, std::size_t system,
                            std::size_t limit) {
     of<S>(subscriptions, system).set_growth_limit(limit);
-  }
-
-  template <typename Runtime>
-  [[gnu::noinline]] static void record_cost(Runtime& runtime,
-                                            std::int64_t start_ns) {
-    runtime.cost().record(trace_span::now_ns() - start_ns,
-                          runtime.subscribed_count());
   }
 
   cost_model model_;

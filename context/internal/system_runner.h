@@ -169,10 +169,10 @@ class system_runner {
   // decision, internal/run_policy.cc), so the run is neither
   // predicted, measured nor split, all known at compile time: the same code
   // as under the sequential scheduler. Only the adapter call and the
-  // subtask body are compiled per system; planning and recording work on
-  // the instance's runtime (internal/instance_runtime.h), out of line in the
-  // run policy and compiled once for every system of the same strategy and
-  // state types. (`Unplanned` stays a template parameter, not a run-time
+  // subtask body are compiled per system; planning works on the instance's
+  // runtime (internal/instance_runtime.h) and the policy's forecast, out of
+  // line (plan_planned) and compiled once for every system of the same
+  // strategy and state types. (`Unplanned` stays a template parameter, not a run-time
   // flag: a flag would compile one variant less but add a branch per system
   // and step to the unplanned path, which exists to be cheap;
   // //benchmarks/compile and the update benchmarks' 1-entity rows weigh the
@@ -203,7 +203,10 @@ class system_runner {
     }
     if constexpr (Types::trace_enabled) instance.run_span.end();
     if constexpr (!Unplanned) {
-      core.policy().after_system(instance.runtime(), plan, executor.measured());
+      if (plan.measure && !executor.measured()) [[unlikely]] {
+        core.policy().after_system(instance.runtime().cost(), plan,
+                                   instance.runtime().subscribed_count());
+      }
     }
   }
 
@@ -238,9 +241,22 @@ class system_runner {
       prepare_unplanned(core, runtime);
       return {};
     } else {
-      return core.policy().before_system(runtime, core.thread_count(),
-                                         core.step_count());
+      return plan_planned(core, runtime);
     }
+  }
+  // The policy forecasts the run, the runtime prepares its subtasks with the
+  // forecast's hint, the policy plans the prepared run. Out of line: one
+  // call per system run, compiled once per strategy and state types.
+  template <typename Runtime>
+  [[gnu::noinline]] static system_plan plan_planned(core_type& core,
+                                                    Runtime& runtime) {
+    auto& policy = core.policy();
+    const system_forecast forecast =
+        policy.forecast(runtime.cost(), runtime.subscribed_count());
+    runtime.prepare_subtasks(core.thread_count(),
+                             Types::inner_parallelism_allowed,
+                             core.step_count(), forecast.hint);
+    return policy.before_system(forecast, runtime.subtask_count());
   }
   template <typename Runtime>
   [[gnu::noinline]] static void prepare_unplanned(core_type& core,
