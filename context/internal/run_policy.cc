@@ -279,11 +279,11 @@ cost_model::call_plan cost_model::plan_decided(const call_systems& systems) {
 cost_model::prediction_summary cost_model::summarize(
     const call_systems& systems) const {
   prediction_summary summary;
-  for (std::size_t id = 0; id < systems.count; ++id) {
-    if (!systems.selected[id]) continue;
+  for (std::size_t id = 0; id < systems.shape->count; ++id) {
+    if (!systems.shape->selected[id]) continue;
     const run_cost& cost = *systems.costs[id];
     const std::int64_t predicted =
-        cost.predict(systems.subscribed(systems.subscriptions, id));
+        cost.predict(systems.shape->subscribed(systems.subscriptions, id));
     summary.all_known &= predicted != run_cost::unknown;
     summary.all_fresh &= !cost.needs_measuring();
     summary.total += predicted;
@@ -305,14 +305,15 @@ void cost_model::remember_inline(const call_systems& systems, const void* call,
   const double headroom = std::max(
       1.0, std::min(ratio(hand_off_policy::kInlineStepNs, off_critical),
                     ratio(hand_off_policy::kMinSubtaskNs, predicted.largest)));
-  for (std::size_t id = 0; id < systems.count; ++id) {
-    if (!systems.selected[id]) continue;
+  for (std::size_t id = 0; id < systems.shape->count; ++id) {
+    if (!systems.shape->selected[id]) continue;
     const double limit =
-        static_cast<double>(systems.members(systems.subscriptions, id)) *
+        static_cast<double>(systems.shape->members(systems.subscriptions, id)) *
         headroom;
-    systems.limit_growth(systems.subscriptions, id,
-                         limit >= 1e18 ? static_cast<std::size_t>(-1)
-                                       : static_cast<std::size_t>(limit));
+    systems.shape->limit_growth(systems.subscriptions, id,
+                                limit >= 1e18
+                                    ? static_cast<std::size_t>(-1)
+                                    : static_cast<std::size_t>(limit));
   }
   decisions_.remember(call,
                       static_cast<std::int64_t>(
@@ -330,11 +331,12 @@ void cost_model::remember_threads_lose(const call_systems& systems,
   const std::int64_t inline_ns = decisions_.inline_mean(call);
   const std::int64_t budget =
       std::max(2 * inline_ns, decisions_.threaded_mean(call));
-  for (std::size_t id = 0; id < systems.count; ++id) {
-    if (!systems.selected[id]) continue;
-    systems.limit_growth(
+  for (std::size_t id = 0; id < systems.shape->count; ++id) {
+    if (!systems.shape->selected[id]) continue;
+    systems.shape->limit_growth(
         systems.subscriptions, id,
-        std::max<std::size_t>(1, systems.members(systems.subscriptions, id)) *
+        std::max<std::size_t>(
+            1, systems.shape->members(systems.subscriptions, id)) *
             2);
   }
   decisions_.remember(call, budget, recheck_calls(inline_ns));
@@ -348,7 +350,7 @@ void cost_model::after_timed_inline_run(const call_systems& systems,
                                         const void* call, const call_plan& plan,
                                         std::int64_t ns) {
   if (!plan.probe && !decisions_.within_budget(call, ns)) {
-    forget_decisions(systems.costs, systems.count);
+    forget_decisions(systems.costs, systems.shape->count);
     return;
   }
   if (plan.probe || decisions_.timed(call)) {

@@ -88,18 +88,21 @@ constexpr std::int64_t split_hint(hand_off_policy policy,
   return policy.mode == hand_off::never ? run_cost::unknown : predicted;
 }
 
-// One call's systems as the model sees them: which are selected, their
-// costs, and (function pointers into the subscriptions) their member
-// counts after pending departures and as they are, and growth limits.
-struct call_systems {
+// One call's systems as the model sees them: which are selected, and their
+// member counts (after pending departures, and as they are) and growth
+// limits through the subscriptions; constant per call (call_shape).
+struct call_shape {
   const bool* selected;
-  run_cost* const* costs;
   std::size_t count;
-  const void* subscriptions;
   std::size_t (*subscribed)(const void* subscriptions, std::size_t system);
   std::size_t (*members)(const void* subscriptions, std::size_t system);
   void (*limit_growth)(const void* subscriptions, std::size_t system,
                        std::size_t limit);
+};
+struct call_systems {
+  const call_shape* shape;
+  run_cost* const* costs;
+  const void* subscriptions;
 };
 
 // The calls of execute_systems() whose last decision was to run on the
@@ -112,10 +115,10 @@ class inline_decisions {
   enum class mode { decide, remembered, remembered_timed };
 
   static constexpr std::uint32_t kForever = 0;  // a remembered lifetime
-  // Call once per call: it counts down a remembered decision's lifetime.
+  // Once per call: counts down a remembered decision's lifetime.
   mode mode_for(const void* call, bool sampling) noexcept;
-  // The call runs inline, unsplit, until its systems' work reaches
-  // `budget_ns` (and, for a lifetime other than kForever, that many calls).
+  // Inline, unsplit, until the work reaches `budget_ns` (and, but for
+  // kForever, `lifetime` calls).
   void remember(const void* call, std::int64_t budget_ns,
                 std::uint32_t lifetime) noexcept;
   bool within_budget(const void* call, std::int64_t ns) const noexcept;
@@ -307,7 +310,9 @@ class adaptive_run_policy {
   template <const auto& Selected, typename Subscriptions>
   void after_call(const Subscriptions& subscriptions, const void* call,
                   const call_plan& plan, step_decision decision) {
-    if (plan.mode == call_mode::calling_thread) return;
+    // Nothing to learn from a planned call on the calling thread, or an
+    // untimed one run by a remembered decision (the cheapest run there is).
+    if (plan.mode != call_mode::scheduled && !plan.timed) return;
     model_.after_call(systems_of<Selected>(subscriptions), call, plan,
                       decision);
   }
@@ -367,12 +372,9 @@ class adaptive_run_policy {
 
  private:
   // The call's systems as the cost model reads them.
-  // (Subscriptions: the core's array of subscription pointers, S*.)
   template <const auto& Selected, typename S, std::size_t N>
   call_systems systems_of(const std::array<S*, N>& subscriptions) const {
-    return {Selected.data(),      costs_.data(),  system_count,
-            subscriptions.data(), &subscribed<S>, &members<S>,
-            &limit_growth<S>};
+    return {&shape_of<Selected, S>, costs_.data(), subscriptions.data()};
   }
   template <typename S>
   static S& of(const void* subscriptions, std::size_t system) {
@@ -391,6 +393,10 @@ class adaptive_run_policy {
                            std::size_t limit) {
     of<S>(subscriptions, system).set_growth_limit(limit);
   }
+  template <const auto& Selected, typename S>
+  static constexpr call_shape shape_of = {Selected.data(), system_count,
+                                          &subscribed<S>, &members<S>,
+                                          &limit_growth<S>};
 
   cost_model model_;
   std::array<run_cost*, system_count> costs_{};

@@ -172,9 +172,9 @@ class system_runner {
   // subtask body are compiled per system; planning works on the instance's
   // runtime (internal/instance_runtime.h) and the policy's forecast, out of
   // line (plan_planned) and compiled once for every system of the same
-  // strategy and state types. (`Unplanned` stays a template parameter, not a run-time
-  // flag: a flag would compile one variant less but add a branch per system
-  // and step to the unplanned path, which exists to be cheap;
+  // strategy and state types. (`Unplanned` stays a template parameter, not a
+  // run-time flag: a flag would compile one variant less but add a branch per
+  // system and step to the unplanned path, which exists to be cheap;
   // //benchmarks/compile and the update benchmarks' 1-entity rows weigh the
   // two.) A for_subtasks adapter is called through the executor's
   // subtask_call, one type for both variants: one subtask body per system,
