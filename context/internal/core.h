@@ -335,6 +335,9 @@ class context_core {
   subscription_type& subscription(std::size_t system) {
     return *subscriptions_[system];
   }
+  const std::array<subscription_type*, system_count>& subscriptions() const {
+    return subscriptions_;
+  }
   trace_log& trace() { return trace_; }
   // The parent/child relation and its queue (context/hierarchy.h), in a
   // program whose settings declare one.
@@ -369,7 +372,7 @@ class context_core {
     } catch (...) {
       if (!failure) failure = std::current_exception();
     }
-    policy_.after_refresh(*this);
+    policy_.after_refresh(refresh_.take_membership_growth());
     if (observer_ && refused_creations_ > 0) {
       try {
         observer_({.what = refresh_event::kind::refused_creations,

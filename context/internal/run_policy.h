@@ -3,16 +3,16 @@
 // runner (internal/system_runner.h) and the context core (internal/core.h)
 // call at fixed points:
 //
-//   before_step(step)                    a step begins
-//   before_call<Selected>(core, call)    an execute_systems() call: how it
-//                                        runs (a call_plan)
-//   before_system(core, runtime)         a system's run: its subtasks
-//                                        prepared, split or not, measured
-//                                        or not (a system_plan)
-//   after_system(runtime, plan, timed)   the run ended
-//   after_call<Selected>(core, call, plan, decision)   the call ended
-//   after_refresh(core)                  the step's refresh ended
-//   forget_decisions()                   the world was replaced (a restore)
+//   before_step        a step begins
+//   before_call        an execute_systems() call: how it runs (call_plan)
+//   forecast           a system's run, before its subtasks are prepared:
+//                      the split hint, measured or not (system_forecast)
+//   before_system      its subtasks prepared: split or not (system_plan)
+//   after_system       a measured run ended that its subtasks did not time
+//   after_call         the call ended
+//   after_refresh      the step's refresh ended (grown: a system outgrew
+//                      its growth limit)
+//   forget_decisions   the world was replaced (a restore)
 //
 // A call_plan says one of three things: run the call on the calling thread
 // as the sequential scheduler would, each system planned by
@@ -27,10 +27,18 @@
 // splits it as its strategy says (hand_off::never: everything on the
 // calling thread). adaptive_run_policy, the default of a threaded
 // scheduler, measures the systems' costs and decides from predictions
-// (scheduler/hand_off.h), remembering calls it ran inline
-// (internal/inline_decisions.h). A context whose settings choose the
-// sequential scheduler, or `.run_policy(strata::run_policy::fixed)`, holds
-// a fixed_run_policy: no clock read, no prediction, nothing remembered.
+// (scheduler/hand_off.h), remembering calls it ran inline. A context whose
+// settings choose the sequential scheduler, or
+// `.run_policy(strata::run_policy::fixed)`, holds a fixed_run_policy: no
+// clock read, no prediction, nothing remembered.
+//
+// The adaptive policy's decisions do not depend on the program's types:
+// they are its cost_model, compiled once (internal/run_policy.cc says when
+// a call is remembered, probed and forgotten, and why), handed plain
+// numbers (system indices, entity counts, nanoseconds, a call's key). The
+// templates keep what depends on types: each system's planning and the
+// table of its costs. A policy never calls back into the core (it is handed
+// the subscriptions, runtimes and numbers) and allocates nothing.
 //
 // Thread-safety: used by the context's thread outside system execution,
 // except before_system/after_system, called by the thread running a
@@ -39,13 +47,12 @@
 #ifndef STRATA_CONTEXT_INTERNAL_RUN_POLICY_H_
 #define STRATA_CONTEXT_INTERNAL_RUN_POLICY_H_
 
-#include <algorithm>
 #include <array>
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <limits>
 
-#include "context/internal/inline_decisions.h"
 #include "context/trace.h"
 #include "scheduler/hand_off.h"
 
@@ -53,6 +60,14 @@ namespace strata::context_internal {
 
 // How an execute_systems() call runs (the header's comment).
 enum class call_mode { calling_thread, calling_thread_unplanned, scheduled };
+
+// What a policy expects of a system's run before its subtasks are
+// prepared: the prediction, whether the run is measured, the split hint.
+struct system_forecast {
+  std::int64_t predicted = run_cost::unknown;
+  bool measure = false;
+  std::int64_t hint = run_cost::unknown;
+};
 
 // How one run of a system goes: its subtasks on the pool or in order on
 // the running thread; timed as a whole (since start_ns) or not.
@@ -73,6 +88,152 @@ constexpr std::int64_t split_hint(hand_off_policy policy,
   return policy.mode == hand_off::never ? run_cost::unknown : predicted;
 }
 
+// One call's systems as the model sees them: which are selected, and their
+// member counts (after pending departures, and as they are) and growth
+// limits through the subscriptions; constant per call (call_shape).
+struct call_shape {
+  const bool* selected;
+  std::size_t count;
+  std::size_t (*subscribed)(const void* subscriptions, std::size_t system);
+  std::size_t (*members)(const void* subscriptions, std::size_t system);
+  void (*limit_growth)(const void* subscriptions, std::size_t system,
+                       std::size_t limit);
+};
+struct call_systems {
+  const call_shape* shape;
+  run_cost* const* costs;
+  const void* subscriptions;
+};
+
+// The calls of execute_systems() whose last decision was to run on the
+// calling thread, unsplit, and the timings of calls run on threads and
+// inline (internal/run_policy.cc). Keyed by the call's run table address.
+class inline_decisions {
+ public:
+  // How a call runs now: deciding (the scheduler's full path), by its
+  // remembered decision, or by it and timed (a sampling step).
+  enum class mode { decide, remembered, remembered_timed };
+
+  static constexpr std::uint32_t kForever = 0;  // a remembered lifetime
+  // Once per call: counts down a remembered decision's lifetime.
+  mode mode_for(const void* call, bool sampling) noexcept;
+  // Inline, unsplit, until the work reaches `budget_ns` (and, but for
+  // kForever, `lifetime` calls).
+  void remember(const void* call, std::int64_t budget_ns,
+                std::uint32_t lifetime) noexcept;
+  bool within_budget(const void* call, std::int64_t ns) const noexcept;
+  void forget_all() noexcept;
+
+  // Counts a call about to be decided; whether it runs inline (a probe).
+  bool probe_due(const void* call) noexcept;
+  // A timed run of `call`, on threads or inline.
+  void record(const void* call, bool on_threads, std::int64_t ns) noexcept;
+  bool timed(const void* call) const noexcept;
+  // Whether `call` measured clearly faster inline than on threads.
+  bool inline_wins(const void* call) const noexcept;
+  std::int64_t inline_mean(const void* call) const noexcept;
+  std::int64_t threaded_mean(const void* call) const noexcept;
+
+  // A system of the current call ran its subtasks on several threads.
+  void note_split() noexcept { split_.store(true, std::memory_order_relaxed); }
+  bool take_split() noexcept {
+    return split_.exchange(false, std::memory_order_relaxed);
+  }
+
+ private:
+  static constexpr std::size_t kSlots = 4;
+  static constexpr std::size_t kNone = kSlots;
+
+  struct timing {
+    std::int64_t threaded_ns = 0;  // means; 0: no sample yet
+    std::int64_t inline_ns = 0;
+    std::uint32_t decided = 0;
+    std::uint32_t inline_runs = 0;
+    std::uint32_t threaded_runs = 0;
+    bool rechecking = false;  // a "threads lose" decision just expired
+  };
+  std::size_t find(const void* call) const noexcept;
+  std::size_t timing_slot(const void* call) const noexcept;
+  timing* timing_of(const void* call) noexcept;
+  const timing* timing_of(const void* call) const noexcept;
+  timing& timing_for(const void* call) noexcept;
+
+  std::array<const void*, kSlots> calls_{};
+  std::array<std::int64_t, kSlots> budgets_{};
+  std::array<std::uint32_t, kSlots> lives_{};
+  std::size_t next_ = 0;
+  std::array<const void*, kSlots> timed_calls_{};
+  std::array<timing, kSlots> timings_{};
+  std::size_t next_timed_ = 0;
+  std::atomic<bool> split_{false};
+};
+
+class cost_model {
+ public:
+  // One step in kCostSampleSteps samples (internal/run_policy.cc: why).
+  static constexpr std::uint64_t kCostSampleSteps = 32;
+
+  // The selected systems' predictions: total, largest, all measured
+  // before, all fresh (measured, not marked stale since).
+  struct prediction_summary {
+    std::int64_t total = 0;
+    std::int64_t largest = 0;
+    bool all_known = true;
+    bool all_fresh = true;
+  };
+  struct call_plan {
+    call_mode mode = call_mode::calling_thread;
+    hand_off_policy hand_off;
+    bool timed = false;      // since start_ns
+    bool probe = false;      // inline instead of deciding
+    bool too_small = false;  // every prediction below a hand-off's worth
+    std::int64_t start_ns = 0;
+    prediction_summary predicted;
+  };
+
+  // Measures on a threaded scheduler with workers, deciding automatically.
+  cost_model(hand_off_policy configured, bool runs_in_parallel,
+             std::size_t workers) noexcept
+      : hand_off_(configured),
+        runs_in_parallel_(runs_in_parallel),
+        measures_(runs_in_parallel && configured.mode == hand_off::automatic &&
+                  workers > 0) {}
+
+  void before_step(std::uint64_t step) noexcept {
+    sampling_ = measures_ && step % kCostSampleSteps == 0;
+  }
+  call_plan before_call(const call_systems& systems, const void* call);
+  void after_call(const call_systems& systems, const void* call,
+                  const call_plan& plan, step_decision decision);
+  // Every call decides again, from fresh measurements of every system.
+  void forget_decisions(run_cost* const* costs, std::size_t count) noexcept;
+
+  bool measures() const noexcept { return measures_; }
+  bool sampling() const noexcept { return sampling_; }
+  bool runs_in_parallel() const noexcept { return runs_in_parallel_; }
+  hand_off_policy hand_off() const noexcept { return hand_off_; }
+  void note_split() noexcept { decisions_.note_split(); }
+  // A run since `start_ns` over `entities`, timed as a whole.
+  static void record_run(run_cost& cost, std::int64_t start_ns,
+                         std::size_t entities);
+
+ private:
+  call_plan plan_of(call_mode mode) const noexcept;
+  call_plan plan_decided(const call_systems& systems);
+  prediction_summary summarize(const call_systems& systems) const;
+  void remember_inline(const call_systems& systems, const void* call,
+                       const call_plan& plan, step_decision decision);
+  void remember_threads_lose(const call_systems& systems, const void* call);
+  void after_timed_inline_run(const call_systems& systems, const void* call,
+                              const call_plan& plan, std::int64_t ns);
+
+  hand_off_policy hand_off_;
+  bool runs_in_parallel_;
+  bool measures_;
+  bool sampling_ = false;
+  inline_decisions decisions_;
+};
+
 // Decisions from the settings alone. With nothing measured, `automatic`
 // has nothing to decide from: on a threaded scheduler it hands off every
 // system, as `always` does (the scheduler's run without predictions).
@@ -92,33 +253,30 @@ class fixed_run_policy {
         runs_in_parallel_(runs_in_parallel) {}
 
   void before_step(std::uint64_t /*step*/) noexcept {}
-  template <const auto& Selected, typename Core>
-  call_plan before_call(Core& /*core*/, const void* /*call*/) const noexcept {
+  template <const auto& Selected, typename Subscriptions>
+  call_plan before_call(const Subscriptions&, const void*) const noexcept {
     if (!runs_in_parallel_) return {call_mode::calling_thread, hand_off::never};
     return {call_mode::scheduled, hand_off_};
   }
-  template <typename Core, typename Runtime>
-  [[gnu::noinline]] system_plan before_system(Core& core,
-                                              Runtime& runtime) const {
-    runtime.prepare_subtasks(
-        core.thread_count(), Types::inner_parallelism_allowed,
-        core.step_count(), split_hint(hand_off_, run_cost::unknown));
-    return {.parallel = Types::inner_parallelism_allowed && runs_in_parallel_ &&
-                        hand_off_.worth_splitting(run_cost::unknown,
-                                                  runtime.subtask_count())};
+  system_forecast forecast(const run_cost&, std::size_t) const noexcept {
+    return {.hint = split_hint(hand_off_, run_cost::unknown)};
   }
-  template <typename Runtime>
-  void after_system(Runtime&, const system_plan&, bool) const noexcept {}
-  template <const auto& Selected, typename Core>
-  void after_call(Core&, const void*, const call_plan&,
+  system_plan before_system(const system_forecast&,
+                            std::size_t subtasks) const noexcept {
+    return {.parallel = Types::inner_parallelism_allowed && runs_in_parallel_ &&
+                        hand_off_.worth_splitting(run_cost::unknown, subtasks)};
+  }
+  void after_system(run_cost&, const system_plan&, std::size_t) const noexcept {
+  }
+  template <const auto& Selected, typename Subscriptions>
+  void after_call(const Subscriptions&, const void*, const call_plan&,
                   step_decision) const noexcept {}
-  template <typename Core>
-  void after_refresh(Core&) const noexcept {}
+  void after_refresh(bool /*grown*/) const noexcept {}
   void forget_decisions() const noexcept {}
 
   // Predicted run times, for the scheduler: none.
-  template <typename Core>
-  std::int64_t predicted_ns(Core& /*core*/, std::size_t /*system*/) const {
+  template <typename Subscription>
+  std::int64_t predicted_ns(const Subscription&, std::size_t) const {
     return run_cost::unknown;
   }
   void watch_cost(std::size_t /*system*/, run_cost& /*cost*/) noexcept {}
@@ -128,283 +286,120 @@ class fixed_run_policy {
   bool runs_in_parallel_;
 };
 
-// Decisions from measured costs (scheduler/hand_off.h), made only where they
-// matter: a threaded scheduler with workers, deciding automatically (else
-// as the configured hand-off mode says, without predictions). Calls run
-// inline are remembered, threads that do not pay are dropped
-// (internal/inline_decisions.h says when and why).
+// Decisions from measured costs, made by the cost model where they matter
+// (else as the configured hand-off mode says, without predictions); this
+// template hands it the call's systems and plans each system's run.
 template <typename Types>
 class adaptive_run_policy {
   static constexpr std::size_t system_count = Types::system_count;
 
  public:
-  // One step in kCostSampleSteps samples: systems whose cost is known are
-  // measured again, and a call run by a remembered decision is timed. Two
-  // clock reads per subtask are most of a small system's scheduling cost
-  // and costs drift slowly (predictions scale with the entity count); a
-  // sample weighs 1/4 in the mean, so a changed per-entity cost is followed
-  // within a few periods.
-  static constexpr std::uint64_t kCostSampleSteps = 32;
-
-  // What the selected systems' predictions add up to: the total, the
-  // largest, whether every system was measured before, and whether every
-  // prediction is fresh (measured, and not marked stale since).
-  struct prediction_summary {
-    std::int64_t total = 0;
-    std::int64_t largest = 0;
-    bool all_known = true;
-    bool all_fresh = true;
-  };
-  struct call_plan {
-    call_mode mode = call_mode::calling_thread;
-    hand_off_policy hand_off;
-    bool timed = false;      // since start_ns
-    bool probe = false;      // inline instead of deciding (inline_decisions.h)
-    bool too_small = false;  // every prediction below a hand-off's worth
-    std::int64_t start_ns = 0;
-    prediction_summary predicted;
-  };
+  static constexpr std::uint64_t kCostSampleSteps =
+      cost_model::kCostSampleSteps;
+  using call_plan = cost_model::call_plan;
 
   adaptive_run_policy(hand_off_policy configured, bool runs_in_parallel,
                       std::size_t workers)
-      : hand_off_(configured),
-        runs_in_parallel_(runs_in_parallel),
-        measures_(runs_in_parallel && configured.mode == hand_off::automatic &&
-                  workers > 0) {}
+      : model_(configured, runs_in_parallel, workers) {}
 
-  void before_step(std::uint64_t step) noexcept {
-    sampling_ = measures_ && step % kCostSampleSteps == 0;
+  void before_step(std::uint64_t step) noexcept { model_.before_step(step); }
+  template <const auto& Selected, typename Subscriptions>
+  call_plan before_call(const Subscriptions& subscriptions, const void* call) {
+    return model_.before_call(systems_of<Selected>(subscriptions), call);
+  }
+  template <const auto& Selected, typename Subscriptions>
+  void after_call(const Subscriptions& subscriptions, const void* call,
+                  const call_plan& plan, step_decision decision) {
+    // Nothing to learn from a planned call on the calling thread, or an
+    // untimed one run by a remembered decision (the cheapest run there is).
+    if (plan.mode != call_mode::scheduled && !plan.timed) return;
+    model_.after_call(systems_of<Selected>(subscriptions), call, plan,
+                      decision);
   }
 
-  template <const auto& Selected, typename Core>
-  call_plan before_call(Core& core, const void* call) {
-    if (!runs_in_parallel_) return plan_of(call_mode::calling_thread);
-    if (!measures_) return plan_of(call_mode::scheduled);
-    using mode = inline_decisions::mode;
-    const mode how = decisions_.mode_for(call, sampling_);
-    // A probe: a call to decide runs inline instead, timed. Never on a
-    // sampling step, which must measure every system.
-    const bool probe =
-        how == mode::decide && !sampling_ && decisions_.probe_due(call);
-    if (how == mode::decide && !probe) return plan_decided<Selected>(core);
-    call_plan plan = plan_of(call_mode::calling_thread_unplanned);
-    plan.timed = how != mode::remembered;
-    plan.probe = probe;
-    plan.start_ns = plan.timed ? trace_span::now_ns() : 0;
-    return plan;
-  }
-
-  template <const auto& Selected, typename Core>
-  void after_call(Core& core, const void* call, const call_plan& plan,
-                  step_decision decision) {
-    if (plan.mode == call_mode::calling_thread) return;
-    const std::int64_t elapsed =
-        plan.timed ? trace_span::now_ns() - plan.start_ns : 0;
-    if (plan.mode == call_mode::calling_thread_unplanned) {
-      if (plan.timed)
-        after_timed_inline_run<Selected>(core, call, plan, elapsed);
-      return;
-    }
-    const bool split = decisions_.take_split();
-    if (!plan.timed) return;
-    if (decision.used_pool || split) {
-      // Timed against the probes' inline runs.
-      decisions_.record(call, /*on_threads=*/true, elapsed);
-      if (decisions_.inline_wins(call))
-        remember_threads_lose<Selected>(core, call);
-      return;
-    }
-    if (plan.predicted.all_fresh) {
-      remember_inline<Selected>(core, call, plan, decision);
-    }
-  }
-
-  // How a system runs this time: split over the pool or not, measured or
-  // not (and since when); prepares its subtasks. Out of line: one call per
-  // system run, compiled once per strategy and state types.
-  template <typename Core, typename Runtime>
-  [[gnu::noinline]] system_plan before_system(Core& core, Runtime& runtime) {
+  // How a system runs this time: measured or not, and the hint its
+  // subtasks are prepared with; then, prepared, split over the pool or not
+  // (and since when it is timed).
+  system_forecast forecast(const run_cost& cost,
+                           std::size_t entities) const noexcept {
+    const bool measures = model_.measures();
     const std::int64_t predicted =
-        measures_ ? runtime.cost().predict(runtime.subscribed_count())
-                  : run_cost::unknown;
-    const bool measure =
-        measures_ && (sampling_ || runtime.cost().needs_measuring());
-    runtime.prepare_subtasks(
-        core.thread_count(), Types::inner_parallelism_allowed,
-        core.step_count(), split_hint(hand_off_, predicted));
+        measures ? cost.predict(entities) : run_cost::unknown;
+    return {
+        .predicted = predicted,
+        .measure = measures && (model_.sampling() || cost.needs_measuring()),
+        .hint = split_hint(model_.hand_off(), predicted)};
+  }
+  system_plan before_system(const system_forecast& forecast,
+                            std::size_t subtasks) noexcept {
     const bool parallel =
-        Types::inner_parallelism_allowed && runs_in_parallel_ &&
-        hand_off_.worth_splitting(predicted, runtime.subtask_count());
-    if (parallel) decisions_.note_split();
+        Types::inner_parallelism_allowed && model_.runs_in_parallel() &&
+        model_.hand_off().worth_splitting(forecast.predicted, subtasks);
+    if (parallel) model_.note_split();
     return {.parallel = parallel,
-            .measure = measure,
-            .start_ns = measure ? trace_span::now_ns() : 0};
+            .measure = forecast.measure,
+            .start_ns = forecast.measure ? trace_span::now_ns() : 0};
   }
   // A measured run whose subtasks did not record its cost (a
-  // detailed_instance callable that ran none, or a hierarchy-order run):
-  // timed as a whole.
-  template <typename Runtime>
-  void after_system(Runtime& runtime, const system_plan& plan,
-                    bool subtasks_measured) {
-    if (plan.measure && !subtasks_measured) [[unlikely]] {
-      record_cost(runtime, plan.start_ns);
-    }
+  // detailed_instance callable that ran none, or a hierarchy-order run),
+  // over `entities`: timed as a whole.
+  void after_system(run_cost& cost, const system_plan& plan,
+                    std::size_t entities) {
+    cost_model::record_run(cost, plan.start_ns, entities);
   }
 
   // A system that outgrew its decision's limit at this refresh makes every
   // call decide again.
-  template <typename Core>
-  void after_refresh(Core& core) {
-    if (core.refresh_queue().take_membership_growth()) forget_decisions();
+  void after_refresh(bool grown) {
+    if (grown) forget_decisions();
   }
   // Every call decides again, from fresh measurements of every system.
   void forget_decisions() noexcept {
-    decisions_.forget_all();
-    for (run_cost* cost : costs_) cost->mark_stale();
+    model_.forget_decisions(costs_.data(), system_count);
   }
 
   // System `system`'s predicted run time at its current entity count
   // (run_cost::unknown when nothing is measured), for the scheduler.
-  template <typename Core>
-  std::int64_t predicted_ns(Core& core, std::size_t system) const {
-    if (!measures_) return run_cost::unknown;
-    return costs_[system]->predict(
-        core.subscription(system).subscribed_indices().size());
+  template <typename Subscription>
+  std::int64_t predicted_ns(const Subscription& subscription,
+                            std::size_t system) const {
+    if (!model_.measures()) return run_cost::unknown;
+    return costs_[system]->predict(subscription.subscribed_indices().size());
   }
   void watch_cost(std::size_t system, run_cost& cost) noexcept {
     costs_[system] = &cost;
   }
 
  private:
-  call_plan plan_of(call_mode mode) const {
-    call_plan plan;
-    plan.mode = mode;
-    plan.hand_off = mode == call_mode::scheduled
-                        ? hand_off_
-                        : hand_off_policy(hand_off::never);
-    return plan;
+  // The call's systems as the cost model reads them.
+  template <const auto& Selected, typename S, std::size_t N>
+  call_systems systems_of(const std::array<S*, N>& subscriptions) const {
+    return {&shape_of<Selected, S>, costs_.data(), subscriptions.data()};
   }
-  // A call to decide: the scheduler's full path, timed. A step too small
-  // for threads (every system measured, the total below both the work a
-  // step needs before it uses the pool and the work a system needs before
-  // it splits) runs as the sequential scheduler would: hand_off::never
-  // makes the threaded scheduler skip its ranking. Sampling steps take the
-  // full path.
-  template <const auto& Selected, typename Core>
-  call_plan plan_decided(Core& core) {
-    constexpr std::int64_t small = std::min(hand_off_policy::kInlineStepNs,
-                                            hand_off_policy::kMinSubtaskNs);
-    call_plan plan = plan_of(call_mode::scheduled);
-    plan.predicted = summarize<Selected>(core);
-    plan.too_small =
-        !sampling_ && plan.predicted.all_known && plan.predicted.total < small;
-    if (plan.too_small) plan.hand_off = hand_off::never;
-    plan.timed = true;
-    plan.start_ns = trace_span::now_ns();
-    return plan;
+  template <typename S>
+  static S& of(const void* subscriptions, std::size_t system) {
+    return *static_cast<S* const*>(subscriptions)[system];
   }
-  template <const auto& Selected, typename Core>
-  prediction_summary summarize(Core& core) const {
-    prediction_summary summary;
-    for (std::size_t id = 0; id < system_count; ++id) {
-      if (!Selected[id]) continue;
-      const std::int64_t predicted = predicted_ns(core, id);
-      summary.all_known &= predicted != run_cost::unknown;
-      summary.all_fresh &= !costs_[id]->needs_measuring();
-      summary.total += predicted;
-      summary.largest = std::max(summary.largest, predicted);
-    }
-    return summary;
+  template <typename S>
+  static std::size_t subscribed(const void* subscriptions, std::size_t system) {
+    return of<S>(subscriptions, system).subscribed_indices().size();
   }
+  template <typename S>
+  static std::size_t members(const void* subscriptions, std::size_t system) {
+    return of<S>(subscriptions, system).raw_subscribed_indices().size();
+  }
+  template <typename S>
+  static void limit_growth(const void* subscriptions, std::size_t system,
+                           std::size_t limit) {
+    of<S>(subscriptions, system).set_growth_limit(limit);
+  }
+  template <const auto& Selected, typename S>
+  static constexpr call_shape shape_of = {Selected.data(), system_count,
+                                          &subscribed<S>, &members<S>,
+                                          &limit_growth<S>};
 
-  // A decided call ran inline and unsplit from fresh predictions: it is
-  // remembered, each selected system limited to the entity count at which
-  // the decision could change (without a ranking, too small, the whole
-  // total counts as off the critical path: a lower limit, never a wrong
-  // one).
-  template <const auto& Selected, typename Core>
-  void remember_inline(Core& core, const void* call, const call_plan& plan,
-                       step_decision decision) {
-    const prediction_summary& predicted = plan.predicted;
-    const std::int64_t off_critical =
-        plan.too_small ? predicted.total : decision.off_critical_ns;
-    const double headroom = std::max(
-        1.0,
-        std::min(ratio(hand_off_policy::kInlineStepNs, off_critical),
-                 ratio(hand_off_policy::kMinSubtaskNs, predicted.largest)));
-    for (std::size_t id = 0; id < system_count; ++id) {
-      if (!Selected[id]) continue;
-      auto& subscription = core.subscription(id);
-      const double limit =
-          static_cast<double>(subscription.raw_subscribed_indices().size()) *
-          headroom;
-      subscription.set_growth_limit(limit >= 1e18
-                                        ? static_cast<std::size_t>(-1)
-                                        : static_cast<std::size_t>(limit));
-    }
-    decisions_.remember(
-        call, static_cast<std::int64_t>(static_cast<double>(predicted.total) *
-                                        headroom));
-  }
-  static double ratio(std::int64_t budget, std::int64_t work) {
-    return static_cast<double>(budget) /
-           static_cast<double>(std::max<std::int64_t>(work, 1));
-  }
-
-  // Threads measured slower than inline for `call`: it runs inline, the
-  // sequential scheduler's way, for recheck_calls(inline mean) calls, unless
-  // a selected system doubles its entities or a sampled run takes longer
-  // than both twice the inline mean and the threaded mean (then every call
-  // decides again).
-  template <const auto& Selected, typename Core>
-  void remember_threads_lose(Core& core, const void* call) {
-    const std::int64_t inline_ns = decisions_.inline_mean(call);
-    const std::int64_t budget =
-        std::max(2 * inline_ns, decisions_.threaded_mean(call));
-    for (std::size_t id = 0; id < system_count; ++id) {
-      if (!Selected[id]) continue;
-      auto& subscription = core.subscription(id);
-      subscription.set_growth_limit(
-          std::max<std::size_t>(1,
-                                subscription.raw_subscribed_indices().size()) *
-          2);
-    }
-    decisions_.remember(call, budget,
-                        inline_decisions::recheck_calls(inline_ns));
-  }
-
-  // An inline run of `call` that took `ns` (a probe, or a sampled run of a
-  // remembered call) feeds its inline mean, if the call is timed. A probe
-  // that wins makes the call inline; a remembered call over its budget
-  // makes every call decide again.
-  template <const auto& Selected, typename Core>
-  void after_timed_inline_run(Core& core, const void* call,
-                              const call_plan& plan, std::int64_t ns) {
-    if (!plan.probe && !decisions_.within_budget(call, ns)) {
-      forget_decisions();
-      return;
-    }
-    if (plan.probe || decisions_.timed(call)) {
-      decisions_.record(call, /*on_threads=*/false, ns);
-    }
-    if (plan.probe && decisions_.inline_wins(call)) {
-      remember_threads_lose<Selected>(core, call);
-    }
-  }
-
-  template <typename Runtime>
-  [[gnu::noinline]] static void record_cost(Runtime& runtime,
-                                            std::int64_t start_ns) {
-    runtime.cost().record(trace_span::now_ns() - start_ns,
-                          runtime.subscribed_count());
-  }
-
-  hand_off_policy hand_off_;
-  bool runs_in_parallel_;
-  bool measures_;
-  bool sampling_ = false;
+  cost_model model_;
   std::array<run_cost*, system_count> costs_{};
-  inline_decisions decisions_;
 };
 
 }  // namespace strata::context_internal

@@ -124,10 +124,12 @@ class system_runner {
   static void run_call(core_type& core, Refs& adapters) {
     constexpr const auto* key = &Table;
     auto& policy = core.policy();
-    const auto plan = policy.template before_call<Selected>(core, key);
+    const auto plan =
+        policy.template before_call<Selected>(core.subscriptions(), key);
     const step_decision decision =
         run_systems<Selected, Table>(core, adapters, plan);
-    policy.template after_call<Selected>(core, key, plan, decision);
+    policy.template after_call<Selected>(core.subscriptions(), key, plan,
+                                         decision);
     if constexpr (Types::trace_enabled) {
       record_trace<Selected>(core, std::make_index_sequence<system_count>{});
     }
@@ -136,43 +138,43 @@ class system_runner {
   // Runs the selected systems with the settings' scheduler, which decides
   // whether the call runs on the calling thread (in its sequential order:
   // hand_off::never, or no worker) or on its own terms. A call the policy
-  // runs unplanned takes the unplanned variant of each system's run.
+  // runs unplanned takes the unplanned variant of each system's run. The
+  // table is a run-time choice: the scheduler's walks over the systems
+  // (sequential order, and ranking and pool) are compiled once per call,
+  // for both tables.
   template <const auto& Selected, const auto& Table, typename Refs,
             typename Plan>
   static step_decision run_systems(core_type& core, Refs& adapters,
                                    const Plan& plan) {
+    const auto* table = &Table;
     if constexpr (Types::scheduler_type::runs_subtasks_in_parallel) {
       if (plan.mode == call_mode::calling_thread_unplanned) {
-        return schedule<Selected, run_table<Selected, Refs, true>>(
-            core, adapters, plan.hand_off);
+        table = &run_table<Selected, Refs, true>;
       }
     }
-    return schedule<Selected, Table>(core, adapters, plan.hand_off);
-  }
-  template <const auto& Selected, const auto& Table, typename Refs>
-  static step_decision schedule(core_type& core, Refs& adapters,
-                                hand_off_policy hand_off) {
     return Types::scheduler_type::template execute<system_list, Selected>(
         core.pool(),
-        [&core, &adapters](std::size_t id) { Table[id](core, adapters); },
-        [&core](std::size_t id) {
-          return core.policy().predicted_ns(core, id);
+        [&core, &adapters, table](std::size_t id) {
+          (*table)[id](core, adapters);
         },
-        hand_off);
+        [&core](std::size_t id) {
+          return core.policy().predicted_ns(core.subscription(id), id);
+        },
+        plan.hand_off);
   }
 
   // Runs system I through the adapter matching it (traced; a throw marks
   // the run failed): plan, run its subtasks, record. `Unplanned`: the call
   // runs by a decision made for the whole call (a remembered inline
-  // decision, internal/inline_decisions.h), so the run is neither
+  // decision, internal/run_policy.cc), so the run is neither
   // predicted, measured nor split, all known at compile time: the same code
   // as under the sequential scheduler. Only the adapter call and the
-  // subtask body are compiled per system; planning and recording work on
-  // the instance's runtime (internal/instance_runtime.h), out of line in the
-  // run policy and compiled once for every system of the same strategy and
-  // state types. (`Unplanned` stays a template parameter, not a run-time
-  // flag: a flag would compile one variant less but add a branch per system
-  // and step to the unplanned path, which exists to be cheap;
+  // subtask body are compiled per system; planning works on the instance's
+  // runtime (internal/instance_runtime.h) and the policy's forecast, out of
+  // line (plan_planned) and compiled once for every system of the same
+  // strategy and state types. (`Unplanned` stays a template parameter, not a
+  // run-time flag: a flag would compile one variant less but add a branch per
+  // system and step to the unplanned path, which exists to be cheap;
   // //benchmarks/compile and the update benchmarks' 1-entity rows weigh the
   // two.) A for_subtasks adapter is called through the executor's
   // subtask_call, one type for both variants: one subtask body per system,
@@ -201,7 +203,10 @@ class system_runner {
     }
     if constexpr (Types::trace_enabled) instance.run_span.end();
     if constexpr (!Unplanned) {
-      core.policy().after_system(instance.runtime(), plan, executor.measured());
+      if (plan.measure && !executor.measured()) [[unlikely]] {
+        core.policy().after_system(instance.runtime().cost(), plan,
+                                   instance.runtime().subscribed_count());
+      }
     }
   }
 
@@ -236,8 +241,22 @@ class system_runner {
       prepare_unplanned(core, runtime);
       return {};
     } else {
-      return core.policy().before_system(core, runtime);
+      return plan_planned(core, runtime);
     }
+  }
+  // The policy forecasts the run, the runtime prepares its subtasks with the
+  // forecast's hint, the policy plans the prepared run. Out of line: one
+  // call per system run, compiled once per strategy and state types.
+  template <typename Runtime>
+  [[gnu::noinline]] static system_plan plan_planned(core_type& core,
+                                                    Runtime& runtime) {
+    auto& policy = core.policy();
+    const system_forecast forecast =
+        policy.forecast(runtime.cost(), runtime.subscribed_count());
+    runtime.prepare_subtasks(core.thread_count(),
+                             Types::inner_parallelism_allowed,
+                             core.step_count(), forecast.hint);
+    return policy.before_system(forecast, runtime.subtask_count());
   }
   template <typename Runtime>
   [[gnu::noinline]] static void prepare_unplanned(core_type& core,
