@@ -43,55 +43,6 @@ ordered_index_set::index_span ordered_index_set::span_of_ranks(
           last.word * word_bits + last.bit + 1};
 }
 
-void ordered_index_set::walk_members(size_type begin_rank, size_type end_rank,
-                                     batch_visitor visit, void* context) const {
-  if (end_rank > size_) end_rank = size_;
-  if (begin_rank >= end_rank) return;
-  member_batch batches[batch_capacity];
-  size_type batch_count = 0;
-  const auto add = [&](const member_batch& batch) {
-    batches[batch_count++] = batch;
-    if (batch_count == batch_capacity) {
-      visit(context, batches, batch_count);
-      batch_count = 0;
-    }
-  };
-  // Words [first word, stop word], masked at both ends; no per-member
-  // count is needed inside the loops.
-  const index_span span = span_of_ranks(begin_rank, end_rank);
-  const size_type stop_word = span.stop / word_bits;
-  const word_type last_mask =
-      stop_word < words_.size() ? (word_type{1} << (span.stop % word_bits)) - 1
-                                : 0;
-  size_type w = span.first / word_bits;
-  word_type bits = words_[w] & (~word_type{0} << (span.first % word_bits));
-  for (;;) {
-    // The last word keeps only its bits before the stop (none past the
-    // bitmap's end): never full, it ends the walk below.
-    if (w == stop_word) bits &= last_mask;
-    if (bits == ~word_type{0}) {
-      const size_type first = w * word_bits;
-      do {
-        // A whole full block at once, when the walk is at its start.
-        if (w % block_words == 0 && w + block_words <= stop_word &&
-            block_counts_[w / block_words] == block_indices) {
-          w += block_words;
-        } else {
-          ++w;
-        }
-        bits = w < words_.size() ? words_[w] : 0;
-      } while (w < stop_word && bits == ~word_type{0});
-      add({first, w * word_bits - first, 0});
-      continue;
-    }
-    if (bits != 0) add({w * word_bits, 0, bits});
-    if (w == stop_word) break;
-    ++w;
-    bits = w < words_.size() ? words_[w] : 0;
-  }
-  if (batch_count > 0) visit(context, batches, batch_count);
-}
-
 void ordered_index_set::grow_to(size_type words) {
   size_type target = std::max(words, words_.size() * 2);
   target = (target + block_words - 1) / block_words * block_words;

@@ -244,36 +244,50 @@ class ordered_index_set {
   // full words (count a multiple of 64: a dense stretch, worth a tight loop),
   // on_index(index) one by one for the members of other words (a sparse
   // stretch, where run detection would cost more than it saves).
-  //
-  // The walk over the bitmap is compiled once (walk_members, in the .cc);
-  // it hands the stretches over in batches of up to batch_capacity, one
-  // indirect call per batch, and only the loop over a batch, with on_run
-  // and on_index inlined once each, is compiled per caller.
   template <typename OnRun, typename OnIndex>
   void for_each_member(size_type begin_rank, size_type end_rank, OnRun&& on_run,
                        OnIndex&& on_index) const {
-    struct callbacks {
-      OnRun& on_run;
-      OnIndex& on_index;
-    };
-    callbacks both{on_run, on_index};
-    walk_members(
-        begin_rank, end_rank,
-        [](void* context, const member_batch* batches, size_type count) {
-          callbacks& f = *static_cast<callbacks*>(context);
-          for (size_type k = 0; k < count; ++k) {
-            const member_batch& batch = batches[k];
-            if (batch.count != 0) {
-              f.on_run(batch.first, batch.count);
-              continue;
-            }
-            for (word_type bits = batch.bits; bits != 0; bits &= bits - 1) {
-              f.on_index(batch.first +
-                         static_cast<size_type>(std::countr_zero(bits)));
-            }
+    if (end_rank > size_) end_rank = size_;
+    if (begin_rank >= end_rank) return;
+    // Words [first word, stop word], masked at both ends; no per-member
+    // count is needed inside the loops.
+    const index_span span = span_of_ranks(begin_rank, end_rank);
+    const size_type stop_word = span.stop / word_bits;
+    const word_type last_mask =
+        stop_word < words_.size()
+            ? (word_type{1} << (span.stop % word_bits)) - 1
+            : 0;
+    size_type w = span.first / word_bits;
+    word_type bits = words_[w] & (~word_type{0} << (span.first % word_bits));
+    for (;;) {
+      // The last word keeps only its bits before the stop (none past the
+      // bitmap's end): never full, it ends the walk below. One loop for
+      // every word inlines on_run and on_index once each, not on_index
+      // twice (compile time).
+      if (w == stop_word) bits &= last_mask;
+      if (bits == ~word_type{0}) {
+        const size_type first = w * word_bits;
+        do {
+          // A whole full block at once, when the walk is at its start.
+          if (w % block_words == 0 && w + block_words <= stop_word &&
+              block_counts_[w / block_words] == block_indices) {
+            w += block_words;
+          } else {
+            ++w;
           }
-        },
-        &both);
+          bits = w < words_.size() ? words_[w] : 0;
+        } while (w < stop_word && bits == ~word_type{0});
+        on_run(first, w * word_bits - first);
+        continue;
+      }
+      const size_type base = w * word_bits;
+      for (; bits != 0; bits &= bits - 1) {
+        on_index(base + static_cast<size_type>(std::countr_zero(bits)));
+      }
+      if (w == stop_word) return;
+      ++w;
+      bits = w < words_.size() ? words_[w] : 0;
+    }
   }
 
   // f(index) for the members of ranks [begin_rank, end_rank), ascending.
@@ -346,22 +360,6 @@ class ordered_index_set {
   }
 
  private:
-  // A stretch of members for for_each_member: with count > 0, the run
-  // [first, first + count) of full words; else the members `bits` of the
-  // word whose first index is `first`.
-  struct member_batch {
-    size_type first;
-    size_type count;
-    word_type bits;
-  };
-  static constexpr size_type batch_capacity = 64;
-  using batch_visitor = void (*)(void* context, const member_batch* batches,
-                                 size_type count);
-  // for_each_member's walk: visit(context, batches, n) for the stretches
-  // of the members of ranks [begin_rank, end_rank), in order.
-  void walk_members(size_type begin_rank, size_type end_rank,
-                    batch_visitor visit, void* context) const;
-
   // Where for_each_member's walk starts (the index of the member of rank
   // begin_rank) and stops (just past that of rank end_rank - 1, not at the
   // next member: a world of one entity in a large bitmap costs the words it
