@@ -33,7 +33,9 @@
 // Compiled once (ordered_index_set.cc): growing, clearing and finding a
 // rank, which do not depend on a caller's types and were compiled inline
 // into every program. The per-index and per-member paths (insert, erase,
-// contains, the batch and visiting templates) stay inline.
+// contains, the batch and visiting templates) stay inline: the walk over
+// the members is part of every system's loop, and compiled into it the
+// loop runs faster than through a call per stretch (BM_Damage).
 //
 // Thread-safety: const members (contains, size, for_each_run, ...) may run
 // concurrently with each other; insert/erase/clear/reserve need exclusive
