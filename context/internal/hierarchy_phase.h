@@ -25,6 +25,7 @@
 #include <cstddef>
 #include <vector>
 
+#include "context/internal/entity_order.h"
 #include "context/internal/hierarchy_storage.h"
 #include "context/internal/kill_phase.h"
 #include "context/refresh_event.h"
@@ -109,7 +110,7 @@ void apply_hierarchy_kills(World& world, State& state,
   const auto dying = [&](std::size_t index) {
     return entities.metadata_at(index).extra.pending_kill;
   };
-  sort_kills_by_index(kills);
+  sort_by_index(kills);
   for (std::size_t k = 0; k < kills.size(); ++k) {
     const entity_id parent = kills[k];
     std::size_t child = storage.first_child(parent.index());

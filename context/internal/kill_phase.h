@@ -36,13 +36,6 @@
 
 namespace strata::context_internal {
 
-// The kills in index order (the hierarchy phase sorts its own this way
-// too). Usually in index order already (a pass over a system's entities,
-// or ids created in a row); sort_by_index checks before sorting.
-inline void sort_kills_by_index(std::vector<entity_id>& kills) {
-  sort_by_index(kills);
-}
-
 // Phase 2 needs the components a killed entity had at the last refresh
 // (components_at_last_refresh); for one that changed in this step its queue
 // entry holds them. Where each entry is gets written here, once per refresh
@@ -124,7 +117,9 @@ void apply_kills(World& world, pending_changes<EntityStorage>& changes,
   if (subtask_work) gather_subtask_kills(world, queue);
   std::vector<entity_id>& kills = changes.to_kill;
   if (kills.empty()) return;
-  sort_kills_by_index(kills);
+  // Usually in index order already (a pass over a system's entities, or
+  // ids created in a row); sort_by_index checks before sorting.
+  sort_by_index(kills);
   auto& entities = world.entities();
   const refresh_observer* observer = world.observer();
   // Queue entries are read only by membership tests (observer, hooks).
