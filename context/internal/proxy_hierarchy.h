@@ -120,7 +120,9 @@ class proxy_hierarchy : public hierarchy_query_members<Proxy> {
     }
     const component_access<T, typename Types::component_storage_type, false>
         access(core.components());
-    return &access(entities, up, entities.live_id_at(up));
+    const T* component = &access(entities, up, entities.live_id_at(up));
+    if (component == nullptr) __builtin_unreachable();  // an object's address
+    return component;
   }
 };
 
