@@ -4,7 +4,10 @@
 // where bad input would otherwise corrupt state (a value outside a fixed
 // set's range, a stale entity handle). On failure it prints
 //   strata: check failed: <condition>: <message> [file:line]
-// to stderr and aborts; death tests match on that text.
+// to stderr and aborts; death tests match on that text. The failure path
+// never throws (noexcept), so a check adds no exception edge to the code
+// around it: a callable that checks stays free of handlers, and small
+// enough for the compiler to inline it into a loop.
 //
 // STRATA_DCHECK is the same check compiled out under NDEBUG, for invariants
 // on hot paths that tests exercise in debug builds.
@@ -18,7 +21,7 @@
 namespace strata::base_internal {
 
 [[noreturn]] void CheckFailed(const char* condition, std::string_view message,
-                              const char* file, int line);
+                              const char* file, int line) noexcept;
 
 }  // namespace strata::base_internal
 

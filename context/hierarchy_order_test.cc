@@ -329,3 +329,55 @@ TEST(HierarchyOrderTest, VisitsEachLevelInIndexOrderOnceScrambled) {
       visited.begin(), visited.end(),
       [](const auto& a, const auto& b) { return a.first < b.first; }));
 }
+
+// data.parent(ct::x, e) names the entity being visited: another entity
+// during a visit, or any entity between visits, is a checked misuse.
+enum class misnamed { other_entity, between_visits };
+template <misnamed Misuse>
+struct parent_of_misnamed {
+  template <typename Data>
+  void process(Data& data) const {
+    entity_id last;
+    data.for_each([&](entity_id e, const local_transform&) {
+      if (Misuse == misnamed::other_entity && !last.is_null()) {
+        data.parent(ct::world, last);
+      }
+      last = e;
+    });
+    if (Misuse == misnamed::between_visits) data.parent(ct::world, last);
+  }
+};
+template <misnamed Misuse>
+constexpr auto misnamed_settings =
+    strata::settings()
+        .component_signatures(strata::component_signatures(
+            strata::cs::make(ct::local), strata::cs::make(ct::world)))
+        .system_signatures(strata::system_signatures(
+            strata::ss::make(strata::tag<parent_of_misnamed<Misuse>>)
+                .read(ct::local, ct::world)
+                .in_hierarchy_order()))
+        .hierarchy(strata::kill_children);
+template <misnamed Misuse>
+void run_misnamed() {
+  auto ctx = strata::make_context<misnamed_settings<Misuse>>(
+      strata::run_options().threads(1));
+  ctx.step([&](auto& proxy) {
+    const entity_id root = proxy.create_entity();
+    proxy.add_component(ct::local, root, 1.0, 1.0);
+    proxy.add_component(ct::world, root);
+    for (int i = 0; i < 2; ++i) {
+      const entity_id child = proxy.create_entity();
+      proxy.add_component(ct::local, child, 1.0, 1.0);
+      proxy.add_component(ct::world, child);
+      proxy.set_parent(child, root);
+    }
+  });
+  run(ctx);
+}
+
+TEST(HierarchyOrderDeathTest, ParentOfAnEntityNotBeingVisited) {
+  EXPECT_DEATH(run_misnamed<misnamed::other_entity>(),
+               "e must be the entity being visited");
+  EXPECT_DEATH(run_misnamed<misnamed::between_visits>(),
+               "e must be the entity being visited");
+}

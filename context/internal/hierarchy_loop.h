@@ -18,8 +18,8 @@
 // e) never races with a write, and the visiting order, hence the order of
 // deferred functions, does not depend on the split.
 //
-// The visit of each entity sets a hierarchy_cursor (the address of its
-// level entry, the entity's index and its parent's; a root's index), so
+// The visit of each entity sets a hierarchy_cursor (a copy of its level
+// entry: the entity's index and its parent's, none for a root), so
 // data.parent(ct::x, e) reaches the parent's component by index: no node,
 // no id, no lookup.
 //
@@ -35,6 +35,7 @@
 
 #include <bit>
 #include <cstddef>
+#include <cstdint>
 #include <exception>
 #include <tuple>
 #include <type_traits>
@@ -49,28 +50,26 @@ namespace strata::context_internal {
 // The entity a loop in hierarchy order is visiting and its parent, and
 // whether every live entity is the system's in this pass (then so is the
 // parent: data.parent skips the parent's component test for a component
-// the system requires). A visit sets one word: the level entry's address
-// for an entity with a parent, the index for a root.
+// the system requires). A visit sets one word, its level entry.
 struct hierarchy_cursor {
   using level_entry = hierarchy_storage::level_entry;
-  const level_entry* entry = nullptr;  // null: a root, or between visits
-  hierarchy_storage::index_type root = hierarchy_storage::none;
+  // The entry as one word of a type of its own: in a loop whose visits
+  // never read it (for_each_with_parent without data.parent), no load may
+  // alias such a word, so the compiler keeps it in a register instead of
+  // storing it at every visit, as it would a level_entry.
+  std::uint64_t word = std::bit_cast<std::uint64_t>(
+      level_entry{hierarchy_storage::none, hierarchy_storage::none});
   bool every_entity = false;
 
+  // A root's entry (for_root_slice's) holds none as its parent, a level
+  // d >= 1's its parent: both are stored as they are, no test.
   template <typename HasParent>
   [[gnu::always_inline]] inline void enter(const level_entry& visited,
                                            HasParent) {
-    if constexpr (HasParent::value) {
-      entry = &visited;  // in the level's array, unchanged during the pass
-    } else {
-      root = visited.index;
-    }
+    word = std::bit_cast<std::uint64_t>(visited);
   }
   // {none, none} between visits.
-  level_entry visiting() const {
-    return entry != nullptr ? *entry
-                            : level_entry{root, hierarchy_storage::none};
-  }
+  level_entry visiting() const { return std::bit_cast<level_entry>(word); }
 };
 // What a data proxy holds instead in a system not in hierarchy order.
 struct no_hierarchy_cursor {};

@@ -90,11 +90,17 @@ class proxy_hierarchy : public hierarchy_query_members<Proxy> {
     } else if constexpr (!Proxy::types_type::has_hierarchy) {
       return nullptr;  // make_context reported it
     } else {
-      const hierarchy_storage::level_entry visiting = self().cursor_.visiting();
+      // All the lookup needs but the entry is read before the check: a
+      // load that follows a check which may fail cannot leave the caller's
+      // loop, these can (no visit writes them).
+      const auto& cursor = self().cursor_;
+      const bool every_entity = cursor.every_entity;
+      const parent_lookup<T> lookup(self().core_);
+      const hierarchy_storage::level_entry visiting = cursor.visiting();
       STRATA_CHECK(id.index() == visiting.index,
                    "data.parent(ct::x, e): e must be the entity being "
                    "visited (its parent's level is the one finished)");
-      return parent_component<T>(visiting.parent);
+      return lookup(visiting.parent, every_entity);
     }
   }
 
@@ -106,22 +112,29 @@ class proxy_hierarchy : public hierarchy_query_members<Proxy> {
   // allows (internal/for_each.h). When every live entity is the system's,
   // a component the system requires needs no test.
   template <typename T>
-  const T* parent_component(std::size_t up) {
+  struct parent_lookup {
     using Types = typename Proxy::types_type;
-    if (up == hierarchy_storage::none) return nullptr;
-    auto& core = self().core_;
-    const auto& entities = core.entities();
-    constexpr std::size_t bit = Types::component_list::template id_of<T>();
-    constexpr bool required =
+    static constexpr std::size_t bit =
+        Types::component_list::template id_of<T>();
+    static constexpr bool required =
         contains_v<T, typename Proxy::signature_type::required_types>;
-    if (!(required && self().cursor_.every_entity) &&
-        !entities.metadata_at(up).components.test(bit)) {
-      return nullptr;
+    const typename Types::entity_storage_type& entities;
+    component_access<T, typename Types::component_storage_type, false> access;
+
+    explicit parent_lookup(auto& core)
+        : entities(core.entities()), access(core.components()) {}
+    const T* operator()(std::size_t up, bool every_entity) const {
+      if (up == hierarchy_storage::none) return nullptr;
+      if (!(required && every_entity) &&
+          !entities.metadata_at(up).components.test(bit)) {
+        return nullptr;
+      }
+      const T* component = &access(entities, up, entities.live_id_at(up));
+      // An object's address: a caller's test of the pointer folds away.
+      if (component == nullptr) __builtin_unreachable();
+      return component;
     }
-    const component_access<T, typename Types::component_storage_type, false>
-        access(core.components());
-    return &access(entities, up, entities.live_id_at(up));
-  }
+  };
 };
 
 }  // namespace strata::context_internal
