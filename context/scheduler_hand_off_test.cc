@@ -2,7 +2,7 @@
 // (hand_off::automatic): a step predicted too small to pay for a second
 // thread runs every system on the calling thread, step after step (also on
 // the steps that run by the remembered decision without predicting,
-// internal/run_policy.cc, and on the sampling steps that time them); a
+// internal/adaptive_run_policy.cc, and on the sampling steps that time them); a
 // step of two independent
 // systems that each take milliseconds hands one of them to the worker; and
 // small systems that become heavy are noticed at the next sampling step,
@@ -152,7 +152,7 @@ constexpr auto pair_of_per_entity_systems = strata::system_signatures(
 TEST(SchedulerHandOffTest, DecisionsFollowAWorldThatGrows) {
   // 8 entities: 8 us per system, a step the scheduler runs inline and then
   // keeps running inline by its remembered decision, without predicting
-  // (internal/run_policy.cc). Right after a sampling step, the world
+  // (internal/adaptive_run_policy.cc). Right after a sampling step, the world
   // grows to 8008 entities in one step: 8 ms per system. The growth is
   // seen at that step's refresh, so the next step decides again and hands
   // one system to the worker, although the next sampling step (which would
@@ -259,7 +259,7 @@ TEST(SchedulerHandOffTest, ThreadsThatDoNotPayAreDropped) {
   // system is predicted in milliseconds, so the scheduler posts one every
   // step; the probes (every 32nd call to decide runs inline, timed) find
   // the step 5x faster inline, and after the second the call runs inline
-  // (internal/run_policy.cc), its sampled runs far within their
+  // (internal/adaptive_run_policy.cc), its sampled runs far within their
   // budget (the threaded mean). Without the probes every one of the last
   // 100 steps would post a system (about 100 runs off the calling thread).
   EXPECT_LT(off_caller_runs_at_the_end(200, 100, std::chrono::milliseconds(1),

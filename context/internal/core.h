@@ -25,6 +25,7 @@
 #include <utility>
 
 #include "base/internal/flat_tuple.h"
+#include "context/internal/adaptive_run_policy.h"
 #include "context/internal/change_stamps.h"
 #include "context/internal/context_types.h"
 #include "context/internal/core_critical_operations.h"
@@ -58,7 +59,8 @@ class context_core
   using bitset_type = typename Types::bitset_type;
   static constexpr bool has_hierarchy = Types::has_hierarchy;
   // The run policy (internal/run_policy.h): adaptive on a threaded
-  // scheduler unless the settings fix it; fixed on the sequential one.
+  // scheduler unless the settings fix it (internal/adaptive_run_policy.h);
+  // fixed on the sequential one.
   using policy_type = std::conditional_t<
       Types::scheduler_type::runs_subtasks_in_parallel &&
           std::is_same_v<typename Types::settings_type::run_policy_type,

@@ -1,5 +1,5 @@
-// The adaptive run policy's cost model (internal/run_policy.h), compiled
-// once.
+// The adaptive run policy's cost model (internal/adaptive_run_policy.h),
+// compiled once.
 //
 // Sampling. One step in cost_model::kCostSampleSteps samples: systems whose
 // cost is known are measured again, and a call run by a remembered decision
@@ -48,7 +48,7 @@
 // A call is keyed by its run table's address (one per execute_systems()
 // instantiation: its selected systems and adapter types). A few are kept:
 // a program usually makes one or two distinct calls per step.
-#include "context/internal/run_policy.h"
+#include "context/internal/adaptive_run_policy.h"
 
 #include <algorithm>
 
