@@ -1,5 +1,5 @@
 // The context: entities, their components, the systems, and the step/refresh
-// cycle that ties them together (seed 003).
+// cycle that ties them together.
 //
 //   auto ctx = strata::make_context<settings>();  // settings: a constant
 //   ctx.step([](auto& proxy) {                   // critical operations here

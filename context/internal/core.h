@@ -120,6 +120,18 @@ class context_core
     if (failure) std::rethrow_exception(failure);
   }
 
+  // Before execute_systems() runs systems: the departures remove_component
+  // noted are applied here, on this thread, so that looks at a subscription
+  // during the run only read (system_instance.h).
+  void settle_departures() {
+    if (departures_noted_) {
+      for (subscription_type* subscription : subscriptions_) {
+        subscription->settle_departures();
+      }
+      departures_noted_ = false;
+    }
+  }
+
   // Whether subscribe events are observed (an observer, or a system with an
   // on_subscribe hook): they come in the order entities were queued.
   bool observes_subscriptions() const {

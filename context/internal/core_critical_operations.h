@@ -13,14 +13,16 @@
 //     constructs into a scratch slot the refresh discards.
 //   * mark_dead: queues a kill; false if `id` is not alive or already queued.
 //   * add_component constructs at once (replacing one already there);
-//     check-fails on a dead or stale id. If a replacement's constructor
-//     throws, the old component is already gone (component_storage::add):
-//     the entity departs as after remove_component, and the exception
+//     check-fails on a dead or stale id. A constructor that throws leaves
+//     the entity as it was; if storing a replacement fails after the old
+//     component was destroyed (component_storage::add), the entity lacks
+//     it and departs as after remove_component. Either way the exception
 //     propagates.
 //   * remove_component destroys at once and notes the entity's departure
-//     from every system that requires the component; settle_departures()
-//     applies them before systems next run, and an add before then cancels
-//     it. False, nothing changed, on a dead id or without the component.
+//     from every system that requires the component; the core applies
+//     them before systems next run (context_core::settle_departures), and
+//     an add before then cancels it. False, nothing changed, on a dead id or
+//     without the component.
 //   * get_component check-fails unless has_component.
 // Each is O(1) besides the component's construction or destruction
 // (amortized where a dynamic storage grows); create_batch is O(n). Called
@@ -124,17 +126,6 @@ class core_critical_operations {
     core.departures_noted_ = true;
     core.components_.template remove<T>(id, bits);
     return true;
-  }
-  // Before execute_systems() runs systems: the departures are applied here,
-  // on this thread, so that looks at a subscription during the run only
-  // read (system_instance.h).
-  void settle_departures() {
-    Core& core = self();
-    if (!core.departures_noted_) return;
-    for (auto* subscription : core.subscriptions_) {
-      subscription->settle_departures();
-    }
-    core.departures_noted_ = false;
   }
 
   template <typename T>
