@@ -30,14 +30,15 @@
 
 namespace strata::context_internal {
 
-// One call's systems as the model sees them: which are selected, and their
-// member counts (after pending departures, and as they are) and growth
+// One call's systems as the model sees them: which are selected, their
+// subscribed entity counts (after pending departures: subscribed; as they
+// are: raw_subscribed, as subscription::raw_subscribed_indices) and growth
 // limits through the subscriptions; constant per call (call_shape).
 struct call_shape {
   const bool* selected;
   std::size_t count;
   std::size_t (*subscribed)(const void* subscriptions, std::size_t system);
-  std::size_t (*members)(const void* subscriptions, std::size_t system);
+  std::size_t (*raw_subscribed)(const void* subscriptions, std::size_t system);
   void (*limit_growth)(const void* subscriptions, std::size_t system,
                        std::size_t limit);
 };
@@ -277,7 +278,8 @@ class adaptive_run_policy {
     return of<S>(subscriptions, system).subscribed_indices().size();
   }
   template <typename S>
-  static std::size_t members(const void* subscriptions, std::size_t system) {
+  static std::size_t raw_subscribed(const void* subscriptions,
+                                    std::size_t system) {
     return of<S>(subscriptions, system).raw_subscribed_indices().size();
   }
   template <typename S>
@@ -287,7 +289,7 @@ class adaptive_run_policy {
   }
   template <const auto& Selected, typename S>
   static constexpr call_shape shape_of = {Selected.data(), system_count,
-                                          &subscribed<S>, &members<S>,
+                                          &subscribed<S>, &raw_subscribed<S>,
                                           &limit_growth<S>};
 
   cost_model model_;
