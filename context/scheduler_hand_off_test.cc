@@ -159,7 +159,9 @@ TEST(SchedulerHandOffTest, DecisionsFollowAWorldThatGrows) {
   // also catch it, by timing the call) is more than 7 steps away.
   auto ctx =
       strata::make_context(deciding_on_two_threads(pair_of_per_entity_systems));
-  using core_type = decltype(ctx)::core_type;
+  // The adaptive policy's sampling period (internal/adaptive_run_policy.h).
+  constexpr std::uint64_t kCostSampleSteps =
+      strata::context_internal::cost_model::kCostSampleSteps;
   const auto add_entities = [&](int count) {
     ctx.step([&](auto& proxy) {
       for (int i = 0; i < count; ++i) {
@@ -187,19 +189,19 @@ TEST(SchedulerHandOffTest, DecisionsFollowAWorldThatGrows) {
   bool settled = false;
   for (int period = 0; period < kMaximumPeriods && !settled; ++period) {
     // Align: the next step is the first after a sampling step.
-    while (ctx.step_count() % core_type::kCostSampleSteps != 1) update();
+    while (ctx.step_count() % kCostSampleSteps != 1) update();
     const int before = elsewhere.load();
-    for (std::uint64_t step = 0; step < core_type::kCostSampleSteps; ++step) {
+    for (std::uint64_t step = 0; step < kCostSampleSteps; ++step) {
       update();
     }
     settled = elsewhere.load() == before;
   }
   ASSERT_TRUE(settled) << "light steps kept leaving the calling thread";
-  ASSERT_EQ(ctx.step_count() % core_type::kCostSampleSteps, 1u);
+  ASSERT_EQ(ctx.step_count() % kCostSampleSteps, 1u);
   const int before_growth = elsewhere.load();
   add_entities(8000);
   for (int step = 0; step < 7; ++step) update();
-  static_assert(7 + 1 < core_type::kCostSampleSteps);
+  static_assert(7 + 1 < kCostSampleSteps);
   // Six of the seven steps decide with the grown world and post a system;
   // one taken by the worker suffices (a loaded machine may leave the
   // posted one to the caller).

@@ -240,9 +240,6 @@ class context_core
   // How systems run on threads: decided, measured and remembered by the
   // run policy (internal/run_policy.h).
   policy_type& policy() { return policy_; }
-  // The adaptive policy's sampling period, for tests that time it.
-  static constexpr std::uint64_t kCostSampleSteps =
-      adaptive_run_policy<Types>::kCostSampleSteps;
   subscription_type& subscription(std::size_t system) {
     return *subscriptions_[system];
   }
