@@ -1,5 +1,5 @@
 // The context: entities, their components, the systems, and the step/refresh
-// cycle that ties them together (seed 003).
+// cycle that ties them together.
 //
 //   auto ctx = strata::make_context<settings>();  // settings: a constant
 //   ctx.step([](auto& proxy) {                   // critical operations here
@@ -169,10 +169,11 @@ namespace strata {
 // and system instances keep stable addresses when it moves).
 template <typename Settings>
 class context {
- public:
+  // Internal: the program's types and the engine (internal/core.h).
   using types = context_internal::context_types<Settings>;
   using core_type = context_internal::context_core<types>;
 
+ public:
   template <typename... SystemArgs>
   explicit context(const Settings& settings, SystemArgs&&... args)
       : core_(std::make_unique<core_type>(settings,

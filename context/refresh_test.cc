@@ -416,7 +416,7 @@ TEST(RefreshTest, AThrowingDeferredFunctionLetsTheRestKillsAndMatchesRun) {
 }
 
 // The threaded scheduler's remembered inline decisions hold while every
-// subscription stays within its growth limit (internal/run_policy.cc):
+// subscription stays within its growth limit (internal/adaptive_run_policy.cc):
 // the refresh reports one that grew past it, once.
 TEST(RefreshTest, ReportsASubscriptionThatGrewPastItsLimit) {
   world w;

@@ -2,7 +2,7 @@
 // (hand_off::automatic): a step predicted too small to pay for a second
 // thread runs every system on the calling thread, step after step (also on
 // the steps that run by the remembered decision without predicting,
-// internal/run_policy.cc, and on the sampling steps that time them); a
+// internal/adaptive_run_policy.cc, and on the sampling steps that time them); a
 // step of two independent
 // systems that each take milliseconds hands one of them to the worker; and
 // small systems that become heavy are noticed at the next sampling step,
@@ -152,14 +152,16 @@ constexpr auto pair_of_per_entity_systems = strata::system_signatures(
 TEST(SchedulerHandOffTest, DecisionsFollowAWorldThatGrows) {
   // 8 entities: 8 us per system, a step the scheduler runs inline and then
   // keeps running inline by its remembered decision, without predicting
-  // (internal/run_policy.cc). Right after a sampling step, the world
+  // (internal/adaptive_run_policy.cc). Right after a sampling step, the world
   // grows to 8008 entities in one step: 8 ms per system. The growth is
   // seen at that step's refresh, so the next step decides again and hands
   // one system to the worker, although the next sampling step (which would
   // also catch it, by timing the call) is more than 7 steps away.
   auto ctx =
       strata::make_context(deciding_on_two_threads(pair_of_per_entity_systems));
-  using core_type = decltype(ctx)::core_type;
+  // The adaptive policy's sampling period (internal/adaptive_run_policy.h).
+  constexpr std::uint64_t kCostSampleSteps =
+      strata::context_internal::cost_model::kCostSampleSteps;
   const auto add_entities = [&](int count) {
     ctx.step([&](auto& proxy) {
       for (int i = 0; i < count; ++i) {
@@ -187,19 +189,19 @@ TEST(SchedulerHandOffTest, DecisionsFollowAWorldThatGrows) {
   bool settled = false;
   for (int period = 0; period < kMaximumPeriods && !settled; ++period) {
     // Align: the next step is the first after a sampling step.
-    while (ctx.step_count() % core_type::kCostSampleSteps != 1) update();
+    while (ctx.step_count() % kCostSampleSteps != 1) update();
     const int before = elsewhere.load();
-    for (std::uint64_t step = 0; step < core_type::kCostSampleSteps; ++step) {
+    for (std::uint64_t step = 0; step < kCostSampleSteps; ++step) {
       update();
     }
     settled = elsewhere.load() == before;
   }
   ASSERT_TRUE(settled) << "light steps kept leaving the calling thread";
-  ASSERT_EQ(ctx.step_count() % core_type::kCostSampleSteps, 1u);
+  ASSERT_EQ(ctx.step_count() % kCostSampleSteps, 1u);
   const int before_growth = elsewhere.load();
   add_entities(8000);
   for (int step = 0; step < 7; ++step) update();
-  static_assert(7 + 1 < core_type::kCostSampleSteps);
+  static_assert(7 + 1 < kCostSampleSteps);
   // Six of the seven steps decide with the grown world and post a system;
   // one taken by the worker suffices (a loaded machine may leave the
   // posted one to the caller).
@@ -259,7 +261,7 @@ TEST(SchedulerHandOffTest, ThreadsThatDoNotPayAreDropped) {
   // system is predicted in milliseconds, so the scheduler posts one every
   // step; the probes (every 32nd call to decide runs inline, timed) find
   // the step 5x faster inline, and after the second the call runs inline
-  // (internal/run_policy.cc), its sampled runs far within their
+  // (internal/adaptive_run_policy.cc), its sampled runs far within their
   // budget (the threaded mean). Without the probes every one of the last
   // 100 steps would post a system (about 100 runs off the calling thread).
   EXPECT_LT(off_caller_runs_at_the_end(200, 100, std::chrono::milliseconds(1),

@@ -1122,7 +1122,7 @@ def section_spaced(results):
         "microseconds on a VM) and caches have cooled. The threaded "
         "scheduler times its threaded calls against inline probes and "
         "drops threads that do not pay (`context/internal/"
-        "run_policy.cc`). Wall time per update.\n",
+        "adaptive_run_policy.cc`). Wall time per update.\n",
         md_table(["scenario", "entities", "strata_1t", "strata_mt",
                   "strata_mt / strata_1t"], rows,
                  ["---", "---:", "---:", "---:", "---:"])

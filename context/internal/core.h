@@ -2,35 +2,34 @@
 // the thread pool, one instance per system and the refresh queue, and runs
 // the step/refresh cycle (context/context.h documents the contract).
 //
-// Reading order: step() (the cycle), then the critical operations the
-// proxies forward to, then the World interface the refresh runs on
-// (entities(), components(), for_each_instance()), then construction.
+// Reading order: step() (the cycle), then the World interface the refresh
+// runs on (entities(), components(), for_each_instance()), then
+// construction (internal/core_setup.h). The critical operations the proxies
+// forward to (create, kill, add, remove) are a base of the core, with their
+// contract: internal/core_critical_operations.h.
 //
 // Internal: users hold a strata::context, which owns a context_core on the
 // heap so proxies and instances keep stable addresses when it moves.
 #ifndef STRATA_CONTEXT_INTERNAL_CORE_H_
 #define STRATA_CONTEXT_INTERNAL_CORE_H_
 
-#include <algorithm>
 #include <array>
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <exception>
 #include <memory>
-#include <optional>
 #include <string_view>
 #include <tuple>
 #include <type_traits>
 #include <utility>
 
-#include "absl/base/attributes.h"
-#include "base/check.h"
 #include "base/internal/flat_tuple.h"
+#include "context/internal/adaptive_run_policy.h"
 #include "context/internal/change_stamps.h"
 #include "context/internal/context_types.h"
+#include "context/internal/core_critical_operations.h"
 #include "context/internal/core_setup.h"
-#include "context/internal/create_batch.h"
 #include "context/internal/hierarchy_phase.h"
 #include "context/internal/hook_phase.h"
 #include "context/internal/run_policy.h"
@@ -48,7 +47,8 @@
 namespace strata::context_internal {
 
 template <typename Types>
-class context_core {
+class context_core
+    : public core_critical_operations<context_core<Types>, Types> {
  public:
   using entity_storage_type = typename Types::entity_storage_type;
   using component_storage_type = typename Types::component_storage_type;
@@ -59,7 +59,8 @@ class context_core {
   using bitset_type = typename Types::bitset_type;
   static constexpr bool has_hierarchy = Types::has_hierarchy;
   // The run policy (internal/run_policy.h): adaptive on a threaded
-  // scheduler unless the settings fix it; fixed on the sequential one.
+  // scheduler unless the settings fix it (internal/adaptive_run_policy.h);
+  // fixed on the sequential one.
   using policy_type = std::conditional_t<
       Types::scheduler_type::runs_subtasks_in_parallel &&
           std::is_same_v<typename Types::settings_type::run_policy_type,
@@ -87,8 +88,8 @@ class context_core {
         hooks_(settings.template get<context_keys::hooks>()) {
     const auto& systems = settings.template get<context_keys::systems>();
     auto all_args = std::forward_as_tuple(args...);
-    construct_instances(systems, all_args,
-                        std::make_index_sequence<system_count>{});
+    context_internal::construct_instances<Types>(
+        systems, entities(), all_args, instances_, subscriptions_, policy_);
   }
 
   // The cycle, run by context::step: begin_step(), f(step_proxy&), then
@@ -119,9 +120,9 @@ class context_core {
     if (failure) std::rethrow_exception(failure);
   }
 
-  // Before execute_systems() runs systems: departures are applied here, on
-  // this thread, so that looks at a subscription during the run only read
-  // (system_instance.h).
+  // Before execute_systems() runs systems: the departures remove_component
+  // noted are applied here, on this thread, so that looks at a subscription
+  // during the run only read (system_instance.h).
   void settle_departures() {
     if (departures_noted_) {
       for (subscription_type* subscription : subscriptions_) {
@@ -131,29 +132,6 @@ class context_core {
     }
   }
 
-  // Critical operations (through the step and defer proxies).
-  entity_id create_entity() {
-    const entity_id id = entities().create();
-    refresh_.note_created(entities(), id);
-    return id;
-  }
-  std::optional<entity_id> try_create_entity() {
-    std::optional<entity_id> id = entities().try_create();
-    if (id.has_value()) refresh_.note_created(entities(), *id);
-    return id;
-  }
-  // The defer proxy's create_entity(): null (and counted) at a full limit.
-  entity_id create_entity_or_null() {
-    std::optional<entity_id> id = try_create_entity();
-    if (id.has_value()) return *id;
-    ++refused_creations_;
-    return null_entity;
-  }
-  // create_entities(n, f) (internal/create_batch.h).
-  template <typename... Ts, typename Fill>
-  std::size_t create_batch(std::size_t n, bool or_null, Fill& fill) {
-    return context_internal::create_batch<Ts...>(*this, n, or_null, fill);
-  }
   // Whether subscribe events are observed (an observer, or a system with an
   // on_subscribe hook): they come in the order entities were queued.
   bool observes_subscriptions() const {
@@ -163,74 +141,7 @@ class context_core {
     }
     return observed;
   }
-  bool mark_dead(entity_id id) { return refresh_.queue_kill(entities(), id); }
 
-  // add/remove always inline (see critical_proxy).
-  template <typename T, typename... Args>
-  ABSL_ATTRIBUTE_ALWAYS_INLINE T& add_component(entity_id id, Args&&... args) {
-    STRATA_CHECK(
-        entities().alive(id),
-        "add_component: the entity is not alive (killed, or a stale id)");
-    refresh_.note_change(entities(), id);
-    auto& bits = entities().metadata_at(id.index()).components;
-    constexpr std::size_t bit = component_list::template id_of<T>();
-    const bool replacing = bits.test(bit);
-    changes_.template note_add<T>(id.index(), replacing);
-    try {
-      return components_.template add<T>(id, bits, std::forward<Args>(args)...);
-    } catch (...) {
-      // Storing a replacement failed after the old component was destroyed
-      // (component_storage::add): the entity now lacks it, so it departs
-      // from the systems that require it, as after remove_component.
-      if (replacing && !bits.test(bit)) {
-        depart_systems_requiring<bit>(*this, id);
-        departures_noted_ = true;
-      }
-      throw;
-    }
-  }
-  // The defer proxy's add_component(): on the null id of a refused
-  // creation, constructs into a scratch object that the refresh discards.
-  template <typename T, typename... Args>
-  T& add_component_or_discard(entity_id id, Args&&... args) {
-    if (id.is_null()) {
-      return scratch_.template emplace<T>(component_list::template id_of<T>(),
-                                          std::forward<Args>(args)...);
-    }
-    return add_component<T>(id, std::forward<Args>(args)...);
-  }
-  template <typename T>
-  ABSL_ATTRIBUTE_ALWAYS_INLINE bool remove_component(entity_id id) {
-    constexpr std::size_t bit = component_list::template id_of<T>();
-    if (!entities().alive(id)) return false;
-    auto& bits = entities().metadata_at(id.index()).components;
-    if (!bits.test(bit)) return false;
-    if constexpr (hook_runner_type::template keeps_removed<T>) {
-      hooks_.keep_removed(id, components_.template get<T>(id));
-    }
-    refresh_.note_change(entities(), id);
-    // Depart from every system that needs T: applied before any of them
-    // looks at its entities again, so none ever sees a subscribed entity
-    // without it; cancelled if T is back by then.
-    depart_systems_requiring<bit>(*this, id);
-    departures_noted_ = true;
-    components_.template remove<T>(id, bits);
-    return true;
-  }
-  template <typename T>
-  T& get_component(entity_id id) {
-    STRATA_CHECK(
-        has_component<T>(id),
-        "get_component: the entity is not alive or lacks this component "
-        "(check has_component first)");
-    return components_.template get<T>(id);
-  }
-  template <typename T>
-  bool has_component(entity_id id) const {
-    constexpr std::size_t bit = component_list::template id_of<T>();
-    return entities().alive(id) &&
-           entities().metadata_at(id.index()).components.test(bit);
-  }
   template <typename T>
   T& resource() {
     return resources_.template get<T>();
@@ -329,9 +240,6 @@ class context_core {
   // How systems run on threads: decided, measured and remembered by the
   // run policy (internal/run_policy.h).
   policy_type& policy() { return policy_; }
-  // The adaptive policy's sampling period, for tests that time it.
-  static constexpr std::uint64_t kCostSampleSteps =
-      adaptive_run_policy<Types>::kCostSampleSteps;
   subscription_type& subscription(std::size_t system) {
     return *subscriptions_[system];
   }
@@ -426,28 +334,6 @@ class context_core {
     dropped_messages_ = dropped;
   }
 
-  template <typename Systems, typename ArgsTuple, std::size_t... I>
-  void construct_instances(const Systems& systems, ArgsTuple& args,
-                           std::index_sequence<I...>) {
-    // Owned as soon as made: if a constructor throws, the instances made
-    // before it are deleted with the core's members.
-    (base_internal::get<I>(instances_)
-         .adopt(context_internal::make_instance<Types, I>(
-             systems.template signature<I>(), entities(), args)),
-     ...);
-    // (Null only after a reported compile error.)
-    ((subscriptions_[I] =
-          base_internal::get<I>(instances_).get()
-              ? &base_internal::get<I>(instances_).get()->subscription()
-              : nullptr),
-     ...);
-    ((base_internal::get<I>(instances_).get()
-          ? policy_.watch_cost(I,
-                               base_internal::get<I>(instances_).get()->cost())
-          : void()),
-     ...);
-  }
-
   // On the heap: a fixed-limit storage keeps its arrays inline.
   std::unique_ptr<entity_storage_type> entities_ptr_;
   component_storage_type components_;
@@ -481,6 +367,7 @@ class context_core {
       no_hierarchy>
       hierarchy_;
   thread_token main_thread_ = 0;
+  friend class core_critical_operations<context_core, Types>;
   // Empty without hooks.
   using hook_runner_type = context_internal::hook_runner<Types>;
   [[no_unique_address]] hook_runner_type hooks_;

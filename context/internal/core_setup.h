@@ -12,8 +12,10 @@
 #include <memory>
 #include <tuple>
 #include <type_traits>
+#include <utility>
 
 #include "base/check.h"
+#include "base/internal/flat_tuple.h"
 #include "context/internal/diagnostics.h"
 #include "context/run_options.h"
 #include "context/settings.h"
@@ -161,6 +163,31 @@ auto make_instance(const Signature& signature,
       return static_cast<system_instance<Types, I>*>(nullptr);
     }
   }
+}
+
+// Makes every system's instance, in id order, into `instances`: owned as
+// soon as made, so if a constructor throws, the ones made before it are
+// deleted with the core's members. Then points `subscriptions` at each
+// instance's subscription and shows the run policy each one's cost (both
+// left null after a reported compile error, which makes no instance).
+template <typename Types, typename Systems, typename ArgsTuple,
+          typename Subscriptions, typename Policy>
+void construct_instances(const Systems& systems,
+                         const typename Types::entity_storage_type& entities,
+                         ArgsTuple& args,
+                         typename Types::instances_type& instances,
+                         Subscriptions& subscriptions, Policy& policy) {
+  [&]<std::size_t... I>(std::index_sequence<I...>) {
+    (base_internal::get<I>(instances).adopt(make_instance<Types, I>(
+         systems.template signature<I>(), entities, args)),
+     ...);
+    [[maybe_unused]] const auto point_at = [&](std::size_t id, auto* instance) {
+      subscriptions[id] = instance ? &instance->subscription() : nullptr;
+      if (instance) policy.watch_cost(id, instance->cost());
+    };
+    (point_at(I, base_internal::get<I>(instances).get()), ...);
+  }
+  (std::make_index_sequence<Types::system_count>{});
 }
 
 }  // namespace strata::context_internal

@@ -1,5 +1,5 @@
-// The adaptive run policy's cost model (internal/run_policy.h), compiled
-// once.
+// The adaptive run policy's cost model (internal/adaptive_run_policy.h),
+// compiled once.
 //
 // Sampling. One step in cost_model::kCostSampleSteps samples: systems whose
 // cost is known are measured again, and a call run by a remembered decision
@@ -48,7 +48,7 @@
 // A call is keyed by its run table's address (one per execute_systems()
 // instantiation: its selected systems and adapter types). A few are kept:
 // a program usually makes one or two distinct calls per step.
-#include "context/internal/run_policy.h"
+#include "context/internal/adaptive_run_policy.h"
 
 #include <algorithm>
 
@@ -307,9 +307,9 @@ void cost_model::remember_inline(const call_systems& systems, const void* call,
                     ratio(hand_off_policy::kMinSubtaskNs, predicted.largest)));
   for (std::size_t id = 0; id < systems.shape->count; ++id) {
     if (!systems.shape->selected[id]) continue;
-    const double limit =
-        static_cast<double>(systems.shape->members(systems.subscriptions, id)) *
-        headroom;
+    const double limit = static_cast<double>(systems.shape->raw_subscribed(
+                             systems.subscriptions, id)) *
+                         headroom;
     systems.shape->limit_growth(systems.subscriptions, id,
                                 limit >= 1e18
                                     ? static_cast<std::size_t>(-1)
@@ -336,7 +336,7 @@ void cost_model::remember_threads_lose(const call_systems& systems,
     systems.shape->limit_growth(
         systems.subscriptions, id,
         std::max<std::size_t>(
-            1, systems.shape->members(systems.subscriptions, id)) *
+            1, systems.shape->raw_subscribed(systems.subscriptions, id)) *
             2);
   }
   decisions_.remember(call, budget, recheck_calls(inline_ns));
