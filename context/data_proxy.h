@@ -100,7 +100,7 @@
 // Change filters. With changed(ct::x) / added(ct::x) in the signature,
 // for_each and for_entities visit only the slice's entities whose x was
 // written / added since this system's previous run (any one of the listed
-// components); entity_count, for_other_entities and for_all_entities still
+// components); subscribed_count, for_other_entities and for_all_entities still
 // count and visit the whole subscription. What counts as a write of a
 // tracked component: for_each handing it out as T& (every visited entity,
 // even if f then throws), get/write of a write() component, try_get

@@ -1,4 +1,4 @@
-// The refresh: how the structural changes of a step take effect (seed 003).
+// The refresh: how the structural changes of a step take effect.
 //
 //   refresh_queue<EntityStorage, ComponentStorage> queue;
 //   queue.note_created(entities, id);        // during the step

@@ -1,5 +1,5 @@
 // The particle simulation behind //demos:particles: Strata's take on the
-// ECST particle example (seed 003), headless, deterministic and measured.
+// ECST particle example, headless, deterministic and measured.
 //
 //   strata::demos::simulation_config config;   // or config_from_flags(...)
 //   config.particles = 2000;

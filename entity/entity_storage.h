@@ -8,8 +8,8 @@
 //   s.reclaim(e);  // true: e's slot gets a new version
 //   s.alive(e);    // false, and stays false after the index is reused
 //
-// The limit policy is a compile-time choice (static dispatch, seed 000
-// appendix): `fixed_limit<N>` keeps every per-entity array in a std::array of
+// The limit policy is a compile-time choice (static
+// dispatch): `fixed_limit<N>` keeps every per-entity array in a std::array of
 // N slots inside the object and never allocates; `dynamic_limit` keeps them in
 // std::vectors that grow on demand (optionally reserved up front).
 //
@@ -18,7 +18,7 @@
 //   * live slot i holds the entity's id, combine(i, version);
 //   * free slot i holds combine(next_free, version_to_hand_out_next): the
 //     version is bumped (next_version, skipping the tombstone) when the entity
-//     is reclaimed, and the index part links the free list (seed 004's implicit
+//     is reclaimed, and the index part links the free list (an implicit
 //     list), ending in the null index.
 // Since a free slot's index part is never its own index, `alive(id)` is one
 // bounds check and one compare: slots[id.index()] == id. Null ids (index out of

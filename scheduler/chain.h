@@ -1,6 +1,6 @@
 // Chain sizing: which systems run when some systems start and every
-// dependent follows, and how many (seed 000's compile-time breadth-first
-// traversal).
+// dependent follows, and how many (a breadth-first traversal at compile
+// time).
 //
 //   constexpr strata::chain_graph<4> graph = ...;   // depends[i][j]: i after j
 //   constexpr auto starts = strata::start_set(graph, selected);

@@ -28,7 +28,7 @@
 // (`runs_before(a, b)`: b depends on a, directly or transitively), a
 // topological order, the start nodes (no dependencies), and
 // `chain_size(starts)`: how many distinct systems run when the given systems
-// start and every dependent follows (scheduler/chain.h, seed 000).
+// start and every dependent follows (scheduler/chain.h).
 //
 // Cost: O(N^3 / 64) constexpr steps for N systems (transitive closure, on
 // 64-bit words); 64 systems compile in well under a second. Nothing here

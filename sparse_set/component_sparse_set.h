@@ -4,9 +4,9 @@
 //
 // A versioned_sparse_set<Id> (dense ids + paginated, versioned sparse array)
 // plus one std::vector per component type, all kept in lockstep: the
-// components of the id at dense position p are at position p of every array
-// (seed 001). Erase is swap-and-pop on every array; sort permutes every array
-// in place through the sparse array (seed 002).
+// components of the id at dense position p are at position p of every array.
+// Erase is swap-and-pop on every array; sort permutes every array in place
+// through the sparse array.
 // A trivially copyable T is kept in a vector of bytes of its shape
 // (base/internal/object_bytes.h), which every such type of that size and
 // alignment shares: the vector's code is compiled once per shape, not once

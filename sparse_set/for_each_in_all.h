@@ -11,7 +11,7 @@
 // argument).
 //
 // Complexity: driven by the set with the fewest elements, which tests the
-// others (seed 001): O(size of the smallest set) membership tests. The order
+// others: O(size of the smallest set) membership tests. The order
 // is the reverse dense order of the driving set.
 //
 // Invalidation and misuse: f must not emplace or erase in any of the sets

@@ -5,7 +5,7 @@
 // `Id` is any `strata::versioned_id` (base/versioned_id.h), e.g.
 // `strata::entity_id`. The dense array holds the ids;
 // sparse slot `i` (for index i) holds `combine(position, version)` of the id
-// with index i, or all ones when no such id is present (seed 004). Storing the
+// with index i, or all ones when no such id is present. Storing the
 // version in the slot lets contains() reject stale ids, null and tombstones
 // with one XOR-and-compare and without reading the dense array:
 //
@@ -199,7 +199,7 @@ class versioned_sparse_set {
   // positions a and b of every array kept in lockstep with this set, so that
   // they end up in the new order: the permutation is applied in place by
   // walking its cycles through the sparse slots, which still hold the old
-  // positions after the ids are sorted (seed 002, "mixed" method). While the
+  // positions after the ids are sorted (the "mixed" method: sort the ids, then permute the rest). While the
   // ids are being sorted, find()/index_of() of an id still return its old
   // position, so `compare` may use them to look up data.
   template <typename Compare = std::less<Id>,
@@ -335,7 +335,7 @@ class versioned_sparse_set {
   }
   // The dense ids are in their final order; the sparse slots still hold the
   // old positions. Repoints the slots and, through `swap_data`, moves the
-  // other arrays into the new order in place (seed 002, "mixed" method): the
+  // other arrays into the new order in place (the "mixed" method: sort the ids, then permute the rest): the
   // slots double as the visited marks, so no permutation buffer is needed.
   template <typename SwapData>
   void apply_sorted_ids(SwapData& swap_data) {

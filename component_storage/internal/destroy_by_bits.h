@@ -2,8 +2,8 @@
 // bits name (component_storage::remove_all and destroy_all_of, which the
 // refresh uses for killed entities). component_storage.h is the only user.
 //
-// Up to kUnrolledDestroyTypes component types, one inlined test per type (4
-// instructions each, cheaper than a call per component). Past that, with a
+// Up to kUnrolledDestroyTypes component types, one inlined test per type (a
+// few instructions each, cheaper than a call per component). Past that, with a
 // strata::component_bitset (which exposes its words), only the set bits are
 // visited, each through a table of one small function per type: a kill then
 // costs the components the entity has rather than a test per type, and the
