@@ -65,7 +65,7 @@
 //     is back at the refresh. Either way: no unsubscribe/subscribe events;
 //   * refresh events (per system: the system's on_subscribe(entity_id) /
 //     on_unsubscribe(entity_id) members; context-wide: observe_refresh) fire
-//     during the refresh, only when membership really changes, in the order
+//     during the refresh, only when a subscription really changes, in the order
 //     context/refresh.h gives; the context-wide observer also sees reclaims.
 //
 // Ids: ids that a system's iteration hands out (data.for_each,

@@ -60,7 +60,7 @@
 // departure is real is decided here: if the entity matches again at the
 // refresh it is back (or never left), and nothing is reported.
 //
-// Events. When membership really changes, the system's optional hooks
+// Events. When a subscription really changes, the system's optional hooks
 // `on_subscribe(entity_id)` / `on_unsubscribe(entity_id)` run, and the
 // world's observer (if any) gets a refresh_event, in the order
 // refresh_event.h documents.
@@ -73,18 +73,18 @@
 // system_instance.h, in system id order); for_each_subscription(f,
 // parallel) (f(subscription) for every system's subscription,
 // internal/subscription.h, in id order or in parallel);
-// run_membership_hook(system id, kind, entity) (the system's on_subscribe
+// run_subscription_hook(system id, kind, entity) (the system's on_subscribe
 // or on_unsubscribe); observer() (a pointer to a refresh_observer, or
 // null); system_name(id). The phases that visit every system work on
 // subscriptions, a type without the system's, so each is compiled once.
 //
 // Complexity: phase 1 O(deferred functions); phase 2 O(kills * systems
-// with members) bit clears (a membership test first only for systems with
+// with members) bit clears (a subscription test first only for systems with
 // an on_unsubscribe hook, or with an observer) plus the sort of kills when
 // they are out of index order (and O(changes) to find the changed
-// entities' entries, when both happen and membership is tested); phase 3
+// entities' entries, when both happen and subscriptions are tested); phase 3
 // O(changes * systems) bit tests plus, per batch, O(systems) tests and a
-// bit set per entity and matching system; O(1) per real membership change.
+// bit set per entity and matching system; O(1) per real subscription change.
 // The queues keep their capacity, so a steady state allocates nothing.
 //
 // Thread-safety: one thread (the context's) calls everything here, never
@@ -234,8 +234,8 @@ class refresh_queue {
 
   // Whether a subscription grew past its growth limit since the last call
   // (subscription::set_growth_limit); resets the answer.
-  bool take_membership_growth() noexcept {
-    return std::exchange(changes_.membership_grew, false);
+  bool take_subscription_growth() noexcept {
+    return std::exchange(changes_.subscription_grew, false);
   }
 
  private:

@@ -1,5 +1,5 @@
 // What a refresh reports: one refresh_event per change of a system's
-// membership and per reclaimed entity, given to the observer set with
+// subscription and per reclaimed entity, given to the observer set with
 // ctx.observe_refresh(f) (context.h).
 //
 //   ctx.observe_refresh([](const strata::refresh_event& e) {

@@ -124,7 +124,7 @@ constexpr std::size_t kPosition = 0;
 constexpr std::size_t kHealth = 1;
 
 struct world {
-  // Both systems have membership hooks, or neither (`hooks`).
+  // Both systems have subscription hooks, or neither (`hooks`).
   explicit world(bool hooks = true)
       : movers_instance(recording_system{&log, "movers"}, entity_storage,
                         hooks),
@@ -155,7 +155,7 @@ struct world {
     f(movers_instance.subscription_);
     f(medics_instance.subscription_);
   }
-  void run_membership_hook(std::size_t system, refresh_event::kind what,
+  void run_subscription_hook(std::size_t system, refresh_event::kind what,
                            entity_id id) {
     recording_system& target =
         system == 0 ? movers().system() : medics().system();
@@ -422,15 +422,15 @@ TEST(RefreshTest, ReportsASubscriptionThatGrewPastItsLimit) {
   world w;
   w.create(false);
   w.refresh();
-  EXPECT_FALSE(w.queue.take_membership_growth());  // no limit set
+  EXPECT_FALSE(w.queue.take_subscription_growth());  // no limit set
   w.movers().subscription_.set_growth_limit(2);
   w.create(false);
   w.refresh();
-  EXPECT_FALSE(w.queue.take_membership_growth());  // 2 members: at the limit
+  EXPECT_FALSE(w.queue.take_subscription_growth());  // 2 members: at the limit
   w.create(false);
   w.refresh();
-  EXPECT_TRUE(w.queue.take_membership_growth());   // 3
-  EXPECT_FALSE(w.queue.take_membership_growth());  // taking resets it
+  EXPECT_TRUE(w.queue.take_subscription_growth());   // 3
+  EXPECT_FALSE(w.queue.take_subscription_growth());  // taking resets it
 }
 
 TEST(RefreshTest, OnlyKillsAndMatchesVisitSystemsInParallel) {

@@ -175,7 +175,7 @@ class context_core
   }
   // The hook of system `system` for `what` (the refresh calls it only for
   // systems that have one, subscription::hooks()).
-  void run_membership_hook(std::size_t system, refresh_event::kind what,
+  void run_subscription_hook(std::size_t system, refresh_event::kind what,
                            entity_id id) {
     context_internal::run_hook_of<system_list>(*this, system, what, id);
   }
@@ -280,7 +280,7 @@ class context_core
     } catch (...) {
       if (!failure) failure = std::current_exception();
     }
-    policy_.after_refresh(refresh_.take_membership_growth());
+    policy_.after_refresh(refresh_.take_subscription_growth());
     if (observer_ && refused_creations_ > 0) {
       try {
         observer_({.what = refresh_event::kind::refused_creations,

@@ -141,7 +141,7 @@ void for_level_slice(const hierarchy_storage& storage, const Set& set,
   const auto entries = storage.level(slice.level);
   const std::size_t first = entries.size() * slice.subtask / slice.count;
   const std::size_t last = entries.size() * (slice.subtask + 1) / slice.count;
-  if (every_entity) {  // the common case: no membership test
+  if (every_entity) {  // the common case: no subscription test
     for (std::size_t at = first; at < last; ++at) {
       visit_entry(f, entries[at], child_entry{});
     }

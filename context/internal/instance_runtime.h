@@ -85,7 +85,7 @@ class instance_runtime {
 
   instance_runtime(Strategy strategy, std::size_t system_id,
                    const bitset_type& required, const bitset_type& excluded,
-                   membership_hooks hooks, const EntityStorage& entities)
+                   subscription_hooks hooks, const EntityStorage& entities)
       : strategy_(std::move(strategy)),
         subscription_(system_id, required, excluded, hooks, entities) {}
 

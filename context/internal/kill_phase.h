@@ -8,7 +8,7 @@
 //   * nobody (no observer, no system with an on_unsubscribe hook): each
 //     system with members erases every
 //     killed index in one batch (ordered_index_set::erase_all: erasing a
-//     non-member does nothing, so no membership test), and one pass over
+//     non-member does nothing, so no subscription test), and one pass over
 //     the kills destroys each entity's components (reading its component
 //     bits once) and reclaims its id;
 //   * an observer or a hook: the events of each kill (its unsubscribes,
@@ -18,7 +18,7 @@
 //
 // Complexity: O(kills * systems with members) bit clears, plus a sort of
 // the kills when they are out of index order, plus O(changes) to index the
-// match queue when membership is tested.
+// match queue when subscriptions are tested.
 #ifndef STRATA_CONTEXT_INTERNAL_KILL_PHASE_H_
 #define STRATA_CONTEXT_INTERNAL_KILL_PHASE_H_
 
@@ -28,7 +28,7 @@
 
 #include "absl/base/attributes.h"
 #include "context/internal/entity_order.h"
-#include "context/internal/membership_events.h"
+#include "context/internal/subscription_events.h"
 #include "context/internal/pending_changes.h"
 #include "context/internal/subscription.h"
 #include "context/refresh_event.h"
@@ -65,7 +65,7 @@ const auto& components_at_last_refresh(
                            : meta.components;
 }
 
-// One (system, killed entity) when membership is tested; inlined into the
+// One (system, killed entity) when subscriptions are tested; inlined into the
 // per-system loop over the kills.
 template <typename World, typename EntityStorage>
 ABSL_ATTRIBUTE_ALWAYS_INLINE inline void leave_if_member(
@@ -122,14 +122,14 @@ void apply_kills(World& world, pending_changes<EntityStorage>& changes,
   sort_by_index(kills);
   auto& entities = world.entities();
   const refresh_observer* observer = world.observer();
-  // Queue entries are read only by membership tests (observer, hooks).
-  bool tests_membership = observer != nullptr;
+  // Queue entries are read only by subscription tests (observer, hooks).
+  bool tests_subscription = observer != nullptr;
   world.for_each_subscription(
       [&](subscription_type& system) {
-        tests_membership |= system.hooks().on_unsubscribe;
+        tests_subscription |= system.hooks().on_unsubscribe;
       },
       /*parallel=*/false);
-  if (tests_membership) index_match_entries(changes, entities);
+  if (tests_subscription) index_match_entries(changes, entities);
   if (observer == nullptr) {
     world.for_each_subscription(
         [&](subscription_type& system) {

@@ -28,7 +28,7 @@
 //   4. the entries' flags are reset, and a subscription that grew past its
 //      growth limit is reported (subscription::set_growth_limit).
 //
-// Complexity: O(changes * systems) tests, O(1) per real membership change,
+// Complexity: O(changes * systems) tests, O(1) per real subscription change,
 // and per batch O(systems) tests plus O(entities * matching systems) bit
 // sets.
 #ifndef STRATA_CONTEXT_INTERNAL_MATCH_PHASE_H_
@@ -39,7 +39,7 @@
 #include "absl/base/attributes.h"
 #include "base/check.h"
 #include "context/internal/kill_phase.h"
-#include "context/internal/membership_events.h"
+#include "context/internal/subscription_events.h"
 #include "context/internal/pending_changes.h"
 #include "context/internal/subscription.h"
 #include "context/refresh_event.h"
@@ -243,7 +243,7 @@ void apply_matches(World& world, pending_changes<EntityStorage>& changes,
   changes.batches.clear();
   world.for_each_subscription(
       [&](const subscription_type& system) {
-        changes.membership_grew |= system.outgrew_limit();
+        changes.subscription_grew |= system.outgrew_limit();
       },
       /*parallel=*/false);
 }

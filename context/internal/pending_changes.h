@@ -90,7 +90,7 @@ struct pending_changes {
   // queued entity with index i (index_match_entries).
   std::vector<std::uint32_t> slots;
   // A subscription grew past its growth limit (subscription.h).
-  bool membership_grew = false;
+  bool subscription_grew = false;
 };
 
 }  // namespace strata::context_internal

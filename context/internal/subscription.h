@@ -6,7 +6,7 @@
 // system at the last refresh (every required component, no excluded one),
 // plus the departures noted since (remove_component took a required
 // component; applied at the next look, see system_instance.h) and which
-// membership hooks the system has. Its rule (required and excluded bits) is
+// subscription hooks the system has. Its rule (required and excluded bits) is
 // run-time data, set once from the signature's compile-time bits.
 //
 // Why apart from the instance: the refresh visits every system in each of
@@ -38,8 +38,8 @@
 
 namespace strata::context_internal {
 
-// Which membership hooks a system has (on_subscribe / on_unsubscribe).
-struct membership_hooks {
+// Which subscription hooks a system has (on_subscribe / on_unsubscribe).
+struct subscription_hooks {
   bool on_subscribe = false;
   bool on_unsubscribe = false;
 };
@@ -48,8 +48,8 @@ struct membership_hooks {
 // on_unsubscribe(entity_id)); known at compile time, kept in the
 // subscription for the refresh.
 template <typename System>
-constexpr membership_hooks hooks_of() {
-  membership_hooks hooks;
+constexpr subscription_hooks hooks_of() {
+  subscription_hooks hooks;
   hooks.on_subscribe = requires(System & s, entity_id id) {
     s.on_subscribe(id);
   };
@@ -63,7 +63,7 @@ constexpr membership_hooks hooks_of() {
 // and no excluded one. A value: loops copy it into locals, so that stores
 // to the members (which could alias it) do not reload it per entity.
 template <typename Bitset>
-struct membership_rule {
+struct subscription_rule {
   Bitset required;
   Bitset excluded;
   Bitset interest;  // required | excluded: changes that can matter
@@ -77,10 +77,10 @@ template <typename EntityStorage>
 class subscription {
  public:
   using bitset_type = typename EntityStorage::metadata_type::bitset_type;
-  using rule_type = membership_rule<bitset_type>;
+  using rule_type = subscription_rule<bitset_type>;
 
   subscription(std::size_t system_id, const bitset_type& required,
-               const bitset_type& excluded, membership_hooks hooks,
+               const bitset_type& excluded, subscription_hooks hooks,
                const EntityStorage& entities)
       : rule_{required, excluded, required | excluded},
         entities_(&entities),
@@ -93,7 +93,7 @@ class subscription {
   std::size_t system_id() const noexcept { return system_id_; }
   // The storage whose entities' indices the members are.
   const EntityStorage& entities() const noexcept { return *entities_; }
-  membership_hooks hooks() const noexcept { return hooks_; }
+  subscription_hooks hooks() const noexcept { return hooks_; }
 
   // Whether an entity with components `bits` belongs to the system.
   bool matches(const bitset_type& bits) const noexcept {
@@ -152,7 +152,7 @@ class subscription {
   rule_type rule_;
   const EntityStorage* entities_;
   std::size_t system_id_;
-  membership_hooks hooks_;
+  subscription_hooks hooks_;
   // Mutable: a look applies pending departures first; membership as
   // observed is unchanged by it.
   mutable ordered_index_set members_;

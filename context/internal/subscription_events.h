@@ -2,8 +2,8 @@
 // entity joined or left the system's subscription (context/refresh.h decides
 // when). The system's optional hook runs first, then the observer gets a
 // refresh_event; the order of events is refresh_event.h's.
-#ifndef STRATA_CONTEXT_INTERNAL_MEMBERSHIP_EVENTS_H_
-#define STRATA_CONTEXT_INTERNAL_MEMBERSHIP_EVENTS_H_
+#ifndef STRATA_CONTEXT_INTERNAL_SUBSCRIPTION_EVENTS_H_
+#define STRATA_CONTEXT_INTERNAL_SUBSCRIPTION_EVENTS_H_
 
 #include <array>
 #include <cstddef>
@@ -17,7 +17,7 @@ namespace strata::context_internal {
 
 // `what` (subscribe or unsubscribe) happened to `id` in the system of
 // `subscription` (internal/subscription.h). Its hook, if it has one, is
-// reached through the world (run_membership_hook), which knows the
+// reached through the world (run_subscription_hook), which knows the
 // system's type; the refresh does not.
 template <typename World, typename Subscription>
 [[gnu::always_inline]] inline void notify(World& world,
@@ -27,7 +27,7 @@ template <typename World, typename Subscription>
   const bool hooked = what == refresh_event::kind::subscribe
                           ? subscription.hooks().on_subscribe
                           : subscription.hooks().on_unsubscribe;
-  if (hooked) world.run_membership_hook(subscription.system_id(), what, id);
+  if (hooked) world.run_subscription_hook(subscription.system_id(), what, id);
   if (const refresh_observer* observer = world.observer()) {
     (*observer)({what, id, subscription.system_id(),
                  world.system_name(subscription.system_id())});
@@ -38,7 +38,7 @@ template <typename World, typename Subscription>
 template <typename World, std::size_t I, typename System>
 constexpr auto hook_entry() {
   using fn = void (*)(World&, refresh_event::kind, entity_id);
-  constexpr membership_hooks hooks = hooks_of<System>();
+  constexpr subscription_hooks hooks = hooks_of<System>();
   if constexpr (hooks.on_subscribe || hooks.on_unsubscribe) {
     return static_cast<fn>(
         [](World& world, refresh_event::kind what, entity_id id) {
@@ -77,4 +77,4 @@ void run_hook_of(World& world, std::size_t system, refresh_event::kind what,
 
 }  // namespace strata::context_internal
 
-#endif  // STRATA_CONTEXT_INTERNAL_MEMBERSHIP_EVENTS_H_
+#endif  // STRATA_CONTEXT_INTERNAL_SUBSCRIPTION_EVENTS_H_
