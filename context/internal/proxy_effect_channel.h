@@ -77,9 +77,9 @@ class proxy_effect_channel {
     } else if constexpr (Proxy::in_component_order) {
       diagnostic::report(diagnostic::send_in_ordered_system<system_type, T>);
     } else {
-      // The sender rule is checked last: a send that breaks it aborts, so
-      // the order is not seen, and by then nothing of the message has to
-      // be kept across the rule's rare call.
+      // The sender rule is checked last (a send that breaks it aborts, so
+      // checking it after the append changes nothing): by then nothing of
+      // the message has to be kept across the rule's rare call.
       auto& boxes = self().state_.outboxes;
       auto& box = boxes.template box<T>();
       if (live_entities_.alive(target)) [[likely]] {
