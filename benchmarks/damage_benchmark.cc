@@ -232,6 +232,13 @@ struct checked_fighters : fighters {
     const std::uint32_t index = id & kIndexMask;
     return index < ids.size() && ids[index] == id;
   }
+  // Entity i's move in a step, the same in both checked loops: advances its
+  // random state, picks `target` from the roster (of n ids) and checks it.
+  bool pick_alive_target(std::size_t i, std::size_t n, std::uint32_t& target) {
+    seed[i] = next_random(seed[i]);
+    target = roster[seed[i] % n];
+    return alive(target);
+  }
   std::vector<std::uint32_t> ids;
   std::vector<std::uint32_t> roster;
 };
@@ -239,16 +246,13 @@ struct checked_fighters : fighters {
 void baseline_checked_direct(benchmark::State& state) {
   const auto n = static_cast<std::size_t>(state.range(0));
   checked_fighters world(n);
-  std::vector<std::uint32_t>& seed = world.seed;
   const std::vector<std::int32_t>& attack = world.attack;
   std::vector<std::int64_t>& taken = world.taken;
-  const std::vector<std::uint32_t>& roster = world.roster;
   std::size_t dropped = 0;
   for (auto _ : state) {
     for (std::size_t i = 0; i < n; ++i) {
-      seed[i] = next_random(seed[i]);
-      const std::uint32_t target = roster[seed[i] % n];
-      if (!world.alive(target)) {
+      std::uint32_t target;
+      if (!world.pick_alive_target(i, n, target)) {
         ++dropped;
         continue;
       }
@@ -264,19 +268,16 @@ void baseline_checked_direct(benchmark::State& state) {
 void baseline_checked_buffer(benchmark::State& state) {
   const auto n = static_cast<std::size_t>(state.range(0));
   checked_fighters world(n);
-  std::vector<std::uint32_t>& seed = world.seed;
   const std::vector<std::int32_t>& attack = world.attack;
   std::vector<std::int64_t>& taken = world.taken;
-  const std::vector<std::uint32_t>& roster = world.roster;
   std::vector<hit> buffer;
   buffer.reserve(n);
   std::size_t dropped = 0;
   for (auto _ : state) {
     buffer.clear();
     for (std::size_t i = 0; i < n; ++i) {
-      seed[i] = next_random(seed[i]);
-      const std::uint32_t target = roster[seed[i] % n];
-      if (!world.alive(target)) {
+      std::uint32_t target;
+      if (!world.pick_alive_target(i, n, target)) {
         ++dropped;
         continue;
       }

@@ -195,7 +195,11 @@ class data_proxy
   data_proxy(context_internal::context_core<Types>& core,
              instance_type& instance, typename instance_type::state_type& state,
              std::size_t subtask)
-      : core_(core), instance_(instance), state_(state), subtask_(subtask) {}
+      : context_internal::proxy_effect_channel<data_proxy>(core.entities()),
+        core_(core),
+        instance_(instance),
+        state_(state),
+        subtask_(subtask) {}
 
   // The resource T: T& with write_resource<T>(), const T& with
   // read_resource<T>().

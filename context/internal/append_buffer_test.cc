@@ -36,6 +36,25 @@ TEST(AppendBufferTest, KeepsWhatWasAppendedInOrderAcrossGrowth) {
   EXPECT_EQ(buffer[999].id, 999);
 }
 
+TEST(AppendBufferTest, AppendOfAValueKeepsOrderAcrossGrowthAndMixesWithSlots) {
+  append_buffer<entry> buffer;
+  std::vector<int> expected;
+  for (int i = 0; i < 1000; ++i) {  // grows several times from 64
+    if (i % 3 == 0) {
+      buffer.append().id = i;
+    } else {
+      buffer.append(entry{i, 'v'});
+    }
+    expected.push_back(i);
+  }
+  EXPECT_EQ(buffer.size(), 1000u);
+  EXPECT_EQ(ids_of(buffer), expected);
+  EXPECT_EQ(buffer[1].tag, 'v');
+  buffer.clear();
+  buffer.append(entry{7, 'w'});  // into kept memory
+  EXPECT_EQ(ids_of(buffer), (std::vector<int>{7}));
+}
+
 TEST(AppendBufferTest, ShrinkToKeepsAPrefixAndClearEmpties) {
   append_buffer<entry> buffer;
   for (int i = 0; i < 10; ++i) buffer.append().id = i;

@@ -100,8 +100,9 @@ struct no_outboxes {
 template <typename... Ts>
 struct outboxes : outbox<Ts>... {
   // In a system that may split: the entity indices a send may name as its
-  // sender, [sender_floor, slice_end). Set to the subtask's slice at its
-  // first send (slice_known), then sender_floor follows each send's sender.
+  // sender, [sender_floor, slice_end). Empty until the subtask's first
+  // send, which sets it to the subtask's slice (slice_known), then
+  // sender_floor follows each send's sender.
   std::uint32_t sender_floor = 0;
   std::uint32_t slice_end = 0;
   bool slice_known = false;
@@ -118,6 +119,8 @@ struct outboxes : outbox<Ts>... {
     ((static_cast<outbox<Ts>&>(*this).sent.clear(),
       static_cast<outbox<Ts>&>(*this).dropped = 0),
      ...);
+    sender_floor = 0;
+    slice_end = 0;
     slice_known = false;
   }
 };

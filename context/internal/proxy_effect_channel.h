@@ -16,6 +16,17 @@
 // execute_systems() calls). It is kept in the proxy, for the message being
 // visited only: an id copied out of a message is an ordinary id again
 // once f returns, so a copy kept past the step can never skip a check.
+//
+// Liveness of targets. send and messages check a target against a copy of
+// the entity storage's liveness view (the id array's address and length,
+// entity/entity_storage.h), taken when the proxy is made: one load from the
+// proxy reaches the array, where going through the context and the
+// storage's vector took four, repeated for every message since the
+// outbox's growing call in the sender's loop keeps the compiler from
+// hoisting them. The copy stays valid for the proxy's life: a proxy lives
+// for one subtask, while the systems run, and no entity is created or
+// reclaimed then (creations come from the step proxy between
+// execute_systems() calls, kills at the refresh).
 #ifndef STRATA_CONTEXT_INTERNAL_PROXY_EFFECT_CHANNEL_H_
 #define STRATA_CONTEXT_INTERNAL_PROXY_EFFECT_CHANNEL_H_
 
@@ -29,6 +40,7 @@
 #include "context/internal/for_each.h"
 #include "context/internal/ordered_loop.h"
 #include "entity/entity_id.h"
+#include "entity/entity_storage.h"
 #include "settings/diagnostic.h"
 #include "settings/tag.h"
 #include "settings/type_list.h"
@@ -43,6 +55,11 @@ class proxy_random_access;
 template <typename Proxy>
 class proxy_effect_channel {
  public:
+  // `entities`: the context's entity storage.
+  template <typename Entities>
+  explicit proxy_effect_channel(const Entities& entities)
+      : live_entities_(entities.liveness()) {}
+
   // Sends `value` from `sender` to `target`, for the systems that receive
   // T; a target that is not alive (dead, stale or null) drops the message,
   // counted in ctx.dropped_messages(). In a system that may split, `sender`
@@ -60,14 +77,17 @@ class proxy_effect_channel {
     } else if constexpr (Proxy::in_component_order) {
       diagnostic::report(diagnostic::send_in_ordered_system<system_type, T>);
     } else {
+      // The sender rule is checked last (a send that breaks it aborts, so
+      // checking it after the append changes nothing): by then nothing of
+      // the message has to be kept across the rule's rare call.
       auto& boxes = self().state_.outboxes;
-      if constexpr (Proxy::splits) check_sender(boxes, sender);
       auto& box = boxes.template box<T>();
-      if (!self().core_.entities().alive(target)) [[unlikely]] {
+      if (live_entities_.alive(target)) [[likely]] {
+        box.sent.append(message<T>{sender, target, value});
+      } else {
         ++box.dropped;
-        return;
       }
-      box.sent.append() = message<T>{sender, target, value};
+      if constexpr (Proxy::splits) check_sender(boxes, sender);
     }
   }
   // The messages of type T sent to `target` in this step, in (sending
@@ -82,7 +102,7 @@ class proxy_effect_channel {
                          typename Proxy::system_type, T>);
       return std::span<const message<T>>{};
     } else {
-      if (!self().core_.entities().alive(target)) {
+      if (!live_entities_.alive(target)) {
         return std::span<const message<T>>{};
       }
       auto& box = self().instance_.inboxes.template box<T>();
@@ -160,25 +180,35 @@ class proxy_effect_channel {
   // message's own fields), and the check of the visited target, the
   // same load as the caller's, folds away.
   mutable std::uintptr_t visited_target_ = 0;
+  // alive(id) for targets (see the top of this file).
+  liveness_view<entity_id::traits> live_entities_;
 
-  // The sender rule of send() in a system that may split.
+  // The sender rule of send() in a system that may split. Before the
+  // subtask's first send the range is empty (outboxes::clear), so that send
+  // takes the rare path too, which finds the slice first: the common path
+  // is two compares and a store.
   template <typename Boxes>
   void check_sender(Boxes& boxes, entity_id sender) {
-    if (!boxes.slice_known) [[unlikely]] {
-      find_slice(boxes);
-    }
     const auto index = static_cast<std::uint32_t>(sender.index());
+    if (index < boxes.sender_floor || index >= boxes.slice_end) [[unlikely]] {
+      check_sender_outside_range(boxes, index);
+    }
+    boxes.sender_floor = index;
+  }
+  template <typename Boxes>
+  [[gnu::noinline]] void check_sender_outside_range(Boxes& boxes,
+                                                    std::uint32_t index) {
+    if (!boxes.slice_known) find_slice(boxes);
     STRATA_CHECK(index >= boxes.sender_floor && index < boxes.slice_end,
                  "data.send in a system that may split: the sender must be an "
                  "entity of this subtask's slice (an id data.for_each or "
                  "data.for_entities gave), named in ascending index order "
                  "(the order they visit), so that receivers see the same "
                  "order at every thread count");
-    boxes.sender_floor = index;
   }
   // The entity indices of this subtask's slice, [sender_floor, slice_end).
   template <typename Boxes>
-  [[gnu::noinline]] void find_slice(Boxes& boxes) {
+  void find_slice(Boxes& boxes) {
     const auto& indices = self().instance_.subscribed().indices();
     const auto& state = self().state_;
     const auto index_of_rank = [&](std::size_t rank) {
