@@ -281,12 +281,9 @@ class step_proxy : public critical_proxy<Types> {
 
   // Runs every system: execute_systems()(adapters...).
   auto execute_systems() {
-    return [this](auto&&... adapters) {
-      this->core_.settle_departures();
-      this->core_.changes().begin_execution();
-      context_internal::system_runner<Types>::template execute<all_selected>(
-          this->core_, adapters...);
-    };
+    using runner = context_internal::system_runner<Types>;
+    return typename runner::template call<
+        context_internal::every_system<Types::system_count>>(this->core_);
   }
   // Runs the given systems and every system that depends on them
   // (transitively). Their other dependencies are treated as satisfied: the
@@ -298,24 +295,9 @@ class step_proxy : public critical_proxy<Types> {
             Types::template system_id<tag_type<Tags>>()...});
     [[maybe_unused]] static constexpr auto selected =
         Types::system_list::chain(starts);
-    return [this](auto&&... adapters) {
-      this->core_.settle_departures();
-      this->core_.changes().begin_execution();
-      context_internal::system_runner<Types>::template execute<selected>(
-          this->core_, adapters...);
-    };
+    using runner = context_internal::system_runner<Types>;
+    return typename runner::template call<selected>(this->core_);
   }
-
- private:
-  static constexpr std::array<bool, Types::system_count> all_systems() {
-    std::array<bool, Types::system_count> all{};
-    for (bool& b : all) b = true;
-    return all;
-  }
-  // The systems execute_systems() selects: named constants, so that the
-  // compiler's notes print their names, not their values.
-  static constexpr std::array<bool, Types::system_count> all_selected =
-      Types::system_list::chain(all_systems());
 };
 
 // The queries shared by proxies and the context: f over every entity with

@@ -39,6 +39,7 @@
 
 #include "absl/base/attributes.h"
 #include "context/data_proxy.h"
+#include "context/execution_adapter.h"
 #include "context/internal/ordered_loop.h"
 #include "context/system_instance.h"
 #include "context/trace.h"
@@ -162,19 +163,34 @@ class subtask_executor {
   // system and the subtask's data proxy, for run_each_subtask. Its type
   // depends on the system and the adapter only, so both variants of a
   // system's run (system_runner.h: remembered or not) share one subtask
-  // body. The callable is called here, not in a further helper, to keep the
-  // notes on a mistake in a system's code few (settings/diagnostic.h).
+  // body.
   template <typename Adapter>
   auto subtask_call(Adapter& adapter) {
     return [this, &adapter](std::size_t subtask) {
-      data_proxy<Types, I> data = data_of(subtask);
-      adapter.callable(subtask_system(), data);
+      call_adapter(*this, adapter, subtask);
     };
   }
 
-  // What for_subtasks does, with the call to the user's callable written by
-  // the caller (subtask_call): one note less on a mistake in a system's
-  // code than for_subtasks would add.
+  // The one call of the user's code in a run: a for_subtasks adapter's
+  // callable for one subtask, or a detailed_instance callable once (it
+  // ignores `subtask`). A static member template whose type names only the
+  // system and the adapter: system_runner's call names it for every
+  // selected system before anything else of the run, so the compiler's
+  // notes on a mistake in a system's code show that call and this function
+  // only (system_runner.h). Always inlined: it is the subtask body.
+  template <typename Adapter>
+  ABSL_ATTRIBUTE_ALWAYS_INLINE static void call_adapter(
+      subtask_executor& executor, Adapter& adapter, std::size_t subtask) {
+    if constexpr (Adapter::kind == execution_adapter::adapter_kind::detailed) {
+      adapter.callable(executor.instance_, executor);
+    } else {
+      data_proxy<Types, I> data = executor.data_of(subtask);
+      adapter.callable(executor.subtask_system(), data);
+    }
+  }
+
+  // What for_subtasks does, with the call to the user's callable made by
+  // the caller (subtask_call, call_adapter).
   // A system declared .in_hierarchy_order() runs its subtasks once per
   // depth level, one level after the other (internal/hierarchy_loop.h).
   template <typename Call>
@@ -200,8 +216,6 @@ class subtask_executor {
       }
       instance_.hierarchy_level = 0;
     } else {
-      // run_pass's body, written here: a call would add a frame to the
-      // notes on a mistake in a system's code (settings/diagnostic.h).
       measured_ = measure_;
       instance_.begin_pass();
       context_internal::run_subtasks(core_.pool(), instance_.pass_states(),

@@ -3,7 +3,7 @@
 // subtask executor a detailed_instance callable receives is in
 // internal/subtask_executor.h).
 //
-// system_runner<Types>::execute<Selected>(core, adapters...) checks the
+// system_runner<Types>::call<Selected>(core)(adapters...) checks the
 // adapters at compile time (every selected system matches one; the first
 // match wins), builds a constexpr table of one function per selected system,
 // and runs the call in three moves: plan (the context's run policy,
@@ -15,6 +15,17 @@
 // callable runs once per subtask (for_subtasks) or once with an executor
 // (detailed_instance), the policy records the run. Subtasks run on the pool
 // when the plan says so, else in order on the running thread.
+//
+// The compiler's notes on a mistake in a system's code (a static_assert of
+// the data proxy, a call the system does not accept) list every template
+// between the user's step and the system, each with its arguments: the
+// adapter's type names the user's callable, whose name spells the settings
+// type when the settings reach make_context by value through a function
+// template. So however many functions a run passes through (the table,
+// the scheduler, the system's run, the executor), the compiler meets the
+// call of the user's code first in call's operator(), which names it for
+// every selected system before anything else: two frames of Strata's in
+// those notes, call's operator() and subtask_executor::call_adapter.
 //
 // Internal: users reach it through the step proxy's execute_systems().
 #ifndef STRATA_CONTEXT_INTERNAL_SYSTEM_RUNNER_H_
@@ -43,6 +54,35 @@
 
 namespace strata::context_internal {
 
+// The adapter type execute() names for a system: the one at Index in Refs
+// (a tuple of adapter references) when the system is selected, else a
+// callable that does nothing (the system does not run).
+struct unselected_adapter {
+  static constexpr auto kind = execution_adapter::adapter_kind::detailed;
+  struct nothing {
+    void operator()(const auto&, const auto&) const noexcept {}
+  };
+  static constexpr nothing callable{};
+};
+template <bool Selected, std::size_t Index, typename Refs>
+struct adapter_of {
+  using type = const unselected_adapter;
+};
+template <std::size_t Index, typename Refs>
+struct adapter_of<true, Index, Refs> {
+  using type = std::remove_reference_t<std::tuple_element_t<Index, Refs>>;
+};
+
+// Every one of N systems selected: the Selected of execute_systems(), a
+// named constant whose name (the compiler's notes print it) does not spell
+// the settings type.
+template <std::size_t N>
+inline constexpr std::array<bool, N> every_system = [] {
+  std::array<bool, N> all{};
+  for (bool& b : all) b = true;
+  return all;
+}();
+
 template <typename Types>
 class system_runner {
   using core_type = context_core<Types>;
@@ -50,30 +90,49 @@ class system_runner {
   static constexpr std::size_t system_count = Types::system_count;
 
  public:
-  // Runs the systems flagged in Selected (a constexpr array of bool) with
-  // the scheduler of the settings.
-  // (Selected is a reference to a named constant, and the core is spelled
-  // without the core_type alias: the compiler's notes on a mistake in a
-  // system's code print these signatures, at a length that does not grow
-  // with the number of systems.)
-  template <const auto& Selected, typename... Adapters>
-  static void execute(context_core<Types>& core, Adapters&... adapters) {
-    if constexpr (!(is_execution_adapter_v<std::remove_cvref_t<Adapters>> &&
-                    ...)) {
-      diagnostic::report(
-          diagnostic::not_an_execution_adapter<type_list<Adapters...>>);
-    } else if constexpr (check_adapters<Selected,
-                                        std::remove_cvref_t<Adapters>...>(
-                             std::make_index_sequence<system_count>{})) {
-      auto adapter_refs = std::tie(adapters...);
-      // The table made here, not in run_call: a mistake in a system's code
-      // is reported from its instantiation, one frame fewer.
-      static constexpr auto table =
-          make_run_table<Selected, decltype(adapter_refs), false>(
-              std::make_index_sequence<system_count>{});
-      run_call<Selected, table>(core, adapter_refs);
+  // The callable execute_systems() returns: call(adapters...) runs the
+  // systems flagged in Selected (a constexpr array of bool) with the
+  // scheduler of the settings. The operator() is the call's entry point,
+  // not a forwarder to one (a forwarder would be one more frame in the
+  // notes), and it names each selected system's call of the user's code
+  // before anything else (the essay above). (Selected is a reference to a
+  // named constant, and the core is spelled without the core_type alias:
+  // the notes print them.)
+  template <const auto& Selected,
+            typename Indices = std::make_index_sequence<system_count>>
+  class call;
+  template <const auto& Selected, std::size_t... I>
+  class call<Selected, std::index_sequence<I...>> {
+   public:
+    explicit call(context_core<Types>& core) noexcept : core_(core) {}
+
+    template <typename... Adapters>
+    void operator()(Adapters&&... adapters) const {
+      if constexpr (!(is_execution_adapter_v<std::remove_cvref_t<Adapters>> &&
+                      ...)) {
+        diagnostic::report(
+            diagnostic::not_an_execution_adapter<type_list<Adapters...>>);
+      } else if constexpr (check_adapters<Selected,
+                                          std::remove_cvref_t<Adapters>...>(
+                               std::index_sequence<I...>{})) {
+        auto adapter_refs = std::tie(adapters...);
+        using refs_type = decltype(adapter_refs);
+        ((void)&subtask_executor<Types, I>::template call_adapter<
+             typename adapter_of<Selected[I], adapter_index<I, refs_type>(),
+                                 refs_type>::type>,
+         ...);
+        core_.settle_departures();
+        core_.changes().begin_execution();
+        static constexpr auto table =
+            make_run_table<Selected, refs_type, false>(
+                std::index_sequence<I...>{});
+        run_call<Selected, table>(core_, adapter_refs);
+      }
     }
-  }
+
+   private:
+    context_core<Types>& core_;
+  };
 
  private:
   // Reports the first selected system no adapter matches; true if none.
@@ -177,9 +236,7 @@ class system_runner {
   // system and step to the unplanned path, which exists to be cheap;
   // //benchmarks/compile and the update benchmarks' 1-entity rows weigh the
   // two.) A for_subtasks adapter is called through the executor's
-  // subtask_call, one type for both variants: one subtask body per system,
-  // at the price of one more frame in GCC's notes on a mistake in a
-  // system's code (settings/diagnostic.h).
+  // subtask_call, one type for both variants: one subtask body per system.
   template <std::size_t I, typename Refs, bool Unplanned>
   static void run_system(context_core<Types>& core, Refs& adapters) {
     auto& adapter = std::get<adapter_index<I, Refs>()>(adapters);
@@ -192,7 +249,7 @@ class system_runner {
     try {
       if constexpr (std::remove_cvref_t<decltype(adapter)>::kind ==
                     execution_adapter::adapter_kind::detailed) {
-        adapter.callable(instance, executor);
+        subtask_executor<Types, I>::call_adapter(executor, adapter, 0);
       } else {
         executor.run_each_subtask(executor.subtask_call(adapter));
       }
