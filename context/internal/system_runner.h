@@ -225,7 +225,7 @@ class system_runner {
   // Runs system I through the adapter matching it (traced; a throw marks
   // the run failed): plan, run its subtasks, record. `Unplanned`: the call
   // runs by a decision made for the whole call (a remembered inline
-  // decision, internal/run_policy.cc), so the run is neither
+  // decision, internal/adaptive_run_policy.cc), so the run is neither
   // predicted, measured nor split, all known at compile time: the same code
   // as under the sequential scheduler. Only the adapter call and the
   // subtask body are compiled per system; planning works on the instance's
