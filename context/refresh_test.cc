@@ -156,7 +156,7 @@ struct world {
     f(medics_instance.subscription_);
   }
   void run_subscription_hook(std::size_t system, refresh_event::kind what,
-                           entity_id id) {
+                             entity_id id) {
     recording_system& target =
         system == 0 ? movers().system() : medics().system();
     if (what == refresh_event::kind::subscribe) {

@@ -36,10 +36,10 @@
 // every order the DAG allows equivalent.
 //
 // How many systems run is known at compile time: the chain size of the start
-// set (scheduler/chain.h, a breadth-first traversal at compile time); debug builds
-// check that exactly that many ran. The selected set must be closed under
-// dependents (execute_systems and execute_systems_from always pass a chain),
-// a compile-time check.
+// set (scheduler/chain.h, a breadth-first traversal at compile time); debug
+// builds check that exactly that many ran. The selected set must be closed
+// under dependents (execute_systems and execute_systems_from always pass a
+// chain), a compile-time check.
 //
 // Partial chains (execute_systems_from): a selected system whose dependency
 // is not selected treats that dependency as satisfied: the caller chose where

@@ -199,9 +199,10 @@ class versioned_sparse_set {
   // positions a and b of every array kept in lockstep with this set, so that
   // they end up in the new order: the permutation is applied in place by
   // walking its cycles through the sparse slots, which still hold the old
-  // positions after the ids are sorted (the "mixed" method: sort the ids, then permute the rest). While the
-  // ids are being sorted, find()/index_of() of an id still return its old
-  // position, so `compare` may use them to look up data.
+  // positions after the ids are sorted (the "mixed" method: sort the ids, then
+  // permute the rest). While the ids are being sorted, find()/index_of() of an
+  // id still return its old position, so `compare` may use them to look up
+  // data.
   template <typename Compare = std::less<Id>,
             typename SwapData = sparse_set_internal::no_data_swap>
   void sort(Compare compare = Compare{}, SwapData swap_data = SwapData{}) {
@@ -335,8 +336,9 @@ class versioned_sparse_set {
   }
   // The dense ids are in their final order; the sparse slots still hold the
   // old positions. Repoints the slots and, through `swap_data`, moves the
-  // other arrays into the new order in place (the "mixed" method: sort the ids, then permute the rest): the
-  // slots double as the visited marks, so no permutation buffer is needed.
+  // other arrays into the new order in place (the "mixed" method: sort the ids,
+  // then permute the rest): the slots double as the visited marks, so no
+  // permutation buffer is needed.
   template <typename SwapData>
   void apply_sorted_ids(SwapData& swap_data) {
     if constexpr (std::is_same_v<SwapData, sparse_set_internal::no_data_swap>) {

@@ -176,7 +176,7 @@ class context_core
   // The hook of system `system` for `what` (the refresh calls it only for
   // systems that have one, subscription::hooks()).
   void run_subscription_hook(std::size_t system, refresh_event::kind what,
-                           entity_id id) {
+                             entity_id id) {
     context_internal::run_hook_of<system_list>(*this, system, what, id);
   }
   // f(instance) for every system in id order, on this thread: unrolled, so

@@ -28,9 +28,9 @@
 
 #include "absl/base/attributes.h"
 #include "context/internal/entity_order.h"
-#include "context/internal/subscription_events.h"
 #include "context/internal/pending_changes.h"
 #include "context/internal/subscription.h"
+#include "context/internal/subscription_events.h"
 #include "context/refresh_event.h"
 #include "entity/entity_id.h"
 

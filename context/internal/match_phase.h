@@ -39,9 +39,9 @@
 #include "absl/base/attributes.h"
 #include "base/check.h"
 #include "context/internal/kill_phase.h"
-#include "context/internal/subscription_events.h"
 #include "context/internal/pending_changes.h"
 #include "context/internal/subscription.h"
+#include "context/internal/subscription_events.h"
 #include "context/refresh_event.h"
 #include "entity/entity_id.h"
 
