@@ -8,10 +8,10 @@
 //   s.reclaim(e);  // true: e's slot gets a new version
 //   s.alive(e);    // false, and stays false after the index is reused
 //
-// The limit policy is a compile-time choice (static
-// dispatch): `fixed_limit<N>` keeps every per-entity array in a std::array of
-// N slots inside the object and never allocates; `dynamic_limit` keeps them in
-// std::vectors that grow on demand (optionally reserved up front).
+// The limit policy is a compile-time choice (static dispatch): `fixed_limit<N>`
+// keeps every per-entity array in a std::array of N slots inside the object
+// and never allocates; `dynamic_limit` keeps them in std::vectors that grow on
+// demand (optionally reserved up front).
 //
 // Layout. One id-sized slot per index ever handed out, in an array of their
 // own (metadata, below, is a second array):
@@ -217,7 +217,10 @@ class basic_entity_storage {
   }
 
   // Whether `id` names a live entity: O(1), one load (from the id array
-  // only) and one compare.
+  // only) and one compare. The same test as liveness_view::alive, written
+  // out rather than called through liveness(): through the view, GCC
+  // inlined the effect channel's receiving loop differently and it ran
+  // more instructions per message (BM_Damage strata_1t_apply).
   bool alive(id_type id) const noexcept {
     const value_type index = id.index();
     return index < slot_count() && ids_[index] == id.value();

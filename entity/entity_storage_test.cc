@@ -183,6 +183,7 @@ void RunModel(Storage& storage, unsigned seed, int ops, int* wrapped_aliases) {
       const bool expected = model.alive(id);
       if (expected) ++*wrapped_aliases;
       ASSERT_EQ(storage.alive(id), expected) << id << " op " << op;
+      ASSERT_EQ(storage.liveness().alive(id), expected) << id << " op " << op;
     }
     // Random ids, including out-of-range, null and tombstone versions.
     {
@@ -192,6 +193,7 @@ void RunModel(Storage& storage, unsigned seed, int ops, int* wrapped_aliases) {
           static_cast<value_type>(rng() % (traits::tombstone_version + 1));
       const id_type id = id_type::combine(index, version);
       ASSERT_EQ(storage.alive(id), model.alive(id)) << id;
+      ASSERT_EQ(storage.liveness().alive(id), model.alive(id)) << id;
     }
 
     if (op % 4096 == 0 || op + 1 == ops) {
@@ -323,6 +325,21 @@ TEST(EntityStorageTest, NullTombstoneOutOfRangeAndForgedIdsAreNotAlive) {
   EXPECT_FALSE(storage.reclaim(entity_id::null()));
   EXPECT_FALSE(storage.reclaim(entity_id::tombstone(0)));
   EXPECT_EQ(storage.create(), a.next_version());
+}
+
+// The liveness view answers as alive() does; a default one finds nothing.
+TEST(EntityStorageTest, LivenessViewAnswersAsAlive) {
+  dynamic_entity_storage<> storage;
+  const entity_id a = storage.create();
+  const entity_id b = storage.create();
+  ASSERT_TRUE(storage.reclaim(a));
+  const auto view = storage.liveness();
+  EXPECT_FALSE(view.alive(a));
+  EXPECT_TRUE(view.alive(b));
+  EXPECT_FALSE(view.alive(entity_id::null()));
+  EXPECT_FALSE(view.alive(entity_id::tombstone(b.index())));
+  EXPECT_FALSE(view.alive(entity_id::combine(4'000'000, 0)));
+  EXPECT_FALSE(liveness_view<entity_id::traits>{}.alive(b));
 }
 
 TEST(EntityStorageTest, FixedStorageNeverAliveForUntouchedSlots) {
