@@ -9,6 +9,12 @@
 // iteration styles (for_entities + get, typed for_each), an exclusion
 // filter, an optional component, a resource, and a system that defers a
 // function with a 64-byte capture every run.
+//
+// Creating and destroying entities reaches a steady state too: a cycle of
+// one step that creates entities (joining the systems) and one that kills
+// them all (the refresh's kill phase: its queue, the systems' erasures,
+// the components' destruction, the ids' reclaim) allocates nothing once
+// the first cycles have sized the buffers.
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -238,6 +244,61 @@ TEST(StepAllocationTest, TwoRunsPerStep) {
   strata::testing::run_with_timeout(std::chrono::seconds(60), "two runs", [] {
     expect_steady_state_allocates_nothing(
         base.scheduler(strata::scheduler::atomic_counter).threads(2), 2);
+  });
+}
+
+// One step creates `count` entities, the next kills them all; both run
+// the systems. The first cycles size every buffer.
+template <typename Settings>
+void expect_create_kill_cycle_allocates_nothing(const Settings& settings) {
+  constexpr int count = 2000;
+  auto ctx = strata::make_context(settings);
+  std::vector<entity_id> ids;
+  ids.reserve(count);
+  const auto run_systems = [](auto& proxy) {
+    proxy.execute_systems()(strata::sea::all().for_subtasks(
+        [](auto& system, auto& data) { system.process(data); }));
+  };
+  const auto cycle = [&] {
+    ctx.step([&](auto& proxy) {
+      ids.clear();
+      for (int i = 0; i < count; ++i) {
+        const entity_id e = proxy.create_entity();
+        const float f = static_cast<float>(i % 97) / 50.f;
+        proxy.add_component(ct::position, e, f, f / 2);
+        proxy.add_component(ct::velocity, e, 1.f, 0.5f);
+        if (i % 5 != 0) proxy.add_component(ct::acceleration, e, 0.1f, 0.2f);
+        if (i % 3 != 0) proxy.add_component(ct::life, e);
+        ids.push_back(e);
+      }
+      run_systems(proxy);
+    });
+    ctx.step([&](auto& proxy) {
+      EXPECT_EQ(proxy.count_entities_in(st::move), std::size_t{count});
+      for (const entity_id e : ids) proxy.kill_entity(e);
+      run_systems(proxy);
+    });
+  };
+  for (int i = 0; i < 10; ++i) cycle();  // warm-up
+  const std::size_t before = strata::testing::allocation_count();
+  for (int i = 0; i < 50; ++i) cycle();
+  const std::size_t after = strata::testing::allocation_count();
+  EXPECT_EQ(after - before, 0u) << "heap allocations in 50 create/kill cycles";
+  ctx.step([](auto& proxy) {
+    EXPECT_EQ(proxy.count_entities_in(st::move), 0u);
+    EXPECT_EQ(proxy.count_entities_in(st::census), 0u);
+  });
+}
+
+TEST(StepAllocationTest, CreateKillCycleSequential) {
+  expect_create_kill_cycle_allocates_nothing(
+      base.scheduler(strata::scheduler::sequential).threads(2));
+}
+
+TEST(StepAllocationTest, CreateKillCycleTwoThreads) {
+  strata::testing::run_with_timeout(std::chrono::seconds(60), "cycle", [] {
+    expect_create_kill_cycle_allocates_nothing(
+        base.scheduler(strata::scheduler::atomic_counter).threads(2));
   });
 }
 

@@ -101,11 +101,11 @@ template <typename... Ts>
 struct outboxes : outbox<Ts>... {
   // In a system that may split: the entity indices a send may name as its
   // sender, [sender_floor, slice_end). Empty until the subtask's first
-  // send, which sets it to the subtask's slice (slice_known), then
-  // sender_floor follows each send's sender.
+  // send, which sets it to the subtask's slice, then sender_floor follows
+  // each send's sender (always below slice_end). Empty therefore means the
+  // slice is not known yet, or is itself empty (no send can pass).
   std::uint32_t sender_floor = 0;
   std::uint32_t slice_end = 0;
-  bool slice_known = false;
 
   template <typename T>
   outbox<T>& box() noexcept {
@@ -121,7 +121,6 @@ struct outboxes : outbox<Ts>... {
      ...);
     sender_floor = 0;
     slice_end = 0;
-    slice_known = false;
   }
 };
 

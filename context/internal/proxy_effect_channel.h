@@ -198,7 +198,9 @@ class proxy_effect_channel {
   template <typename Boxes>
   [[gnu::noinline]] void check_sender_outside_range(Boxes& boxes,
                                                     std::uint32_t index) {
-    if (!boxes.slice_known) find_slice(boxes);
+    // An empty range: the slice is not yet known (or is empty, and the
+    // check below fails whatever the sender).
+    if (boxes.sender_floor >= boxes.slice_end) find_slice(boxes);
     STRATA_CHECK(index >= boxes.sender_floor && index < boxes.slice_end,
                  "data.send in a system that may split: the sender must be an "
                  "entity of this subtask's slice (an id data.for_each or "
@@ -218,7 +220,6 @@ class proxy_effect_channel {
     const bool empty = state.begin >= state.end;
     boxes.sender_floor = empty ? 0 : index_of_rank(state.begin);
     boxes.slice_end = empty ? 0 : index_of_rank(state.end);
-    boxes.slice_known = true;
   }
 };
 
