@@ -58,7 +58,7 @@
 #include "component_storage/internal/contiguous_columns.h"
 #include "component_storage/signature.h"
 #include "entity/entity_id.h"
-#include "settings/type_list.h"
+#include "meta/type_list.h"
 
 namespace strata {
 

@@ -30,9 +30,9 @@
 #include <type_traits>
 #include <utility>
 
-#include "settings/diagnostic.h"
-#include "settings/tag.h"
-#include "settings/type_list.h"
+#include "meta/diagnostic.h"
+#include "meta/tag.h"
+#include "meta/type_list.h"
 
 namespace strata {
 

@@ -54,7 +54,7 @@
 //     [8, 12)  u32 format version (1)
 //     [12, 16) u32 0x01020304 (byte order)
 //     [16, 24) u64 fingerprint: XXH3-64 of the list of every component
-//              (name from settings/type_name.h, size, alignment, storage
+//              (name from meta/type_name.h, size, alignment, storage
 //              selector, layout, serializer) and resource (name, size,
 //              alignment, serializer), the id and bitset word sizes,
 //              and the hierarchy's kill rule when one is declared
@@ -100,8 +100,8 @@
 #include "component_storage/signature.h"
 #include "context/internal/byte_streams.h"
 #include "context/snapshot.h"
-#include "settings/type_list.h"
-#include "settings/type_name.h"
+#include "meta/type_list.h"
+#include "meta/type_name.h"
 
 namespace strata {
 

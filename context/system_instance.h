@@ -50,8 +50,8 @@
 #include "scheduler/hand_off.h"
 #include "scheduler/inner_parallelism.h"
 #include "scheduler/signature.h"
-#include "settings/tag.h"
-#include "settings/type_list.h"
+#include "meta/tag.h"
+#include "meta/type_list.h"
 #include "sparse_set/ordered_index_set.h"
 #include "threading/executor.h"
 

@@ -7,7 +7,7 @@
 //           .dependencies(st::acceleration));
 //
 // `system_signatures(...)` rejects, with a static_assert that names the
-// culprits (settings/diagnostic.h): a system listed twice; a dependency on a
+// culprits (meta/diagnostic.h): a system listed twice; a dependency on a
 // system not in the list; dependency cycles (every independent one, each as
 // `cycle<systems...>` in dependency order); and *data races*: two systems
 // that no chain of dependencies orders, where one writes a component (or a
@@ -48,9 +48,9 @@
 #include "scheduler/internal/message_check.h"
 #include "scheduler/internal/race_check.h"
 #include "scheduler/signature.h"
-#include "settings/diagnostic.h"
-#include "settings/tag.h"
-#include "settings/type_list.h"
+#include "meta/diagnostic.h"
+#include "meta/tag.h"
+#include "meta/type_list.h"
 
 namespace strata {
 
@@ -197,7 +197,7 @@ inline constexpr bool is_system_signature_list_v<system_signature_list<S...>> =
 // instantiated (it returns auto), in order, and stop at the first broken
 // rule: a system listed twice, an unknown dependency, cycles (all of them),
 // races (all of them). Each rule is named here, in this function, so the
-// compiler's notes spell the list once (settings/diagnostic.h).
+// compiler's notes spell the list once (meta/diagnostic.h).
 template <typename... Signatures>
 constexpr auto system_signatures(Signatures... signatures) {
   static_assert(

@@ -110,9 +110,9 @@
 #include "scheduler/internal/signature_lists.h"
 #include "scheduler/internal/signature_rules.h"
 #include "scheduler/signature_order.h"
-#include "settings/diagnostic.h"
-#include "settings/tag.h"
-#include "settings/type_list.h"
+#include "meta/diagnostic.h"
+#include "meta/tag.h"
+#include "meta/type_list.h"
 
 namespace strata {
 

@@ -18,8 +18,8 @@
 #include "component_storage/signature.h"
 #include "component_storage/sparse_chunk.h"
 #include "entity/entity_id.h"
-#include "settings/diagnostic.h"
-#include "settings/type_list.h"
+#include "meta/diagnostic.h"
+#include "meta/type_list.h"
 
 namespace strata {
 

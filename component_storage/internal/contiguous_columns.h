@@ -36,7 +36,7 @@
 #include "component_storage/internal/aos_row.h"
 #include "component_storage/signature.h"
 #include "entity/entity_id.h"
-#include "settings/type_list.h"
+#include "meta/type_list.h"
 
 namespace strata::chunk_internal {
 

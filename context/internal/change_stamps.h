@@ -59,7 +59,7 @@
 #include <vector>
 
 #include "base/check.h"
-#include "settings/type_list.h"
+#include "meta/type_list.h"
 
 namespace strata::context_internal {
 

@@ -25,7 +25,7 @@
 
 #include "context/internal/for_each.h"
 #include "context/internal/ordered_sequence.h"
-#include "settings/diagnostic.h"
+#include "meta/diagnostic.h"
 
 namespace strata::diagnostic {
 

@@ -20,8 +20,8 @@
 #include "scheduler/dag.h"
 #include "scheduler/hand_off.h"
 #include "scheduler/sequential.h"
-#include "settings/option_map.h"
-#include "settings/type_list.h"
+#include "meta/option_map.h"
+#include "meta/type_list.h"
 
 namespace strata {
 

@@ -11,7 +11,7 @@
 #include <type_traits>
 
 #include "scheduler/signature_order.h"
-#include "settings/type_list.h"
+#include "meta/type_list.h"
 
 namespace strata::ss {
 

@@ -38,8 +38,8 @@
 //     name them all in one rule, so the notes are printed once;
 //   * after a report, code goes on with something harmless
 //     (after_report<T>(), a merged list), so the report is the only error.
-#ifndef STRATA_SETTINGS_DIAGNOSTIC_H_
-#define STRATA_SETTINGS_DIAGNOSTIC_H_
+#ifndef STRATA_META_DIAGNOSTIC_H_
+#define STRATA_META_DIAGNOSTIC_H_
 
 namespace strata::diagnostic {
 
@@ -59,4 +59,4 @@ T& after_report() noexcept;
 
 }  // namespace strata::diagnostic
 
-#endif  // STRATA_SETTINGS_DIAGNOSTIC_H_
+#endif  // STRATA_META_DIAGNOSTIC_H_
