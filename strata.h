@@ -18,7 +18,7 @@
 // the header in two lines (meta/diagnostic.h).
 #include "context/internal/diagnostics.h"
 // The rest.
-#include "component_storage/signature.h"
+#include "component_storage/component_signature.h"
 #include "context/context.h"
 #include "context/execution_adapter.h"
 #include "context/settings.h"

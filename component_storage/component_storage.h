@@ -78,7 +78,7 @@
 #include "component_storage/empty_chunk.h"
 #include "component_storage/internal/chunk_selection.h"
 #include "component_storage/internal/destroy_by_bits.h"
-#include "component_storage/signature.h"
+#include "component_storage/component_signature.h"
 #include "component_storage/sparse_chunk.h"
 #include "entity/entity_id.h"
 #include "meta/diagnostic.h"

@@ -1,4 +1,4 @@
-// Systems declared .ordered_by(ct::x, compare) (scheduler/signature.h) visit
+// Systems declared .ordered_by(ct::x, compare) (scheduler/system_signature.h) visit
 // exactly the order a std::stable_sort of the keys over ascending entity
 // indices gives (the model), after random key changes (through a step proxy,
 // and by an earlier system of the same step), creations, kills and removals

@@ -13,7 +13,7 @@
 
 #include "base/limit.h"
 #include "component_storage/component_storage.h"
-#include "component_storage/signature.h"
+#include "component_storage/component_signature.h"
 #include "context/deferred_queue.h"
 #include "context/internal/subscription.h"
 #include "entity/entity_id.h"

@@ -21,7 +21,7 @@
 //
 // How values are written. A trivially copyable component or resource: its
 // bytes. Any other component: through the serializer its signature names,
-// cs::make(...).serialize_with(io) (component_storage/signature.h), e.g.
+// cs::make(...).serialize_with(io) (component_storage/component_signature.h), e.g.
 // strata::cereal_io (context/cereal_io.h); any other resource: through
 // `using serializer = io;` in the resource type. A type with neither is a
 // compile error naming it where ctx.save or ctx.load is called. A custom
@@ -97,7 +97,7 @@
 #include <string_view>
 #include <type_traits>
 
-#include "component_storage/signature.h"
+#include "component_storage/component_signature.h"
 #include "context/internal/byte_streams.h"
 #include "context/snapshot.h"
 #include "meta/type_list.h"

@@ -44,7 +44,7 @@
 #include <type_traits>
 
 #include "base/limit.h"
-#include "component_storage/signature.h"
+#include "component_storage/component_signature.h"
 #include "context/hierarchy.h"
 #include "context/hooks.h"
 #include "context/resources.h"

@@ -49,7 +49,7 @@
 #include "entity/entity_id.h"
 #include "scheduler/hand_off.h"
 #include "scheduler/inner_parallelism.h"
-#include "scheduler/signature.h"
+#include "scheduler/system_signature.h"
 #include "meta/tag.h"
 #include "meta/type_list.h"
 #include "sparse_set/ordered_index_set.h"

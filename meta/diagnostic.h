@@ -32,7 +32,7 @@
 //     spells the whole call, with every argument expression;
 //   * the types a note spells are short: signatures hold only what was set,
 //     as `ss::signature<game::s1, ss::write<game::c1>, ss::read<game::c2>>`
-//     (scheduler/signature.h), and a context made with
+//     (scheduler/system_signature.h), and a context made with
 //     make_context<settings>() is spelled `named_settings<settings>`;
 //   * checks that find several culprits (every racing pair, every cycle)
 //     name them all in one rule, so the notes are printed once;

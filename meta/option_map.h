@@ -26,7 +26,7 @@
 // options carry two options in their type, not eleven. (Component and system
 // signatures, printed in most of Strata's messages, go further: their types
 // hold only the lists that were set, with no keys and no defaults; see
-// scheduler/signature.h.)
+// scheduler/system_signature.h.)
 //
 // A user schema derives from `fluent_settings<Schema, Map>` and calls
 // `with_option<Key>(value)` in its setters, or static_asserts its own message

@@ -47,7 +47,7 @@
 #include "scheduler/internal/list_checks.h"
 #include "scheduler/internal/message_check.h"
 #include "scheduler/internal/race_check.h"
-#include "scheduler/signature.h"
+#include "scheduler/system_signature.h"
 #include "meta/diagnostic.h"
 #include "meta/tag.h"
 #include "meta/type_list.h"

@@ -1,4 +1,4 @@
-// The orders a system signature may declare (scheduler/signature.h):
+// The orders a system signature may declare (scheduler/system_signature.h):
 // `.in_hierarchy_order()` (parents before children) and
 // `.ordered_by(ct::x, compare)`, with the comparisons ordered_by takes:
 //

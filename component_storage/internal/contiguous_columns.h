@@ -34,7 +34,7 @@
 #include "base/internal/flat_tuple.h"
 #include "base/limit.h"
 #include "component_storage/internal/aos_row.h"
-#include "component_storage/signature.h"
+#include "component_storage/component_signature.h"
 #include "entity/entity_id.h"
 #include "meta/type_list.h"
 

@@ -1,4 +1,4 @@
-// The lists a system signature's type holds (scheduler/signature.h), one
+// The lists a system signature's type holds (scheduler/system_signature.h), one
 // kind per setter and named after it (`ss::read<c1, c2>`), and the
 // compile-time queries the signature answers from them.
 //

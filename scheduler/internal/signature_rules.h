@@ -1,4 +1,4 @@
-// The rules of one system signature (scheduler/signature.h), each a
+// The rules of one system signature (scheduler/system_signature.h), each a
 // one-screen report (meta/diagnostic.h) named by the setter that breaks
 // it. The rules of a list of signatures are in scheduler/dag.h.
 //

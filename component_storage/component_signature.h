@@ -26,8 +26,8 @@
 // list), usable in constant expressions: `list.id(ct::velocity)`,
 // `list.ids(tag_list)`, `list.count`. Everything is constexpr and free at run
 // time.
-#ifndef STRATA_COMPONENT_STORAGE_SIGNATURE_H_
-#define STRATA_COMPONENT_STORAGE_SIGNATURE_H_
+#ifndef STRATA_COMPONENT_STORAGE_COMPONENT_SIGNATURE_H_
+#define STRATA_COMPONENT_STORAGE_COMPONENT_SIGNATURE_H_
 
 #include <array>
 #include <cstddef>
@@ -379,4 +379,4 @@ constexpr auto component_signatures(Signatures... signatures) {
 
 }  // namespace strata
 
-#endif  // STRATA_COMPONENT_STORAGE_SIGNATURE_H_
+#endif  // STRATA_COMPONENT_STORAGE_COMPONENT_SIGNATURE_H_

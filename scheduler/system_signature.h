@@ -100,8 +100,8 @@
 // The orders and their comparisons are in scheduler/signature_order.h; the
 // lists a signature's type holds, with their queries, in
 // internal/signature_lists.h; its rules in internal/signature_rules.h.
-#ifndef STRATA_SCHEDULER_SIGNATURE_H_
-#define STRATA_SCHEDULER_SIGNATURE_H_
+#ifndef STRATA_SCHEDULER_SYSTEM_SIGNATURE_H_
+#define STRATA_SCHEDULER_SYSTEM_SIGNATURE_H_
 
 #include <cstddef>
 #include <string>
@@ -415,4 +415,4 @@ inline constexpr bool is_system_signature_v<ss::signature<System, Lists...>> =
 
 }  // namespace strata
 
-#endif  // STRATA_SCHEDULER_SIGNATURE_H_
+#endif  // STRATA_SCHEDULER_SYSTEM_SIGNATURE_H_
