@@ -22,9 +22,9 @@
 #include "context/context.h"
 #include "context/execution_adapter.h"
 #include "context/settings.h"
+#include "meta/tag.h"
 #include "scheduler/dag.h"
 #include "scheduler/inner_parallelism.h"
 #include "scheduler/sequential.h"
-#include "meta/tag.h"
 
 #endif  // STRATA_STRATA_H_

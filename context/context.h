@@ -158,10 +158,10 @@
 #include "context/system_instance.h"
 #include "context/trace.h"
 #include "entity/entity_id.h"
-#include "scheduler/dag.h"
 #include "meta/diagnostic.h"
 #include "meta/tag.h"
 #include "meta/type_list.h"
+#include "scheduler/dag.h"
 
 namespace strata {
 

@@ -161,10 +161,10 @@
 #include "context/internal/split_rule.h"
 #include "context/system_instance.h"
 #include "entity/entity_id.h"
-#include "scheduler/inner_parallelism.h"
 #include "meta/diagnostic.h"
 #include "meta/tag.h"
 #include "meta/type_list.h"
+#include "scheduler/inner_parallelism.h"
 
 namespace strata {
 

@@ -47,11 +47,11 @@
 #include "context/run_options.h"
 #include "context/trace.h"
 #include "entity/entity_id.h"
+#include "meta/tag.h"
+#include "meta/type_list.h"
 #include "scheduler/hand_off.h"
 #include "scheduler/inner_parallelism.h"
 #include "scheduler/system_signature.h"
-#include "meta/tag.h"
-#include "meta/type_list.h"
 #include "sparse_set/ordered_index_set.h"
 #include "threading/executor.h"
 

@@ -46,10 +46,10 @@
 #include <string_view>
 #include <utility>
 
-#include "scheduler/dag.h"
-#include "scheduler/inner_parallelism.h"
 #include "meta/type_list.h"
 #include "meta/type_name.h"
+#include "scheduler/dag.h"
+#include "scheduler/inner_parallelism.h"
 
 namespace strata {
 

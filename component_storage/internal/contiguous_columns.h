@@ -33,8 +33,8 @@
 #include "base/check.h"
 #include "base/internal/flat_tuple.h"
 #include "base/limit.h"
-#include "component_storage/internal/aos_row.h"
 #include "component_storage/component_signature.h"
+#include "component_storage/internal/aos_row.h"
 #include "entity/entity_id.h"
 #include "meta/type_list.h"
 

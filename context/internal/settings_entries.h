@@ -16,12 +16,12 @@
 #include "context/hierarchy.h"
 #include "context/hooks.h"
 #include "context/resources.h"
+#include "meta/option_map.h"
+#include "meta/type_list.h"
 #include "scheduler/atomic_counter.h"
 #include "scheduler/dag.h"
 #include "scheduler/hand_off.h"
 #include "scheduler/sequential.h"
-#include "meta/option_map.h"
-#include "meta/type_list.h"
 
 namespace strata {
 
