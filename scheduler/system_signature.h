@@ -102,7 +102,8 @@
 // Signatures are constexpr literal values; nothing here costs run time.
 // The orders and their comparisons are in scheduler/signature_order.h; the
 // lists a signature's type holds, with their queries, in
-// internal/signature_lists.h; its rules in internal/signature_rules.h.
+// internal/signature_lists.h; its rules in internal/signature_rules.h, and
+// the checks its setters run in internal/signature_checks.h.
 #ifndef STRATA_SCHEDULER_SYSTEM_SIGNATURE_H_
 #define STRATA_SCHEDULER_SYSTEM_SIGNATURE_H_
 
@@ -113,6 +114,7 @@
 #include "meta/diagnostic.h"
 #include "meta/tag.h"
 #include "meta/type_list.h"
+#include "scheduler/internal/signature_checks.h"
 #include "scheduler/internal/signature_lists.h"
 #include "scheduler/internal/signature_rules.h"
 #include "scheduler/signature_order.h"
@@ -325,83 +327,34 @@ struct signature {
 
  private:
   // Reports a second call of List's setter, or a tag List repeats; true if
-  // neither. A second list of components, resources or dependencies is kept
-  // (the items are read across both), so the report is the only error.
+  // neither (internal/signature_checks.h).
   template <typename List>
-  static constexpr auto check_list() {
-    using traits = signature_internal::list_traits<List>;
-    using list = typename traits::items;
-    constexpr std::size_t repeated = first_duplicate_index_v<list>;
-    if constexpr (!std::is_same_v<items<List>, type_list<>>) {
-      diagnostic::report(
-          diagnostic::signature_setter_used_twice<System,
-                                                  typename traits::setter>);
-      return false;
-    } else if constexpr (repeated < size_v<list>) {
-      diagnostic::report(diagnostic::tag_repeated_in_signature_list<
-                         System, type_at_t<repeated, list>>);
-      return false;
-    } else {
-      return true;
-    }
+  static constexpr bool check_list() {
+    return signature_internal::check_list<System, items<List>, List>();
   }
 
-  // A component list: checked as above, then against the list it must not
-  // share with (read against write, with its own older message) and the
-  // other component lists.
+  // Each adds List after its checks; a failed check is reported, and the
+  // list still added, so the report is the only error.
   template <typename List, typename ReadWrite, typename Others>
   constexpr auto with_components() const {
-    using list = signature_internal::items_t<List>;
-    constexpr std::size_t in_read_write =
-        signature_internal::first_shared<list, ReadWrite>;
-    constexpr std::size_t in_other =
-        signature_internal::first_shared<list, Others>;
-    if constexpr (!check_list<List>()) {
-    } else if constexpr (in_read_write < size_v<list>) {
-      diagnostic::report(diagnostic::component_in_read_and_write<
-                         System, type_at_t<in_read_write, list>>);
-    } else if constexpr (in_other < size_v<list>) {
-      diagnostic::report(
-          diagnostic::component_in_two_access_lists<System,
-                                                    type_at_t<in_other, list>>);
-    }
+    signature_internal::check_components<System, items<List>, List, ReadWrite,
+                                         Others>();
     return signature<System, Lists..., List>{strategy};
   }
-
-  // A change filter: checked as above, then each item must be required.
   template <typename List>
   constexpr auto with_filter() const {
-    using list = signature_internal::items_t<List>;
-    constexpr std::size_t not_required =
-        signature_internal::first_not_in<list, required_types>;
-    if constexpr (check_list<List>() && not_required < size_v<list>) {
-      diagnostic::report(diagnostic::change_filter_on_component_not_required<
-                         System, type_at_t<not_required, list>>);
-    }
+    signature_internal::check_filter<System, items<List>, List,
+                                     required_types>();
     return signature<System, Lists..., List>{strategy};
   }
-
-  // A message list: checked as above, then each type must be plain data.
   template <typename List>
   constexpr auto with_messages() const {
-    using list = signature_internal::items_t<List>;
-    constexpr std::size_t not_plain = signature_internal::first_not_plain<list>;
-    if constexpr (check_list<List>() && not_plain < size_v<list>) {
-      diagnostic::report(
-          diagnostic::message_type_not_plain_data<System,
-                                                  type_at_t<not_plain, list>>);
-    }
+    signature_internal::check_messages<System, items<List>, List>();
     return signature<System, Lists..., List>{strategy};
   }
-
   template <typename List, typename Other>
   constexpr auto with_resources() const {
-    using list = signature_internal::items_t<List>;
-    constexpr std::size_t both = signature_internal::first_shared<list, Other>;
-    if constexpr (check_list<List>() && both < size_v<list>) {
-      diagnostic::report(
-          diagnostic::resource_read_and_written<System, type_at_t<both, list>>);
-    }
+    signature_internal::check_resources<System, items<List>, List, Other>();
     return signature<System, Lists..., List>{strategy};
   }
 };
