@@ -21,7 +21,8 @@
 //
 // How values are written. A trivially copyable component or resource: its
 // bytes. Any other component: through the serializer its signature names,
-// cs::make(...).serialize_with(io) (component_storage/component_signature.h),
+// component_signature::make(...).serialize_with(io)
+// (component_storage/component_signature.h),
 // e.g. strata::cereal_io (context/cereal_io.h); any other resource: through
 // `using serializer = io;` in the resource type. A type with neither is a
 // compile error naming it where ctx.save or ctx.load is called. A custom

@@ -31,7 +31,8 @@
 //     evaluation: GCC would add an "in 'constexpr' expansion of" note that
 //     spells the whole call, with every argument expression;
 //   * the types a note spells are short: signatures hold only what was set,
-//     as `ss::signature<game::s1, ss::write<game::c1>, ss::read<game::c2>>`
+//     as `system_signature::signature<game::s1,
+//     system_signature::write<game::c1>, system_signature::read<game::c2>>`
 //     (scheduler/system_signature.h), and a context made with
 //     make_context<settings>() is spelled `named_settings<settings>`;
 //   * checks that find several culprits (every racing pair, every cycle)
