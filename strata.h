@@ -15,16 +15,16 @@
 #define STRATA_STRATA_H_
 
 // First, so that when a rule of a system's code fires, the compiler names
-// the header in two lines (settings/diagnostic.h).
+// the header in two lines (meta/diagnostic.h).
 #include "context/internal/diagnostics.h"
 // The rest.
-#include "component_storage/signature.h"
+#include "component_storage/component_signature.h"
 #include "context/context.h"
 #include "context/execution_adapter.h"
 #include "context/settings.h"
+#include "meta/tag.h"
 #include "scheduler/dag.h"
 #include "scheduler/inner_parallelism.h"
 #include "scheduler/sequential.h"
-#include "settings/tag.h"
 
 #endif  // STRATA_STRATA_H_

@@ -1,4 +1,4 @@
-// The cost of change filters (scheduler/signature.h .changed/.added,
+// The cost of change filters (scheduler/system_signature.h .changed/.added,
 // context/internal/change_stamps.h), each beside its baseline in this
 // binary:
 //   BM_SystemsUpdateTracking/untracked|tracked/N: SystemsUpdate (movement,

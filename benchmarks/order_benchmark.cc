@@ -1,5 +1,5 @@
-// Ordered iteration (scheduler/signature.h, .ordered_by(ct::x)), beside its
-// baseline in this binary. The world: N entities with a draw key (a float
+// Ordered iteration (scheduler/system_signature.h, .ordered_by(ct::x)), beside
+// its baseline in this binary. The world: N entities with a draw key (a float
 // depth) and a colour; each step 1 % of the keys change (a fixed cycle of
 // (entity, new depth) pairs drawn once), then one pass visits every entity
 // in depth order (ties by index) and sums its colour weighted by position.

@@ -9,7 +9,7 @@
 #   lib/cmake/Strata/                            find_package(Strata CONFIG)
 #   lib/pkgconfig/strata.pc                      pkg-config strata
 # The headers sit in their own include/strata/ folder because Strata's
-# package names (base, context, settings...) would collide with others'
+# package names (base, context, meta...) would collide with others'
 # directly under include/.
 include(CMakePackageConfigHelpers)
 

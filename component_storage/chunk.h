@@ -55,7 +55,7 @@
 #include <utility>
 
 #include "entity/entity_id.h"
-#include "settings/diagnostic.h"
+#include "meta/diagnostic.h"
 
 namespace strata {
 

@@ -74,16 +74,16 @@
 #include "base/internal/make_object.h"
 #include "base/limit.h"
 #include "component_storage/chunk.h"
+#include "component_storage/component_signature.h"
 #include "component_storage/contiguous_buffer_chunk.h"
 #include "component_storage/empty_chunk.h"
 #include "component_storage/internal/chunk_selection.h"
 #include "component_storage/internal/destroy_by_bits.h"
-#include "component_storage/signature.h"
 #include "component_storage/sparse_chunk.h"
 #include "entity/entity_id.h"
-#include "settings/diagnostic.h"
-#include "settings/tag.h"
-#include "settings/type_list.h"
+#include "meta/diagnostic.h"
+#include "meta/tag.h"
+#include "meta/type_list.h"
 
 namespace strata {
 

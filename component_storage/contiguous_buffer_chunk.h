@@ -54,11 +54,11 @@
 #include "base/internal/object_bytes.h"
 #include "base/limit.h"
 #include "component_storage/chunk.h"
+#include "component_storage/component_signature.h"
 #include "component_storage/internal/aos_row.h"
 #include "component_storage/internal/contiguous_columns.h"
-#include "component_storage/signature.h"
 #include "entity/entity_id.h"
-#include "settings/type_list.h"
+#include "meta/type_list.h"
 
 namespace strata {
 

@@ -40,7 +40,7 @@
 #include "base/limit.h"
 #include "component_storage/chunk.h"
 #include "entity/entity_id.h"
-#include "settings/type_list.h"
+#include "meta/type_list.h"
 
 namespace strata {
 

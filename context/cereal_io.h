@@ -8,7 +8,8 @@
 //     template <typename Archive>
 //     void serialize(Archive& archive) { archive(name); }
 //   };
-//   cs::make(ct::label).hash_map().serialize_with(strata::cereal_io{})
+//   strata::component_signature::make(ct::label).hash_map().serialize_with(
+//       strata::cereal_io{})
 //   struct inventory { std::vector<int> items; ...;
 //                      using serializer = strata::cereal_io; };  // resource
 //

@@ -1,5 +1,5 @@
 // The changed() and added() filters of system signatures
-// (scheduler/signature.h, context/internal/change_stamps.h), through the
+// (scheduler/system_signature.h, context/internal/change_stamps.h), through the
 // public API, against a model: each filtering system sees exactly the
 // entities whose component was written (data.write, data.get, for_each with
 // T&, in one subtask or split) or added (add_component, create_entities)

@@ -140,7 +140,7 @@
 #include <utility>
 
 // First, so that when a rule of a system's code fires, the compiler names
-// the header in few lines (settings/diagnostic.h).
+// the header in few lines (meta/diagnostic.h).
 #include "context/internal/diagnostics.h"
 #include "context/internal/effect_channel.h"  // its rules, for the same reason
 // The rest.
@@ -158,10 +158,10 @@
 #include "context/system_instance.h"
 #include "context/trace.h"
 #include "entity/entity_id.h"
+#include "meta/diagnostic.h"
+#include "meta/tag.h"
+#include "meta/type_list.h"
 #include "scheduler/dag.h"
-#include "settings/diagnostic.h"
-#include "settings/tag.h"
-#include "settings/type_list.h"
 
 namespace strata {
 

@@ -161,10 +161,10 @@
 #include "context/internal/split_rule.h"
 #include "context/system_instance.h"
 #include "entity/entity_id.h"
+#include "meta/diagnostic.h"
+#include "meta/tag.h"
+#include "meta/type_list.h"
 #include "scheduler/inner_parallelism.h"
-#include "settings/diagnostic.h"
-#include "settings/tag.h"
-#include "settings/type_list.h"
 
 namespace strata {
 

@@ -30,9 +30,9 @@
 #include <type_traits>
 #include <utility>
 
-#include "settings/diagnostic.h"
-#include "settings/tag.h"
-#include "settings/type_list.h"
+#include "meta/diagnostic.h"
+#include "meta/tag.h"
+#include "meta/type_list.h"
 
 namespace strata {
 
@@ -50,10 +50,7 @@ inline constexpr bool no_execution_adapter_for_system = [] {
 
 }  // namespace diagnostic
 
-// (The namespace is `sea`, its short name, and `execution_adapter` names it
-// too: compiler messages spell an adapter's type in every note about a
-// system's code, so its namespace is spelled short.)
-namespace sea {
+namespace execution_adapter {
 
 struct match_all {
   template <typename System>
@@ -111,10 +108,11 @@ constexpr selector<match_predicate<Predicate>> matching(Predicate) {
   return {};
 }
 
-}  // namespace sea
+}  // namespace execution_adapter
 
-// The long name (ECST's): execution_adapter::all().
-namespace execution_adapter = sea;
+// The short name, optional (ECST's, for "system execution adapter"):
+// sea::all(). Compiler messages spell the namespace's own name.
+namespace sea = execution_adapter;
 
 template <typename T>
 inline constexpr bool is_execution_adapter_v = false;

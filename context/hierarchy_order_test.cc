@@ -1,8 +1,8 @@
-// Systems declared .in_hierarchy_order() (scheduler/signature.h): transform
-// propagation over a random forest gives exactly the hand-computed result,
-// parents before children, at 1, 2 and 8 threads and under both schedulers,
-// with every level split into subtasks; also after re-parenting and kills;
-// the same through data.for_each_with_parent (the parent handed in).
+// Systems declared .in_hierarchy_order() (scheduler/system_signature.h):
+// transform propagation over a random forest gives exactly the hand-computed
+// result, parents before children, at 1, 2 and 8 threads and under both
+// schedulers, with every level split into subtasks; also after re-parenting and
+// kills; the same through data.for_each_with_parent (the parent handed in).
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>

@@ -19,8 +19,8 @@
 
 #include "context/hooks.h"
 #include "entity/entity_id.h"
-#include "settings/diagnostic.h"
-#include "settings/tag.h"
+#include "meta/diagnostic.h"
+#include "meta/tag.h"
 
 namespace strata {
 

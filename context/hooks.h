@@ -88,9 +88,9 @@
 
 #include "base/internal/flat_tuple.h"
 #include "context/resources.h"
-#include "settings/diagnostic.h"
-#include "settings/tag.h"
-#include "settings/type_list.h"
+#include "meta/diagnostic.h"
+#include "meta/tag.h"
+#include "meta/type_list.h"
 
 namespace strata {
 

@@ -1,5 +1,5 @@
-// Systems declared .ordered_by(ct::x, compare) (scheduler/signature.h) visit
-// exactly the order a std::stable_sort of the keys over ascending entity
+// Systems declared .ordered_by(ct::x, compare) (scheduler/system_signature.h)
+// visit exactly the order a std::stable_sort of the keys over ascending entity
 // indices gives (the model), after random key changes (through a step proxy,
 // and by an earlier system of the same step), creations, kills and removals
 // of the key, at 1, 2 and 8 threads and under both schedulers, with the

@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "base/limit.h"
+#include "component_storage/component_signature.h"
 #include "component_storage/component_storage.h"
-#include "component_storage/signature.h"
 #include "context/deferred_queue.h"
 #include "context/internal/subscription.h"
 #include "entity/entity_id.h"

@@ -30,8 +30,8 @@
 #include <type_traits>
 
 #include "base/internal/flat_tuple.h"
-#include "settings/diagnostic.h"
-#include "settings/type_list.h"
+#include "meta/diagnostic.h"
+#include "meta/type_list.h"
 
 namespace strata {
 

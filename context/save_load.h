@@ -21,8 +21,9 @@
 //
 // How values are written. A trivially copyable component or resource: its
 // bytes. Any other component: through the serializer its signature names,
-// cs::make(...).serialize_with(io) (component_storage/signature.h), e.g.
-// strata::cereal_io (context/cereal_io.h); any other resource: through
+// component_signature::make(...).serialize_with(io)
+// (component_storage/component_signature.h),
+// e.g. strata::cereal_io (context/cereal_io.h); any other resource: through
 // `using serializer = io;` in the resource type. A type with neither is a
 // compile error naming it where ctx.save or ctx.load is called. A custom
 // serializer's load gets a value-initialized T and a stream holding exactly
@@ -54,7 +55,7 @@
 //     [8, 12)  u32 format version (1)
 //     [12, 16) u32 0x01020304 (byte order)
 //     [16, 24) u64 fingerprint: XXH3-64 of the list of every component
-//              (name from settings/type_name.h, size, alignment, storage
+//              (name from meta/type_name.h, size, alignment, storage
 //              selector, layout, serializer) and resource (name, size,
 //              alignment, serializer), the id and bitset word sizes,
 //              and the hierarchy's kill rule when one is declared
@@ -97,11 +98,11 @@
 #include <string_view>
 #include <type_traits>
 
-#include "component_storage/signature.h"
+#include "component_storage/component_signature.h"
 #include "context/internal/byte_streams.h"
 #include "context/snapshot.h"
-#include "settings/type_list.h"
-#include "settings/type_name.h"
+#include "meta/type_list.h"
+#include "meta/type_name.h"
 
 namespace strata {
 

@@ -44,17 +44,17 @@
 #include <type_traits>
 
 #include "base/limit.h"
-#include "component_storage/signature.h"
+#include "component_storage/component_signature.h"
 #include "context/hierarchy.h"
 #include "context/hooks.h"
 #include "context/resources.h"
+#include "meta/diagnostic.h"
+#include "meta/option_map.h"
+#include "meta/type_list.h"
 #include "scheduler/atomic_counter.h"
 #include "scheduler/dag.h"
 #include "scheduler/hand_off.h"
 #include "scheduler/sequential.h"
-#include "settings/diagnostic.h"
-#include "settings/option_map.h"
-#include "settings/type_list.h"
 // Last, so that the headers above, whose rules a misuse in the settings
 // fires, are named as included from here (a shorter include stack).
 #include "context/internal/settings_entries.h"
@@ -111,7 +111,7 @@ namespace settings_internal {
 // keys set so far) reports context_option_set_twice<Key> if Key is among
 // them. A variable of the key and the keys only, named in each setter: a
 // helper member function would add a note that spells the whole settings
-// type (settings/diagnostic.h).
+// type (meta/diagnostic.h).
 template <typename Key>
 struct key {};
 template <typename Key, typename SetKeys>

@@ -80,8 +80,8 @@
 #include "context/internal/change_stamps.h"
 #include "context/internal/hierarchy_storage.h"
 #include "context/resources.h"
-#include "settings/diagnostic.h"
-#include "settings/type_list.h"
+#include "meta/diagnostic.h"
+#include "meta/type_list.h"
 #include "sparse_set/ordered_index_set.h"
 
 namespace strata {

@@ -68,8 +68,8 @@
 #include <utility>
 
 #include "context/snapshot.h"
-#include "settings/diagnostic.h"
-#include "settings/type_list.h"
+#include "meta/diagnostic.h"
+#include "meta/type_list.h"
 
 namespace strata {
 

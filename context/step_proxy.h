@@ -81,9 +81,9 @@
 #include "context/internal/proxy_hierarchy_queries.h"
 #include "entity/entity_handle.h"
 #include "entity/entity_id.h"
-#include "settings/diagnostic.h"
-#include "settings/tag.h"
-#include "settings/type_list.h"
+#include "meta/diagnostic.h"
+#include "meta/tag.h"
+#include "meta/type_list.h"
 
 namespace strata {
 

@@ -77,10 +77,11 @@ constexpr auto kSettings =
     settings()
         .allow_inner_parallelism()
         .component_signatures(component_signatures(
-            cs::make(ct::local, ct::world), cs::make(ct::look)))
+            component_signature::make(ct::local, ct::world),
+            component_signature::make(ct::look)))
         .system_signatures(
-            system_signatures(ss::make(st::spin).write(ct::local),
-                              ss::make(st::place)
+            system_signatures(system_signature::make(st::spin).write(ct::local),
+                              system_signature::make(st::place)
                                   .write(ct::world)
                                   .read(ct::local)
                                   .dependencies(st::spin)
@@ -186,7 +187,7 @@ absl::StatusOr<arms_run> run_arms(const arms_options& o) {
   run.image.clear();
   for (int frame = 0; frame < o.frames; ++frame) {
     ctx.step([](auto& proxy) {
-      proxy.execute_systems()(sea::all().for_subtasks(
+      proxy.execute_systems()(execution_adapter::all().for_subtasks(
           [](auto& system, auto& data) { system.process(data); }));
     });
     const int left = o.frames - frame;  // 1 on the last frame

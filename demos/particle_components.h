@@ -18,7 +18,7 @@
 #include <string_view>
 
 #include "demos/canvas.h"
-#include "settings/tag.h"
+#include "meta/tag.h"
 
 namespace strata::demos::particles {
 

@@ -41,7 +41,7 @@
 #include "demos/particle_spawning.h"
 #include "demos/physics_systems.h"
 #include "entity/entity_id.h"
-#include "settings/tag.h"
+#include "meta/tag.h"
 
 namespace strata::demos::particles {
 

@@ -18,7 +18,7 @@
 #include "demos/particle_outputs.h"
 #include "demos/spatial_grid.h"
 #include "entity/entity_id.h"
-#include "settings/tag.h"
+#include "meta/tag.h"
 
 namespace strata::demos::particles {
 

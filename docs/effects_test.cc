@@ -75,14 +75,17 @@ constexpr auto settings =
     strata::settings()
         .allow_inner_parallelism()
         .component_signatures(strata::component_signatures(
-            strata::cs::make(ct::turret), strata::cs::make(ct::health)))
+            strata::component_signature::make(ct::turret),
+            strata::component_signature::make(ct::health)))
         .system_signatures(strata::system_signatures(
-            strata::ss::make(st::gunnery).read(ct::turret).sends<damage>(),
-            strata::ss::make(st::hull)
+            strata::system_signature::make(st::gunnery)
+                .read(ct::turret)
+                .sends<damage>(),
+            strata::system_signature::make(st::hull)
                 .write(ct::health)
                 .receives<damage>()
                 .dependencies(st::gunnery),  // after every sender of damage
-            strata::ss::make(st::tally)
+            strata::system_signature::make(st::tally)
                 .receives<damage>()
                 .dependencies(st::gunnery)
                 .parallelism(strata::ips::none())))
@@ -90,7 +93,7 @@ constexpr auto settings =
 // --- end snippet ---
 
 void run_systems(auto& proxy) {
-  proxy.execute_systems()(strata::sea::all().for_subtasks(
+  proxy.execute_systems()(strata::execution_adapter::all().for_subtasks(
       [](auto& system, auto& data) { system.process(data); }));
 }
 

@@ -43,9 +43,9 @@ constexpr auto settings =
     strata::settings()
         .allow_inner_parallelism()
         .component_signatures(strata::component_signatures(
-            strata::cs::make(ct::local, ct::world)))
+            strata::component_signature::make(ct::local, ct::world)))
         .system_signatures(strata::system_signatures(
-            strata::ss::make(st::propagate)
+            strata::system_signature::make(st::propagate)
                 .write(ct::world)
                 .read(ct::local)
                 .in_hierarchy_order()))     // parents before children
@@ -70,7 +70,7 @@ TEST(HierarchyGuide, Everything) {
   // --- end snippet ---
   // --- snippet: queries ---
   ctx.step([](auto& proxy) {
-    proxy.execute_systems()(strata::sea::all().for_subtasks(
+    proxy.execute_systems()(strata::execution_adapter::all().for_subtasks(
         [](auto& system, auto& data) { system.process(data); }));
   });
   EXPECT_EQ(ctx.parent_of(gun), turret);

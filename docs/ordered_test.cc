@@ -46,15 +46,16 @@ constexpr auto settings =
     strata::settings()
         .allow_inner_parallelism()
         .component_signatures(strata::component_signatures(
-            strata::cs::make(ct::sprite), strata::cs::make(ct::layer)))
+            strata::component_signature::make(ct::sprite),
+            strata::component_signature::make(ct::layer)))
         .system_signatures(strata::system_signatures(
-            strata::ss::make(st::draw)
+            strata::system_signature::make(st::draw)
                 .read(ct::sprite)
                 .output<std::vector<char>>()
                 // by one member; ties by entity index
                 .ordered_by(ct::sprite,
                             strata::order_by_member<&sprite::depth>),
-            strata::ss::make(st::stack)
+            strata::system_signature::make(st::stack)
                 .write(ct::layer)
                 // by layer's own operator<
                 .ordered_by(ct::layer)));
@@ -74,7 +75,7 @@ TEST(OrderedGuide, Everything) {
   });
   ctx.step([&](auto& proxy) {
     proxy.get_component(ct::sprite, b).depth = 5;  // b moves to the front
-    proxy.execute_systems()(strata::sea::all().for_subtasks(
+    proxy.execute_systems()(strata::execution_adapter::all().for_subtasks(
         [](auto& system, auto& data) { system.process(data); }));
   });
   std::vector<char> drawn;

@@ -64,25 +64,29 @@ inline constexpr auto collider_setup = strata::tag<::collider_setup>;
 
 // --- snippet: signatures ---
 constexpr auto systems = strata::system_signatures(
-    strata::ss::make(st::movement).read(ct::velocity).write(ct::position),
-    strata::ss::make(st::grid_update)
+    strata::system_signature::make(st::movement)
+        .read(ct::velocity)
+        .write(ct::position),
+    strata::system_signature::make(st::grid_update)
         .read(ct::position)
         .changed(ct::position)  // must be in read() or write()
         .dependencies(st::movement),
-    strata::ss::make(st::collider_setup).read(ct::body).added(ct::body));
+    strata::system_signature::make(st::collider_setup)
+        .read(ct::body)
+        .added(ct::body));
 // --- end snippet ---
 
 constexpr auto settings =
     strata::settings()
         .component_signatures(strata::component_signatures(
-            strata::cs::make(ct::position, ct::velocity),
-            strata::cs::make(ct::body).sparse()))
+            strata::component_signature::make(ct::position, ct::velocity),
+            strata::component_signature::make(ct::body).sparse()))
         .system_signatures(systems);
 
 TEST(ReactingTest, OnlyChangedEntitiesAreVisited) {
   auto ctx = strata::make_context(settings);
   // --- snippet: steps ---
-  const auto run = strata::sea::all().for_subtasks(
+  const auto run = strata::execution_adapter::all().for_subtasks(
       [](auto& system, auto& data) { system.process(data); });
   strata::entity_id still, moving;
   ctx.step([&](auto& proxy) {
@@ -131,8 +135,8 @@ constexpr auto hooks = strata::component_hooks(
 constexpr auto hooked_settings =
     strata::settings()
         .component_signatures(strata::component_signatures(
-            strata::cs::make(ct::position, ct::velocity),
-            strata::cs::make(ct::body).sparse()))
+            strata::component_signature::make(ct::position, ct::velocity),
+            strata::component_signature::make(ct::body).sparse()))
         .resources(strata::resources(strata::resource<physics_world>))
         .hooks(hooks);
 // --- end snippet ---
@@ -174,8 +178,8 @@ constexpr auto observing_hooks = strata::component_hooks(
 constexpr auto observing_settings =
     strata::settings()
         .component_signatures(strata::component_signatures(
-            strata::cs::make(ct::position, ct::velocity),
-            strata::cs::make(ct::body).sparse()))
+            strata::component_signature::make(ct::position, ct::velocity),
+            strata::component_signature::make(ct::body).sparse()))
         .resources(strata::resources(strata::resource<body_events>))
         .hooks(observing_hooks);
 

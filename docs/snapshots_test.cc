@@ -61,21 +61,22 @@ inline constexpr auto move = strata::tag<::move>;
 }  // namespace st
 
 // --- snippet: serialize-with ---
-constexpr auto components =
-    strata::component_signatures(strata::cs::make(ct::position, ct::velocity),
-                                 strata::cs::make(ct::nickname)
-                                     .sparse()
-                                     .serialize_with(strata::cereal_io{}));
+constexpr auto components = strata::component_signatures(
+    strata::component_signature::make(ct::position, ct::velocity),
+    strata::component_signature::make(ct::nickname)
+        .sparse()
+        .serialize_with(strata::cereal_io{}));
 // --- end snippet ---
-constexpr auto settings =
-    strata::settings()
-        .allow_inner_parallelism()
-        .component_signatures(components)
-        .system_signatures(strata::system_signatures(
-            strata::ss::make(st::move).read(ct::velocity).write(ct::position)));
+constexpr auto settings = strata::settings()
+                              .allow_inner_parallelism()
+                              .component_signatures(components)
+                              .system_signatures(strata::system_signatures(
+                                  strata::system_signature::make(st::move)
+                                      .read(ct::velocity)
+                                      .write(ct::position)));
 
 void run_systems(auto& proxy) {
-  proxy.execute_systems()(strata::sea::all().for_subtasks(
+  proxy.execute_systems()(strata::execution_adapter::all().for_subtasks(
       [](auto& system, auto& data) { system.process(data); }));
 }
 

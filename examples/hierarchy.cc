@@ -64,10 +64,11 @@ constexpr auto settings =
     strata::settings()
         .allow_inner_parallelism()
         .component_signatures(strata::component_signatures(
-            strata::cs::make(ct::orbit), strata::cs::make(ct::position)))
+            strata::component_signature::make(ct::orbit),
+            strata::component_signature::make(ct::position)))
         .system_signatures(strata::system_signatures(
-            strata::ss::make(st::turn_orbits).write(ct::orbit),
-            strata::ss::make(st::place_bodies)
+            strata::system_signature::make(st::turn_orbits).write(ct::orbit),
+            strata::system_signature::make(st::place_bodies)
                 .write(ct::position)
                 .read(ct::orbit)
                 .dependencies(st::turn_orbits)
@@ -104,7 +105,7 @@ int main(int argc, char** argv) {
 
   const auto run = [&] {
     ctx.step([](auto& proxy) {
-      proxy.execute_systems()(strata::sea::all().for_subtasks(
+      proxy.execute_systems()(strata::execution_adapter::all().for_subtasks(
           [](auto& system, auto& data) { system.process(data); }));
     });
   };

@@ -66,11 +66,14 @@ inline constexpr auto expire = strata::tag<::expire>;
 }  // namespace st
 
 constexpr auto components = strata::component_signatures(
-    strata::cs::make(ct::position, ct::velocity),
-    strata::cs::make(ct::ship).sparse(), strata::cs::make(ct::lifetime));
+    strata::component_signature::make(ct::position, ct::velocity),
+    strata::component_signature::make(ct::ship).sparse(),
+    strata::component_signature::make(ct::lifetime));
 constexpr auto systems = strata::system_signatures(
-    strata::ss::make(st::move).read(ct::velocity).write(ct::position),
-    strata::ss::make(st::expire).write(ct::lifetime));
+    strata::system_signature::make(st::move)
+        .read(ct::velocity)
+        .write(ct::position),
+    strata::system_signature::make(st::expire).write(ct::lifetime));
 constexpr auto base = strata::settings()
                           .allow_inner_parallelism()
                           .component_signatures(components)
@@ -119,7 +122,7 @@ void simulate(Context& ctx, const std::vector<input>& log, std::int32_t frame) {
         proxy.add_component(ct::lifetime, shot, 40);
       }
     }
-    proxy.execute_systems()(strata::sea::all().for_subtasks(
+    proxy.execute_systems()(strata::execution_adapter::all().for_subtasks(
         [](auto& system, auto& data) { system.process(data); }));
   });
 }

@@ -109,11 +109,11 @@ constexpr auto hooks = strata::component_hooks(
 
 constexpr auto settings =
     strata::settings()
-        .component_signatures(
-            strata::component_signatures(strata::cs::make(ct::position)))
+        .component_signatures(strata::component_signatures(
+            strata::component_signature::make(ct::position)))
         .system_signatures(strata::system_signatures(
-            strata::ss::make(st::mover).write(ct::position),
-            strata::ss::make(st::grid_update)
+            strata::system_signature::make(st::mover).write(ct::position),
+            strata::system_signature::make(st::grid_update)
                 .read(ct::position)
                 .changed(ct::position)
                 .write_resource<grid>()
@@ -132,7 +132,7 @@ int main() {
       entities.push_back(e);
     }
   });
-  const auto run = strata::sea::all().for_subtasks(
+  const auto run = strata::execution_adapter::all().for_subtasks(
       [](auto& system, auto& data) { system.process(data); });
   for (int step = 1; step <= 6; ++step) {
     ctx.step([&](auto& proxy) { proxy.execute_systems()(run); });

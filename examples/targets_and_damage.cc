@@ -101,19 +101,19 @@ inline constexpr auto hulls = strata::tag<::hulls>;
 constexpr auto settings =
     strata::settings()
         .allow_inner_parallelism()
-        .component_signatures(
-            strata::component_signatures(strata::cs::make(ct::ship, ct::gun)))
+        .component_signatures(strata::component_signatures(
+            strata::component_signature::make(ct::ship, ct::gun)))
         .system_signatures(strata::system_signatures(
-            strata::ss::make(st::radar)
+            strata::system_signature::make(st::radar)
                 .read(ct::ship)
                 .write(ct::gun)
                 .parallelism(strata::ips::none()),
-            strata::ss::make(st::gunnery)
+            strata::system_signature::make(st::gunnery)
                 .write(ct::gun)
                 .sends<damage>()
                 .dependencies(st::radar)
                 .parallelism(strata::ips::split_evenly_per_core()),
-            strata::ss::make(st::hulls)
+            strata::system_signature::make(st::hulls)
                 .write(ct::ship)
                 .receives<damage>()
                 .dependencies(st::gunnery)
@@ -140,7 +140,7 @@ result battle(std::size_t threads, strata::scheduler_kind scheduler) {
   result r;
   for (int step = 0; step < 40; ++step) {
     ctx.step([](auto& proxy) {
-      proxy.execute_systems()(strata::sea::all().for_subtasks(
+      proxy.execute_systems()(strata::execution_adapter::all().for_subtasks(
           [](auto& system, auto& data) { system.process(data); }));
     });
     r.dropped += ctx.dropped_messages();

@@ -1,13 +1,13 @@
 // The system dependency DAG, derived and checked at compile time.
 //
-//   namespace ss = strata::system_signature;  // or strata::ss
+//   namespace ss = strata::system_signature;  // strata::ss is the same
 //   constexpr auto systems = strata::system_signatures(
 //       ss::make(st::acceleration).write(ct::velocity),
 //       ss::make(st::movement).read(ct::velocity).write(ct::position)
 //           .dependencies(st::acceleration));
 //
 // `system_signatures(...)` rejects, with a static_assert that names the
-// culprits (settings/diagnostic.h): a system listed twice; a dependency on a
+// culprits (meta/diagnostic.h): a system listed twice; a dependency on a
 // system not in the list; dependency cycles (every independent one, each as
 // `cycle<systems...>` in dependency order); and *data races*: two systems
 // that no chain of dependencies orders, where one writes a component (or a
@@ -42,23 +42,24 @@
 #include <utility>
 
 #include "base/internal/flat_tuple.h"
+#include "meta/diagnostic.h"
+#include "meta/tag.h"
+#include "meta/type_list.h"
 #include "scheduler/chain.h"
 #include "scheduler/dependency_graph.h"
 #include "scheduler/internal/list_checks.h"
 #include "scheduler/internal/message_check.h"
 #include "scheduler/internal/race_check.h"
-#include "scheduler/signature.h"
-#include "settings/diagnostic.h"
-#include "settings/tag.h"
-#include "settings/type_list.h"
+#include "scheduler/system_signature.h"
 
 namespace strata {
 
-namespace ss {
+namespace system_signature {
 
-// The checked list system_signatures(...) builds; spelled ss::list in
-// compiler messages (every note about a context made from settings passed
-// by value spells it), named system_signature_list in code.
+// The checked list system_signatures(...) builds; spelled
+// system_signature::list in compiler messages (every note about a context made
+// from settings passed by value spells it), named system_signature_list in
+// code.
 template <typename... Signatures>
 struct list {
   base_internal::flat_tuple<Signatures...> signatures;
@@ -182,10 +183,10 @@ struct list {
   }
 };
 
-}  // namespace ss
+}  // namespace system_signature
 
 template <typename... Signatures>
-using system_signature_list = ss::list<Signatures...>;
+using system_signature_list = system_signature::list<Signatures...>;
 
 template <typename T>
 inline constexpr bool is_system_signature_list_v = false;
@@ -197,7 +198,7 @@ inline constexpr bool is_system_signature_list_v<system_signature_list<S...>> =
 // instantiated (it returns auto), in order, and stop at the first broken
 // rule: a system listed twice, an unknown dependency, cycles (all of them),
 // races (all of them). Each rule is named here, in this function, so the
-// compiler's notes spell the list once (settings/diagnostic.h).
+// compiler's notes spell the list once (meta/diagnostic.h).
 template <typename... Signatures>
 constexpr auto system_signatures(Signatures... signatures) {
   static_assert(

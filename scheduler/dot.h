@@ -26,7 +26,7 @@
 //     push -> move;
 //   }
 //
-// Names: a type's name is name_of<T>() (settings/type_name.h): T::name when
+// Names: a type's name is name_of<T>() (meta/type_name.h): T::name when
 // declared, else the compiler's spelling of the type. A name that is a
 // plain DOT identifier ([A-Za-z_][A-Za-z0-9_]*, not a DOT keyword) is the
 // node id as is; any other (a "ns::type", a name with spaces or quotes) is
@@ -46,10 +46,10 @@
 #include <string_view>
 #include <utility>
 
+#include "meta/type_list.h"
+#include "meta/type_name.h"
 #include "scheduler/dag.h"
 #include "scheduler/inner_parallelism.h"
-#include "settings/type_list.h"
-#include "settings/type_name.h"
 
 namespace strata {
 

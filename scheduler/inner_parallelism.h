@@ -41,7 +41,7 @@
 // "split_every_n(4096)"; fixed_threshold composes its parts' descriptions,
 // "fixed_threshold(2048, split_evenly_per_core, none)" (none_below_threshold
 // is a fixed_threshold and says so); a signature without .parallelism(...)
-// has default_parallelism (scheduler/signature.h): "context default".
+// has default_parallelism (scheduler/system_signature.h): "context default".
 // describe_strategy(s) returns s.describe(), or "custom strategy" when s has
 // no describe() (or one whose result does not make a std::string), so a
 // strategy without one still works everywhere, composed or not. describe()

@@ -1,8 +1,8 @@
-// The orders a system signature may declare (scheduler/signature.h):
+// The orders a system signature may declare (scheduler/system_signature.h):
 // `.in_hierarchy_order()` (parents before children) and
 // `.ordered_by(ct::x, compare)`, with the comparisons ordered_by takes:
 //
-//   ss::make(st::draw).read(ct::sprite)
+//   strata::system_signature::make(st::draw).read(ct::sprite)
 //       .ordered_by(ct::sprite, strata::order_by_member<&sprite::depth>);
 //
 // `order_by_less` (the default) compares with the component's operator<,
@@ -14,10 +14,12 @@
 
 namespace strata {
 
-// The order .in_hierarchy_order() gives (an item of ss::order<...>).
+// The order .in_hierarchy_order() gives (an item of
+// system_signature::order<...>).
 struct hierarchy_order {};
 
-// The order .ordered_by(ct::x, compare) gives (an item of ss::order<...>).
+// The order .ordered_by(ct::x, compare) gives (an item of
+// system_signature::order<...>).
 template <typename Component, typename Compare>
 struct component_order {};
 

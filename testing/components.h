@@ -21,7 +21,7 @@
 #ifndef STRATA_TESTING_COMPONENTS_H_
 #define STRATA_TESTING_COMPONENTS_H_
 
-#include "settings/tag.h"
+#include "meta/tag.h"
 
 namespace strata::testing {
 

@@ -17,7 +17,7 @@ import unittest
 # directly or not (the test checks that no dependency leaves this set).
 PACKAGES = (
     "base",
-    "settings",
+    "meta",
     "sparse_set",
     "entity",
     "component_storage",

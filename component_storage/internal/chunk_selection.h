@@ -13,13 +13,13 @@
 #include <type_traits>
 
 #include "component_storage/chunk.h"
+#include "component_storage/component_signature.h"
 #include "component_storage/contiguous_buffer_chunk.h"
 #include "component_storage/empty_chunk.h"
-#include "component_storage/signature.h"
 #include "component_storage/sparse_chunk.h"
 #include "entity/entity_id.h"
-#include "settings/diagnostic.h"
-#include "settings/type_list.h"
+#include "meta/diagnostic.h"
+#include "meta/type_list.h"
 
 namespace strata {
 

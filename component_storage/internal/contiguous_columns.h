@@ -33,10 +33,10 @@
 #include "base/check.h"
 #include "base/internal/flat_tuple.h"
 #include "base/limit.h"
+#include "component_storage/component_signature.h"
 #include "component_storage/internal/aos_row.h"
-#include "component_storage/signature.h"
 #include "entity/entity_id.h"
-#include "settings/type_list.h"
+#include "meta/type_list.h"
 
 namespace strata::chunk_internal {
 

@@ -18,7 +18,7 @@
 #include <type_traits>
 
 #include "entity/entity_id.h"
-#include "settings/type_list.h"
+#include "meta/type_list.h"
 
 namespace strata::component_storage_internal {
 

@@ -1,4 +1,4 @@
-#include "component_storage/signature.h"
+#include "component_storage/component_signature.h"
 #include "testing/components.h"
 
 using strata::testing::position;

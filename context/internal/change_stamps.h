@@ -1,5 +1,5 @@
 // Change tracking for the changed() and added() filters of system
-// signatures (scheduler/signature.h): which components are tracked, the
+// signatures (scheduler/system_signature.h): which components are tracked, the
 // stamps that order writes against system runs, and the change logs.
 //
 // Stamps. A stamp is (step, execution within the step, rank + 1), packed
@@ -59,7 +59,7 @@
 #include <vector>
 
 #include "base/check.h"
-#include "settings/type_list.h"
+#include "meta/type_list.h"
 
 namespace strata::context_internal {
 

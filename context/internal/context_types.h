@@ -21,9 +21,9 @@
 #include "entity/entity_id.h"
 #include "entity/entity_metadata.h"
 #include "entity/entity_storage.h"
-#include "settings/diagnostic.h"
-#include "settings/type_list.h"
-#include "settings/type_name.h"
+#include "meta/diagnostic.h"
+#include "meta/type_list.h"
+#include "meta/type_name.h"
 
 namespace strata {
 

@@ -95,7 +95,7 @@ class context_core
   // The cycle, run by context::step: begin_step(), f(step_proxy&), then
   // end_step(), which runs the refresh and rethrows what f threw. (f is
   // called by context::step itself: one template less between a user's
-  // misuse and its report, settings/diagnostic.h.)
+  // misuse and its report, meta/diagnostic.h.)
   void begin_step() {
     if constexpr (Types::trace_enabled) {
       main_thread_ = this_thread_token();

@@ -1,14 +1,14 @@
 // The compile-time rules of the context's proxies and adapters, each a
 // static_assert whose template arguments name the culprits
-// (settings/diagnostic.h explains the pattern). Internal: users meet these
+// (meta/diagnostic.h explains the pattern). Internal: users meet these
 // only as error messages.
 #ifndef STRATA_CONTEXT_INTERNAL_DIAGNOSTICS_H_
 #define STRATA_CONTEXT_INTERNAL_DIAGNOSTICS_H_
 
 #include <type_traits>
 
-#include "settings/diagnostic.h"
-#include "settings/type_list.h"
+#include "meta/diagnostic.h"
+#include "meta/type_list.h"
 
 namespace strata::diagnostic {
 

@@ -35,8 +35,8 @@
 #include "context/internal/append_buffer.h"
 #include "context/internal/split_rule.h"
 #include "entity/entity_id.h"
-#include "settings/diagnostic.h"
-#include "settings/type_list.h"
+#include "meta/diagnostic.h"
+#include "meta/type_list.h"
 
 namespace strata {
 

@@ -40,7 +40,7 @@
 #include "component_storage/chunk.h"
 #include "context/internal/change_stamps.h"
 #include "entity/entity_id.h"
-#include "settings/type_list.h"
+#include "meta/type_list.h"
 
 namespace strata::context_internal {
 

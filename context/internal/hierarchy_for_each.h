@@ -28,8 +28,8 @@
 
 #include "context/internal/for_each.h"
 #include "context/internal/hierarchy_storage.h"
-#include "settings/diagnostic.h"
-#include "settings/type_list.h"
+#include "meta/diagnostic.h"
+#include "meta/type_list.h"
 
 namespace strata {
 

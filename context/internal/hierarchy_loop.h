@@ -1,6 +1,6 @@
 // Internal to //context: how a system declared .in_hierarchy_order()
-// (scheduler/signature.h) visits its entities: one pass per depth level of
-// the hierarchy (context/hierarchy.h), parents before children.
+// (scheduler/system_signature.h) visits its entities: one pass per depth level
+// of the hierarchy (context/hierarchy.h), parents before children.
 //
 //   * level 0: the system's entities without a parent, in index order (a
 //     subtask takes its slice of the subscription's ranks, as any system,

@@ -15,8 +15,8 @@
 
 #include "context/internal/hierarchy_storage.h"
 #include "entity/entity_id.h"
-#include "settings/diagnostic.h"
-#include "settings/type_list.h"
+#include "meta/diagnostic.h"
+#include "meta/type_list.h"
 
 namespace strata {
 

@@ -38,7 +38,7 @@
 #include "context/internal/entity_order.h"
 #include "context/internal/pending_changes.h"
 #include "entity/entity_id.h"
-#include "settings/type_list.h"
+#include "meta/type_list.h"
 
 namespace strata::context_internal {
 

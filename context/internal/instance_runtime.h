@@ -37,7 +37,7 @@
 #include "context/internal/subscription.h"
 #include "scheduler/hand_off.h"
 #include "scheduler/inner_parallelism.h"
-#include "scheduler/signature.h"
+#include "scheduler/system_signature.h"
 
 namespace strata::context_internal {
 

@@ -1,5 +1,5 @@
 // Internal to //context: how a system declared .ordered_by(ct::x, compare)
-// (scheduler/signature.h) visits its entities.
+// (scheduler/system_signature.h) visits its entities.
 //
 // Before the system's subtasks start, the thread running it brings the
 // system's ordered_sequence (internal/ordered_sequence.h) to the
@@ -25,7 +25,7 @@
 
 #include "context/internal/for_each.h"
 #include "context/internal/ordered_sequence.h"
-#include "settings/diagnostic.h"
+#include "meta/diagnostic.h"
 
 namespace strata::diagnostic {
 

@@ -1,5 +1,5 @@
 // Internal to //context: the order of a system declared
-// .ordered_by(ct::x, compare) (scheduler/signature.h), kept up to date
+// .ordered_by(ct::x, compare) (scheduler/system_signature.h), kept up to date
 // incrementally.
 //
 // An ordered_sequence holds the system's entities as (key, index) entries

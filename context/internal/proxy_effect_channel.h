@@ -41,9 +41,9 @@
 #include "context/internal/ordered_loop.h"
 #include "entity/entity_id.h"
 #include "entity/entity_storage.h"
-#include "settings/diagnostic.h"
-#include "settings/tag.h"
-#include "settings/type_list.h"
+#include "meta/diagnostic.h"
+#include "meta/tag.h"
+#include "meta/type_list.h"
 
 namespace strata::context_internal {
 

@@ -17,9 +17,9 @@
 #include "context/internal/hierarchy_storage.h"
 #include "context/internal/proxy_hierarchy_queries.h"
 #include "entity/entity_id.h"
-#include "settings/diagnostic.h"
-#include "settings/tag.h"
-#include "settings/type_list.h"
+#include "meta/diagnostic.h"
+#include "meta/tag.h"
+#include "meta/type_list.h"
 
 namespace strata::context_internal {
 

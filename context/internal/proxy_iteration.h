@@ -16,8 +16,8 @@
 #include "context/internal/hierarchy_loop.h"
 #include "context/internal/ordered_loop.h"
 #include "entity/entity_id.h"
-#include "settings/diagnostic.h"
-#include "settings/type_list.h"
+#include "meta/diagnostic.h"
+#include "meta/type_list.h"
 
 namespace strata::context_internal {
 

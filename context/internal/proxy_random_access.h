@@ -16,9 +16,9 @@
 #include "base/check.h"
 #include "context/internal/diagnostics.h"
 #include "entity/entity_id.h"
-#include "settings/diagnostic.h"
-#include "settings/tag.h"
-#include "settings/type_list.h"
+#include "meta/diagnostic.h"
+#include "meta/tag.h"
+#include "meta/type_list.h"
 
 namespace strata::context_internal {
 

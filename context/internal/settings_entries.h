@@ -12,16 +12,16 @@
 #include <utility>
 
 #include "base/limit.h"
-#include "component_storage/signature.h"
+#include "component_storage/component_signature.h"
 #include "context/hierarchy.h"
 #include "context/hooks.h"
 #include "context/resources.h"
+#include "meta/option_map.h"
+#include "meta/type_list.h"
 #include "scheduler/atomic_counter.h"
 #include "scheduler/dag.h"
 #include "scheduler/hand_off.h"
 #include "scheduler/sequential.h"
-#include "settings/option_map.h"
-#include "settings/type_list.h"
 
 namespace strata {
 

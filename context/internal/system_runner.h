@@ -46,10 +46,10 @@
 #include "context/internal/subtask_executor.h"
 #include "context/system_instance.h"
 #include "context/trace.h"
+#include "meta/diagnostic.h"
+#include "meta/type_list.h"
+#include "meta/type_name.h"
 #include "scheduler/hand_off.h"
-#include "settings/diagnostic.h"
-#include "settings/type_list.h"
-#include "settings/type_name.h"
 #include "threading/task_group.h"
 
 namespace strata::context_internal {

@@ -26,8 +26,8 @@
 #include "context/internal/byte_streams.h"
 #include "context/internal/hierarchy_storage.h"
 #include "context/snapshot.h"
-#include "settings/type_list.h"
-#include "settings/type_name.h"
+#include "meta/type_list.h"
+#include "meta/type_name.h"
 
 namespace strata::context_internal {
 

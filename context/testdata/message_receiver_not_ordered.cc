@@ -10,7 +10,7 @@ struct shooter {};
 struct hull {};
 
 constexpr auto systems = strata::system_signatures(
-    strata::ss::make(strata::tag<shooter>).sends<damage>(),
-    strata::ss::make(strata::tag<hull>).receives<damage>());
+    strata::system_signature::make(strata::tag<shooter>).sends<damage>(),
+    strata::system_signature::make(strata::tag<hull>).receives<damage>());
 
 int main() {}

@@ -4,7 +4,7 @@
 // the functions users call (system_signatures(...), the context settings'
 // setters, make_context) name the rule with the culprits they return, so
 // that nothing between the user's line and the rule spells the list twice
-// (settings/diagnostic.h).
+// (meta/diagnostic.h).
 #ifndef STRATA_SCHEDULER_INTERNAL_LIST_CHECKS_H_
 #define STRATA_SCHEDULER_INTERNAL_LIST_CHECKS_H_
 
@@ -12,9 +12,9 @@
 #include <cstddef>
 #include <utility>
 
-#include "settings/diagnostic.h"
-#include "settings/tag.h"
-#include "settings/type_list.h"
+#include "meta/diagnostic.h"
+#include "meta/tag.h"
+#include "meta/type_list.h"
 
 namespace strata {
 

@@ -1,6 +1,6 @@
-// The lists a system signature's type holds (scheduler/signature.h), one
-// kind per setter and named after it (`ss::read<c1, c2>`), and the
-// compile-time queries the signature answers from them.
+// The lists a system signature's type holds (scheduler/system_signature.h), one
+// kind per setter and named after it (`system_signature::read<c1, c2>`), and
+// the compile-time queries the signature answers from them.
 //
 // Internal: users name the setters, not these types; compilers spell them
 // in messages.
@@ -10,10 +10,10 @@
 #include <cstddef>
 #include <type_traits>
 
+#include "meta/type_list.h"
 #include "scheduler/signature_order.h"
-#include "settings/type_list.h"
 
-namespace strata::ss {
+namespace strata::system_signature {
 
 // The lists a signature's type holds, one per setter, named after it.
 template <typename... Components>
@@ -129,6 +129,6 @@ inline constexpr std::size_t first_not_plain =
 
 }  // namespace signature_internal
 
-}  // namespace strata::ss
+}  // namespace strata::system_signature
 
 #endif  // STRATA_SCHEDULER_INTERNAL_SIGNATURE_LISTS_H_

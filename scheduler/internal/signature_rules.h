@@ -1,12 +1,12 @@
-// The rules of one system signature (scheduler/signature.h), each a
-// one-screen report (settings/diagnostic.h) named by the setter that breaks
+// The rules of one system signature (scheduler/system_signature.h), each a
+// one-screen report (meta/diagnostic.h) named by the setter that breaks
 // it. The rules of a list of signatures are in scheduler/dag.h.
 //
 // Internal: the signature's setters name these.
 #ifndef STRATA_SCHEDULER_INTERNAL_SIGNATURE_RULES_H_
 #define STRATA_SCHEDULER_INTERNAL_SIGNATURE_RULES_H_
 
-#include "settings/diagnostic.h"
+#include "meta/diagnostic.h"
 
 namespace strata {
 

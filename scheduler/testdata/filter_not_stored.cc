@@ -9,7 +9,7 @@ struct c {};
 using strata::tag;
 using strata::ss::make;
 
-#include "component_storage/signature.h"
+#include "component_storage/component_signature.h"
 struct unstored {};
 constexpr auto components =
     strata::component_signatures(strata::cs::make(tag<position>));

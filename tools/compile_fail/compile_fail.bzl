@@ -6,7 +6,7 @@ matches `expected_error_regex` (an extended regular expression) and every
 pattern of `also_expected_regexes`, in at most `max_output_lines` lines and
 `max_output_bytes` bytes: by default 30 lines and 6144 bytes, with GCC and
 with Clang alike, Strata's promise that every misuse prints one screen
-(settings/diagnostic.h says how). It fails if the source compiles,
+(meta/diagnostic.h says how). It fails if the source compiles,
 or if it fails for another reason, or too verbosely. The compiler runs at build
 time (so results are cached); the test checks the recorded outcome and prints
 the compiler output, and how many lines of it there were, when it fails.

@@ -1,4 +1,4 @@
-#include "settings/type_list.h"
+#include "meta/type_list.h"
 
 #include <string>
 #include <tuple>

@@ -9,14 +9,14 @@
 //   list from tag values.
 // Lookups are O(size) template instantiations; lists of a few hundred types
 // compile quickly.
-#ifndef STRATA_SETTINGS_TYPE_LIST_H_
-#define STRATA_SETTINGS_TYPE_LIST_H_
+#ifndef STRATA_META_TYPE_LIST_H_
+#define STRATA_META_TYPE_LIST_H_
 
 #include <cstddef>
 #include <tuple>
 #include <type_traits>
 
-#include "settings/tag.h"
+#include "meta/tag.h"
 
 namespace strata {
 
@@ -147,4 +147,4 @@ using apply_t = typename apply<F, L>::type;
 
 }  // namespace strata
 
-#endif  // STRATA_SETTINGS_TYPE_LIST_H_
+#endif  // STRATA_META_TYPE_LIST_H_

@@ -1,9 +1,9 @@
-#include "settings/option_map.h"
+#include "meta/option_map.h"
 
 #include <type_traits>
 
 #include "gtest/gtest.h"
-#include "settings/testdata/window_settings.h"
+#include "meta/testdata/window_settings.h"
 
 namespace strata {
 namespace {

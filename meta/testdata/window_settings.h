@@ -1,10 +1,10 @@
 // A user-defined settings schema built on option_map, shared by the tests.
-#ifndef STRATA_SETTINGS_TESTDATA_WINDOW_SETTINGS_H_
-#define STRATA_SETTINGS_TESTDATA_WINDOW_SETTINGS_H_
+#ifndef STRATA_META_TESTDATA_WINDOW_SETTINGS_H_
+#define STRATA_META_TESTDATA_WINDOW_SETTINGS_H_
 
 #include <type_traits>
 
-#include "settings/option_map.h"
+#include "meta/option_map.h"
 
 namespace window {
 
@@ -39,4 +39,4 @@ constexpr auto make_settings() {
 
 }  // namespace window
 
-#endif  // STRATA_SETTINGS_TESTDATA_WINDOW_SETTINGS_H_
+#endif  // STRATA_META_TESTDATA_WINDOW_SETTINGS_H_

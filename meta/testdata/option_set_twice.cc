@@ -1,5 +1,5 @@
 // Setting one option twice on a raw option_map must not compile.
-#include "settings/option_map.h"
+#include "meta/option_map.h"
 
 struct threads_key {};
 struct defaults {

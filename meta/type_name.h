@@ -10,8 +10,8 @@
 // static `name` convertible to std::string_view (e.g.
 // `static constexpr std::string_view name = "movement";`), else
 // type_name<T>().
-#ifndef STRATA_SETTINGS_TYPE_NAME_H_
-#define STRATA_SETTINGS_TYPE_NAME_H_
+#ifndef STRATA_META_TYPE_NAME_H_
+#define STRATA_META_TYPE_NAME_H_
 
 #include <string_view>
 #include <type_traits>
@@ -45,4 +45,4 @@ constexpr std::string_view name_of() {
 
 }  // namespace strata
 
-#endif  // STRATA_SETTINGS_TYPE_NAME_H_
+#endif  // STRATA_META_TYPE_NAME_H_

@@ -1,4 +1,4 @@
 // A user schema names the option that was set twice in its message.
-#include "settings/testdata/window_settings.h"
+#include "meta/testdata/window_settings.h"
 
 constexpr auto s = window::make_settings().width(800).width(1024);

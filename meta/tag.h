@@ -8,8 +8,8 @@
 //
 // `tag_t<T>::type` recovers T. Tags of the same type compare equal; tags cost
 // nothing at run time (empty, trivially copyable).
-#ifndef STRATA_SETTINGS_TAG_H_
-#define STRATA_SETTINGS_TAG_H_
+#ifndef STRATA_META_TAG_H_
+#define STRATA_META_TAG_H_
 
 #include <type_traits>
 
@@ -39,4 +39,4 @@ using tag_type = typename std::remove_cvref_t<Tag>::type;
 
 }  // namespace strata
 
-#endif  // STRATA_SETTINGS_TAG_H_
+#endif  // STRATA_META_TAG_H_

@@ -20,9 +20,10 @@
 //       .receives<damage>()            // data.messages(mt::damage, id)
 //       .dependencies(st::gunnery);    // after every sender of damage
 //
-//   ss::make(st::propagate).write(ct::world).read(ct::local)
+//   strata::system_signature::make(st::propagate)
+//       .write(ct::world).read(ct::local)
 //       .in_hierarchy_order();         // parents before children
-//   ss::make(st::draw).read(ct::sprite)
+//   strata::system_signature::make(st::draw).read(ct::sprite)
 //       .ordered_by(ct::sprite, strata::order_by_member<&sprite::depth>);
 //
 // What the lists mean:
@@ -82,9 +83,11 @@
 // in the order they were set, only the lists that were set, so compiler
 // messages spell a signature in about as many characters as its
 // declaration:
-//   ss::make(st::s1).write(ct::c1).read(ct::c2).dependencies(st::s0)
-//   is a ss::signature<s1, ss::write<c1>, ss::read<c2>, ss::dependencies<s0>>
-// (`strata::ss` is the namespace; `strata::system_signature` names it too).
+//   make(st::s1).write(ct::c1).read(ct::c2).dependencies(st::s0) is a
+//   system_signature::signature<s1, system_signature::write<c1>,
+//       system_signature::read<c2>, system_signature::dependencies<s0>>
+// (`strata::system_signature` is the namespace; `strata::ss` is an optional
+// short alias of it, and compiler messages spell the long name).
 // The signature exposes the lists as `read_types`, `write_types`,
 // `optional_read_types`, `optional_write_types`, `excluded_types`,
 // `read_resource_types`, `write_resource_types`, `dependency_types`,
@@ -99,20 +102,22 @@
 // Signatures are constexpr literal values; nothing here costs run time.
 // The orders and their comparisons are in scheduler/signature_order.h; the
 // lists a signature's type holds, with their queries, in
-// internal/signature_lists.h; its rules in internal/signature_rules.h.
-#ifndef STRATA_SCHEDULER_SIGNATURE_H_
-#define STRATA_SCHEDULER_SIGNATURE_H_
+// internal/signature_lists.h; its rules in internal/signature_rules.h, and
+// the checks its setters run in internal/signature_checks.h.
+#ifndef STRATA_SCHEDULER_SYSTEM_SIGNATURE_H_
+#define STRATA_SCHEDULER_SYSTEM_SIGNATURE_H_
 
 #include <cstddef>
 #include <string>
 #include <type_traits>
 
+#include "meta/diagnostic.h"
+#include "meta/tag.h"
+#include "meta/type_list.h"
+#include "scheduler/internal/signature_checks.h"
 #include "scheduler/internal/signature_lists.h"
 #include "scheduler/internal/signature_rules.h"
 #include "scheduler/signature_order.h"
-#include "settings/diagnostic.h"
-#include "settings/tag.h"
-#include "settings/type_list.h"
 
 namespace strata {
 
@@ -125,7 +130,7 @@ struct default_parallelism {
   std::string describe() const { return "context default"; }
 };
 
-namespace ss {
+namespace system_signature {
 
 template <typename System, typename... Lists>
 struct signature {
@@ -133,19 +138,19 @@ struct signature {
   using items = signature_internal::items_like_t<Like, Lists...>;
 
   using system_type = System;
-  using read_types = items<ss::read<>>;
-  using write_types = items<ss::write<>>;
-  using optional_read_types = items<ss::read_optional<>>;
-  using optional_write_types = items<ss::write_optional<>>;
-  using excluded_types = items<ss::exclude<>>;
-  using read_resource_types = items<ss::read_resource<>>;
-  using write_resource_types = items<ss::write_resource<>>;
-  using dependency_types = items<ss::dependencies<>>;
-  using changed_types = items<ss::changed<>>;
-  using added_types = items<ss::added<>>;
+  using read_types = items<system_signature::read<>>;
+  using write_types = items<system_signature::write<>>;
+  using optional_read_types = items<system_signature::read_optional<>>;
+  using optional_write_types = items<system_signature::write_optional<>>;
+  using excluded_types = items<system_signature::exclude<>>;
+  using read_resource_types = items<system_signature::read_resource<>>;
+  using write_resource_types = items<system_signature::write_resource<>>;
+  using dependency_types = items<system_signature::dependencies<>>;
+  using changed_types = items<system_signature::changed<>>;
+  using added_types = items<system_signature::added<>>;
   // Message types of the effect channel (context/effect_channel.h).
-  using sent_types = items<ss::sends<>>;
-  using received_types = items<ss::receives<>>;
+  using sent_types = items<system_signature::sends<>>;
+  using received_types = items<system_signature::receives<>>;
   // Whether the system's iteration is restricted by changed() or added().
   static constexpr bool has_change_filter =
       size_v<changed_types> + size_v<added_types> > 0;
@@ -160,20 +165,19 @@ struct signature {
   using accessed_resource_types =
       concat_t<read_resource_types, write_resource_types>;
   using output_type =
-      typename signature_internal::single_or<items<ss::output<>>,
+      typename signature_internal::single_or<items<system_signature::output<>>,
                                              no_output>::type;
-  using parallelism_type =
-      typename signature_internal::single_or<items<ss::parallelism<>>,
-                                             default_parallelism>::type;
+  using parallelism_type = typename signature_internal::single_or<
+      items<system_signature::parallelism<>>, default_parallelism>::type;
   static constexpr bool has_output = !std::is_same_v<output_type, no_output>;
   static constexpr bool visits_in_hierarchy_order =
-      contains_v<hierarchy_order, items<ss::order<>>>;
+      contains_v<hierarchy_order, items<system_signature::order<>>>;
   // ordered_by(ct::x, compare): x and compare (void without ordered_by).
   using order_component_type = typename signature_internal::order_traits<
-      typename signature_internal::single_or<items<ss::order<>>,
+      typename signature_internal::single_or<items<system_signature::order<>>,
                                              void>::type>::component;
   using order_compare_type = typename signature_internal::order_traits<
-      typename signature_internal::single_or<items<ss::order<>>,
+      typename signature_internal::single_or<items<system_signature::order<>>,
                                              void>::type>::compare;
   static constexpr bool visits_in_component_order =
       !std::is_void_v<order_component_type>;
@@ -188,50 +192,50 @@ struct signature {
   template <tag_value... Components>
   constexpr auto read(Components...) const {
     return with_components<
-        ss::read<tag_type<Components>...>, write_types,
+        system_signature::read<tag_type<Components>...>, write_types,
         concat_t<optional_read_types, optional_write_types, excluded_types>>();
   }
   template <tag_value... Components>
   constexpr auto write(Components...) const {
     return with_components<
-        ss::write<tag_type<Components>...>, read_types,
+        system_signature::write<tag_type<Components>...>, read_types,
         concat_t<optional_read_types, optional_write_types, excluded_types>>();
   }
   template <tag_value... Components>
   constexpr auto read_optional(Components...) const {
     return with_components<
-        ss::read_optional<tag_type<Components>...>, type_list<>,
+        system_signature::read_optional<tag_type<Components>...>, type_list<>,
         concat_t<required_types, optional_write_types, excluded_types>>();
   }
   template <tag_value... Components>
   constexpr auto write_optional(Components...) const {
     return with_components<
-        ss::write_optional<tag_type<Components>...>, type_list<>,
+        system_signature::write_optional<tag_type<Components>...>, type_list<>,
         concat_t<required_types, optional_read_types, excluded_types>>();
   }
   template <tag_value... Components>
   constexpr auto exclude(Components...) const {
-    return with_components<ss::exclude<tag_type<Components>...>, type_list<>,
-                           accessed_types>();
+    return with_components<system_signature::exclude<tag_type<Components>...>,
+                           type_list<>, accessed_types>();
   }
 
   template <tag_value... Components>
   constexpr auto changed(Components...) const {
-    return with_filter<ss::changed<tag_type<Components>...>>();
+    return with_filter<system_signature::changed<tag_type<Components>...>>();
   }
   template <tag_value... Components>
   constexpr auto added(Components...) const {
-    return with_filter<ss::added<tag_type<Components>...>>();
+    return with_filter<system_signature::added<tag_type<Components>...>>();
   }
 
   template <typename... Resources>
   constexpr auto read_resource() const {
-    return with_resources<ss::read_resource<Resources...>,
+    return with_resources<system_signature::read_resource<Resources...>,
                           write_resource_types>();
   }
   template <typename... Resources>
   constexpr auto write_resource() const {
-    return with_resources<ss::write_resource<Resources...>,
+    return with_resources<system_signature::write_resource<Resources...>,
                           read_resource_types>();
   }
 
@@ -239,16 +243,16 @@ struct signature {
   // system sends, and receives.
   template <typename... Messages>
   constexpr auto sends() const {
-    return with_messages<ss::sends<Messages...>>();
+    return with_messages<system_signature::sends<Messages...>>();
   }
   template <typename... Messages>
   constexpr auto receives() const {
-    return with_messages<ss::receives<Messages...>>();
+    return with_messages<system_signature::receives<Messages...>>();
   }
 
   template <tag_value... Systems>
   constexpr auto dependencies(Systems...) const {
-    using list = ss::dependencies<tag_type<Systems>...>;
+    using list = system_signature::dependencies<tag_type<Systems>...>;
     if constexpr (check_list<list>() &&
                   (std::is_same_v<System, tag_type<Systems>> || ...)) {
       diagnostic::report(diagnostic::system_depends_on_itself<System>);
@@ -258,28 +262,33 @@ struct signature {
 
   template <typename Strategy>
   constexpr auto parallelism(Strategy chosen) const {
-    if constexpr (!check_list<ss::parallelism<Strategy>>()) {
+    if constexpr (!check_list<system_signature::parallelism<Strategy>>()) {
       return *this;
     } else {
-      return signature<System, Lists..., ss::parallelism<Strategy>>{chosen};
+      return signature<System, Lists...,
+                       system_signature::parallelism<Strategy>>{chosen};
     }
   }
 
   constexpr auto in_hierarchy_order() const {
-    if constexpr (!std::is_same_v<items<ss::order<>>, type_list<>>) {
+    if constexpr (!std::is_same_v<items<system_signature::order<>>,
+                                  type_list<>>) {
       diagnostic::report(diagnostic::two_orders_in_signature<System>);
       return *this;
-    } else if constexpr (!check_list<ss::order<hierarchy_order>>()) {
+    } else if constexpr (!check_list<
+                             system_signature::order<hierarchy_order>>()) {
       return *this;
     } else {
-      return signature<System, Lists..., ss::order<hierarchy_order>>{strategy};
+      return signature<System, Lists...,
+                       system_signature::order<hierarchy_order>>{strategy};
     }
   }
 
   template <tag_value Component, typename Compare = order_by_less>
   constexpr auto ordered_by(Component, Compare = {}) const {
     using T = tag_type<Component>;
-    if constexpr (!std::is_same_v<items<ss::order<>>, type_list<>>) {
+    if constexpr (!std::is_same_v<items<system_signature::order<>>,
+                                  type_list<>>) {
       diagnostic::report(diagnostic::two_orders_in_signature<System>);
       return *this;
     } else if constexpr (!contains_v<T, required_types>) {
@@ -298,7 +307,8 @@ struct signature {
       return *this;
     } else {
       return signature<System, Lists...,
-                       ss::order<component_order<T, Compare>>>{strategy};
+                       system_signature::order<component_order<T, Compare>>>{
+          strategy};
     }
   }
 
@@ -307,92 +317,44 @@ struct signature {
     static_assert(
         !std::is_same_v<Output, no_output> && !std::is_reference_v<Output>,
         "output<T>(): T must be an object type");
-    if constexpr (!check_list<ss::output<Output>>()) {
+    if constexpr (!check_list<system_signature::output<Output>>()) {
       return *this;
     } else {
-      return signature<System, Lists..., ss::output<Output>>{strategy};
+      return signature<System, Lists..., system_signature::output<Output>>{
+          strategy};
     }
   }
 
  private:
   // Reports a second call of List's setter, or a tag List repeats; true if
-  // neither. A second list of components, resources or dependencies is kept
-  // (the items are read across both), so the report is the only error.
+  // neither (internal/signature_checks.h).
   template <typename List>
-  static constexpr auto check_list() {
-    using traits = signature_internal::list_traits<List>;
-    using list = typename traits::items;
-    constexpr std::size_t repeated = first_duplicate_index_v<list>;
-    if constexpr (!std::is_same_v<items<List>, type_list<>>) {
-      diagnostic::report(
-          diagnostic::signature_setter_used_twice<System,
-                                                  typename traits::setter>);
-      return false;
-    } else if constexpr (repeated < size_v<list>) {
-      diagnostic::report(diagnostic::tag_repeated_in_signature_list<
-                         System, type_at_t<repeated, list>>);
-      return false;
-    } else {
-      return true;
-    }
+  static constexpr bool check_list() {
+    return signature_internal::check_list<System, items<List>, List>();
   }
 
-  // A component list: checked as above, then against the list it must not
-  // share with (read against write, with its own older message) and the
-  // other component lists.
+  // Each adds List after its checks; a failed check is reported, and the
+  // list still added, so the report is the only error.
   template <typename List, typename ReadWrite, typename Others>
   constexpr auto with_components() const {
-    using list = signature_internal::items_t<List>;
-    constexpr std::size_t in_read_write =
-        signature_internal::first_shared<list, ReadWrite>;
-    constexpr std::size_t in_other =
-        signature_internal::first_shared<list, Others>;
-    if constexpr (!check_list<List>()) {
-    } else if constexpr (in_read_write < size_v<list>) {
-      diagnostic::report(diagnostic::component_in_read_and_write<
-                         System, type_at_t<in_read_write, list>>);
-    } else if constexpr (in_other < size_v<list>) {
-      diagnostic::report(
-          diagnostic::component_in_two_access_lists<System,
-                                                    type_at_t<in_other, list>>);
-    }
+    signature_internal::check_components<System, items<List>, List, ReadWrite,
+                                         Others>();
     return signature<System, Lists..., List>{strategy};
   }
-
-  // A change filter: checked as above, then each item must be required.
   template <typename List>
   constexpr auto with_filter() const {
-    using list = signature_internal::items_t<List>;
-    constexpr std::size_t not_required =
-        signature_internal::first_not_in<list, required_types>;
-    if constexpr (check_list<List>() && not_required < size_v<list>) {
-      diagnostic::report(diagnostic::change_filter_on_component_not_required<
-                         System, type_at_t<not_required, list>>);
-    }
+    signature_internal::check_filter<System, items<List>, List,
+                                     required_types>();
     return signature<System, Lists..., List>{strategy};
   }
-
-  // A message list: checked as above, then each type must be plain data.
   template <typename List>
   constexpr auto with_messages() const {
-    using list = signature_internal::items_t<List>;
-    constexpr std::size_t not_plain = signature_internal::first_not_plain<list>;
-    if constexpr (check_list<List>() && not_plain < size_v<list>) {
-      diagnostic::report(
-          diagnostic::message_type_not_plain_data<System,
-                                                  type_at_t<not_plain, list>>);
-    }
+    signature_internal::check_messages<System, items<List>, List>();
     return signature<System, Lists..., List>{strategy};
   }
-
   template <typename List, typename Other>
   constexpr auto with_resources() const {
-    using list = signature_internal::items_t<List>;
-    constexpr std::size_t both = signature_internal::first_shared<list, Other>;
-    if constexpr (check_list<List>() && both < size_v<list>) {
-      diagnostic::report(
-          diagnostic::resource_read_and_written<System, type_at_t<both, list>>);
-    }
+    signature_internal::check_resources<System, items<List>, List, Other>();
     return signature<System, Lists..., List>{strategy};
   }
 };
@@ -402,17 +364,18 @@ constexpr signature<tag_type<System>> make(System) {
   return {};
 }
 
-}  // namespace ss
+}  // namespace system_signature
 
-// The long name of the namespace (ECST's): system_signature::make(...).
-namespace system_signature = ss;
+// The short name, optional: system_signature::make(...). Compiler messages
+// spell the namespace's own name, system_signature.
+namespace ss = system_signature;
 
 template <typename T>
 inline constexpr bool is_system_signature_v = false;
 template <typename System, typename... Lists>
-inline constexpr bool is_system_signature_v<ss::signature<System, Lists...>> =
-    true;
+inline constexpr bool
+    is_system_signature_v<system_signature::signature<System, Lists...>> = true;
 
 }  // namespace strata
 
-#endif  // STRATA_SCHEDULER_SIGNATURE_H_
+#endif  // STRATA_SCHEDULER_SYSTEM_SIGNATURE_H_

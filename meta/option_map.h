@@ -26,7 +26,7 @@
 // options carry two options in their type, not eleven. (Component and system
 // signatures, printed in most of Strata's messages, go further: their types
 // hold only the lists that were set, with no keys and no defaults; see
-// scheduler/signature.h.)
+// scheduler/system_signature.h.)
 //
 // A user schema derives from `fluent_settings<Schema, Map>` and calls
 // `with_option<Key>(value)` in its setters, or static_asserts its own message
@@ -37,15 +37,15 @@
 // information, e.g. `std::integral_constant` or a `type_list`, or an ordinary
 // value may, e.g. a thread count). All operations are constexpr and cost
 // nothing at run time; maps are trivially copyable when their values are.
-#ifndef STRATA_SETTINGS_OPTION_MAP_H_
-#define STRATA_SETTINGS_OPTION_MAP_H_
+#ifndef STRATA_META_OPTION_MAP_H_
+#define STRATA_META_OPTION_MAP_H_
 
 #include <cstddef>
 #include <type_traits>
 #include <utility>
 
 #include "base/internal/flat_tuple.h"
-#include "settings/type_list.h"
+#include "meta/type_list.h"
 
 namespace strata {
 
@@ -180,4 +180,4 @@ struct fluent_settings {
 
 }  // namespace strata
 
-#endif  // STRATA_SETTINGS_OPTION_MAP_H_
+#endif  // STRATA_META_OPTION_MAP_H_

@@ -1,11 +1,14 @@
 // Component signatures: which storage holds which component types.
 //
-//   namespace cs = strata::cs;  // or strata::component_signature
+//   namespace cs = strata::component_signature;
 //   constexpr auto components = strata::component_signatures(
 //       cs::make(ct::position, ct::velocity),          // SoA buffer
 //       cs::make(ct::color, ct::circle).aos(),         // interleaved
 //       cs::make(ct::health).sparse(),                 // packed set
 //       cs::make(ct::debug_name).hash_map());          // rare
+//
+// The namespace is strata::component_signature; strata::cs is an optional
+// short alias of it (compiler messages spell the long name).
 //
 // A signature groups one or more component types in one storage chunk. The
 // storage is chosen by a selector type: the built-in ones below, or a user
@@ -26,8 +29,8 @@
 // list), usable in constant expressions: `list.id(ct::velocity)`,
 // `list.ids(tag_list)`, `list.count`. Everything is constexpr and free at run
 // time.
-#ifndef STRATA_COMPONENT_STORAGE_SIGNATURE_H_
-#define STRATA_COMPONENT_STORAGE_SIGNATURE_H_
+#ifndef STRATA_COMPONENT_STORAGE_COMPONENT_SIGNATURE_H_
+#define STRATA_COMPONENT_STORAGE_COMPONENT_SIGNATURE_H_
 
 #include <array>
 #include <cstddef>
@@ -35,9 +38,9 @@
 #include <utility>
 
 #include "base/internal/flat_tuple.h"
-#include "settings/diagnostic.h"
-#include "settings/tag.h"
-#include "settings/type_list.h"
+#include "meta/diagnostic.h"
+#include "meta/tag.h"
+#include "meta/type_list.h"
 
 namespace strata {
 
@@ -108,7 +111,7 @@ inline constexpr bool unknown_component = [] {
 
 }  // namespace diagnostic
 
-namespace cs {
+namespace component_signature {
 
 namespace signature_internal {
 
@@ -156,9 +159,10 @@ template <typename... Options>
 struct with {};
 
 // The components, after the options set if any. Only what was set is in
-// the type, so compiler messages spell cs::make(ct::health) as
-// cs::signature<health> and cs::make(ct::health).sparse() as
-// cs::signature<cs::with<storage::sparse>, health>.
+// the type, so compiler messages spell make(ct::health) as
+// component_signature::signature<health> and make(ct::health).sparse() as
+// component_signature::signature<component_signature::with<storage::sparse>,
+// health>.
 template <typename... Parts>
 struct signature;
 
@@ -276,21 +280,23 @@ constexpr auto make(Components...) {
   return typename signature_internal::assemble<with<>, unique_t<list>>::type{};
 }
 
-}  // namespace cs
+}  // namespace component_signature
 
-// The long name of the namespace (ECST's): component_signature::make(...).
-namespace component_signature = cs;
+// The short name, optional: cs::make(...). Compiler messages spell the
+// namespace's own name, component_signature.
+namespace cs = component_signature;
 
 template <typename T>
 inline constexpr bool is_component_signature_v = false;
 template <typename... Parts>
-inline constexpr bool is_component_signature_v<cs::signature<Parts...>> = true;
+inline constexpr bool
+    is_component_signature_v<component_signature::signature<Parts...>> = true;
 
-namespace cs {
+namespace component_signature {
 
-// The list component_signatures(...) builds; spelled cs::list in compiler
-// messages (every note about a context made from settings passed by value
-// spells it), named component_signature_list in code.
+// The list component_signatures(...) builds; spelled component_signature::list
+// in compiler messages (every note about a context made from settings passed by
+// value spells it), named component_signature_list in code.
 template <typename... Signatures>
 struct list {
   base_internal::flat_tuple<Signatures...> signatures;
@@ -351,10 +357,10 @@ struct list {
   }();
 };
 
-}  // namespace cs
+}  // namespace component_signature
 
 template <typename... Signatures>
-using component_signature_list = cs::list<Signatures...>;
+using component_signature_list = component_signature::list<Signatures...>;
 
 template <typename T>
 inline constexpr bool is_component_signature_list_v = false;
@@ -379,4 +385,4 @@ constexpr auto component_signatures(Signatures... signatures) {
 
 }  // namespace strata
 
-#endif  // STRATA_COMPONENT_STORAGE_SIGNATURE_H_
+#endif  // STRATA_COMPONENT_STORAGE_COMPONENT_SIGNATURE_H_

@@ -31,15 +31,16 @@
 //     evaluation: GCC would add an "in 'constexpr' expansion of" note that
 //     spells the whole call, with every argument expression;
 //   * the types a note spells are short: signatures hold only what was set,
-//     as `ss::signature<game::s1, ss::write<game::c1>, ss::read<game::c2>>`
-//     (scheduler/signature.h), and a context made with
+//     as `system_signature::signature<game::s1,
+//     system_signature::write<game::c1>, system_signature::read<game::c2>>`
+//     (scheduler/system_signature.h), and a context made with
 //     make_context<settings>() is spelled `named_settings<settings>`;
 //   * checks that find several culprits (every racing pair, every cycle)
 //     name them all in one rule, so the notes are printed once;
 //   * after a report, code goes on with something harmless
 //     (after_report<T>(), a merged list), so the report is the only error.
-#ifndef STRATA_SETTINGS_DIAGNOSTIC_H_
-#define STRATA_SETTINGS_DIAGNOSTIC_H_
+#ifndef STRATA_META_DIAGNOSTIC_H_
+#define STRATA_META_DIAGNOSTIC_H_
 
 namespace strata::diagnostic {
 
@@ -59,4 +60,4 @@ T& after_report() noexcept;
 
 }  // namespace strata::diagnostic
 
-#endif  // STRATA_SETTINGS_DIAGNOSTIC_H_
+#endif  // STRATA_META_DIAGNOSTIC_H_
