@@ -121,8 +121,7 @@ class system_runner {
              typename adapter_of<Selected[I], adapter_index<I, refs_type>(),
                                  refs_type>::type>,
          ...);
-        core_.settle_departures();
-        core_.changes().begin_execution();
+        core_.begin_execution();
         static constexpr auto table =
             make_run_table<Selected, refs_type, false>(
                 std::index_sequence<I...>{});
