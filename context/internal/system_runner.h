@@ -228,14 +228,15 @@ class system_runner {
   // predicted, measured nor split, all known at compile time: the same code
   // as under the sequential scheduler. Only the adapter call and the
   // subtask body are compiled per system; planning works on the instance's
-  // runtime (internal/instance_runtime.h) and the policy's forecast, out of
-  // line (plan_planned) and compiled once for every system of the same
-  // strategy and state types. (`Unplanned` stays a template parameter, not a
-  // run-time flag: a flag would compile one variant less but add a branch per
-  // system and step to the unplanned path, which exists to be cheap;
-  // //benchmarks/compile and the update benchmarks' 1-entity rows weigh the
-  // two.) A for_subtasks adapter is called through the executor's
-  // subtask_call, one type for both variants: one subtask body per system.
+  // runtime (internal/instance_runtime.h) through the policy's
+  // before_system, out of line (plan_planned) and compiled once for every
+  // system of the same strategy and state types. (`Unplanned` stays a
+  // template parameter, not a run-time flag: a flag would compile one
+  // variant less but add a branch per system and step to the unplanned
+  // path, which exists to be cheap; //benchmarks/compile and the update
+  // benchmarks' 1-entity rows weigh the two.) A for_subtasks adapter is
+  // called through the executor's subtask_call, one type for both variants:
+  // one subtask body per system.
   template <std::size_t I, typename Refs, bool Unplanned>
   static void run_system(context_core<Types>& core, Refs& adapters) {
     auto& adapter = std::get<adapter_index<I, Refs>()>(adapters);
@@ -260,8 +261,7 @@ class system_runner {
     if constexpr (Types::trace_enabled) instance.run_span.end();
     if constexpr (!Unplanned) {
       if (plan.measure && !executor.measured()) [[unlikely]] {
-        core.policy().after_system(instance.runtime().cost(), plan,
-                                   instance.runtime().subscribed_count());
+        core.policy().after_system(instance.runtime(), plan);
       }
     }
   }
@@ -300,19 +300,13 @@ class system_runner {
       return plan_planned(core, runtime);
     }
   }
-  // The policy forecasts the run, the runtime prepares its subtasks with the
-  // forecast's hint, the policy plans the prepared run. Out of line: one
+  // The policy plans the run and prepares its subtasks. Out of line: one
   // call per system run, compiled once per strategy and state types.
   template <typename Runtime>
   [[gnu::noinline]] static system_plan plan_planned(core_type& core,
                                                     Runtime& runtime) {
-    auto& policy = core.policy();
-    const system_forecast forecast =
-        policy.forecast(runtime.cost(), runtime.subscribed_count());
-    runtime.prepare_subtasks(core.thread_count(),
-                             Types::inner_parallelism_allowed,
-                             core.step_count(), forecast.hint);
-    return policy.before_system(forecast, runtime.subtask_count());
+    return core.policy().before_system(runtime, core.thread_count(),
+                                       core.step_count());
   }
   template <typename Runtime>
   [[gnu::noinline]] static void prepare_unplanned(core_type& core,
