@@ -259,11 +259,8 @@ class system_runner {
       throw;
     }
     if constexpr (Types::trace_enabled) instance.run_span.end();
-    if constexpr (!Unplanned) {
-      if (plan.measure && !executor.measured()) [[unlikely]] {
-        core.policy().after_system(instance.runtime(), plan);
-      }
-    }
+    record_system<Unplanned>(core, instance.runtime(), plan,
+                             executor.measured());
   }
 
   // The first adapter of Refs (a tuple of adapter references) that matches
@@ -286,6 +283,18 @@ class system_runner {
     }
     if constexpr (size_v<typename signature::received_types> != 0) {
       context_internal::gather_messages<Types>(core, instance);
+    }
+  }
+
+  // After the run: a measured run its subtasks did not time is timed as a
+  // whole by the policy (nothing for an unplanned run).
+  template <bool Unplanned, typename Runtime>
+  static void record_system(core_type& core, Runtime& runtime,
+                            const system_plan& plan, bool subtasks_measured) {
+    if constexpr (!Unplanned) {
+      if (plan.measure && !subtasks_measured) [[unlikely]] {
+        core.policy().after_system(runtime, plan);
+      }
     }
   }
 
