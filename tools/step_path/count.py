@@ -22,7 +22,11 @@ policy's, e.g. count.py out.1 out.2
   fi=/fe= lines) is a call from the caller's file into the inlined code's
   file.
 
--v lists the files and the jumps.
+-v lists the files and the jumps. Check a surprising file or jump against
+the binary (addr2line on the function's address): valgrind can name the
+wrong file for a function's first line, as it does for the fixed policy's
+context_core::subscription (core.h), which it places in
+adaptive_run_policy.h, adding one file and two jumps to the fixed count.
 """
 import re
 import sys
