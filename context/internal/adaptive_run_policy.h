@@ -23,6 +23,7 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 
 #include "context/internal/run_policy.h"
 #include "context/trace.h"
@@ -210,35 +211,36 @@ class adaptive_run_policy {
                       decision);
   }
 
-  // How a system runs this time: measured or not, and the hint its
-  // subtasks are prepared with; then, prepared, split over the pool or not
-  // (and since when it is timed).
-  system_forecast forecast(const run_cost& cost,
-                           std::size_t entities) const noexcept {
+  // How a system runs this time: predicted from its cost and entity
+  // count, measured or not; its subtasks prepared with the split hint
+  // (run_policy.h); then split over the pool or not (and since when it is
+  // timed).
+  template <typename Runtime>
+  system_plan before_system(Runtime& runtime, std::size_t threads,
+                            std::uint64_t step) {
+    const run_cost& cost = runtime.cost();
     const bool measures = model_.measures();
     const std::int64_t predicted =
-        measures ? cost.predict(entities) : run_cost::unknown;
-    return {
-        .predicted = predicted,
-        .measure = measures && (model_.sampling() || cost.needs_measuring()),
-        .hint = split_hint(model_.hand_off(), predicted)};
-  }
-  system_plan before_system(const system_forecast& forecast,
-                            std::size_t subtasks) noexcept {
+        measures ? cost.predict(runtime.subscribed_count()) : run_cost::unknown;
+    const bool measure =
+        measures && (model_.sampling() || cost.needs_measuring());
+    runtime.prepare_subtasks(threads, Types::inner_parallelism_allowed, step,
+                             split_hint(predicted));
     const bool parallel =
         Types::inner_parallelism_allowed && model_.runs_in_parallel() &&
-        model_.hand_off().worth_splitting(forecast.predicted, subtasks);
+        model_.hand_off().worth_splitting(predicted, runtime.subtask_count());
     if (parallel) model_.note_split();
     return {.parallel = parallel,
-            .measure = forecast.measure,
-            .start_ns = forecast.measure ? trace_span::now_ns() : 0};
+            .measure = measure,
+            .start_ns = measure ? trace_span::now_ns() : 0};
   }
   // A measured run whose subtasks did not record its cost (a
   // detailed_instance callable that ran none, or a hierarchy-order run),
-  // over `entities`: timed as a whole.
-  void after_system(run_cost& cost, const system_plan& plan,
-                    std::size_t entities) {
-    cost_model::record_run(cost, plan.start_ns, entities);
+  // over its entities: timed as a whole.
+  template <typename Runtime>
+  void after_system(Runtime& runtime, const system_plan& plan) {
+    cost_model::record_run(runtime.cost(), plan.start_ns,
+                           runtime.subscribed_count());
   }
 
   // A system that outgrew its decision's limit at this refresh makes every
@@ -264,6 +266,16 @@ class adaptive_run_policy {
   }
 
  private:
+  // The split hint (run_policy.h): the prediction, or what the hand-off
+  // mode forces.
+  std::int64_t split_hint(std::int64_t predicted) const noexcept {
+    if (model_.hand_off().mode == hand_off::always) {
+      return std::numeric_limits<std::int64_t>::max();
+    }
+    return model_.hand_off().mode == hand_off::never ? run_cost::unknown
+                                                     : predicted;
+  }
+
   // The call's systems as the cost model reads them.
   template <const auto& Selected, typename S, std::size_t N>
   call_systems systems_of(const std::array<S*, N>& subscriptions) const {

@@ -154,9 +154,13 @@ class change_tracking {
   static constexpr bool tracks_changes = contains_v<T, changed_types>;
   template <typename T>
   static constexpr bool tracks_additions = contains_v<T, added_types>;
+  template <typename T>
+  static constexpr bool tracks = tracks_changes<T> || tracks_additions<T>;
   // Whether any component is tracked: without, the step's bookkeeping
   // below compiles to nothing (a program without change filters pays
-  // nothing; BM_SystemsUpdate/strata_1t/1 shows the per-step cost).
+  // nothing; BM_SystemsUpdate/strata_1t/1 shows the per-step cost), and
+  // the core and the runner do not call it (`if constexpr` at the caller:
+  // a step without change filters never enters this file).
   static constexpr bool tracks_anything =
       size_v<changed_types> + size_v<added_types> > 0;
   static constexpr int kRankBits = 12;

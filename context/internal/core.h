@@ -103,7 +103,9 @@ class context_core
     refused_creations_ = 0;
     if constexpr (has_hierarchy) hierarchy_.refused = 0;
     policy_.before_step(step_count_);
-    changes_.begin_step(step_count_, *this);
+    if constexpr (change_tracking<Types>::tracks_anything) {
+      changes_.begin_step(step_count_, *this);
+    }
   }
   void end_step(std::exception_ptr failure) {
     if constexpr (Types::trace_enabled) {
@@ -121,8 +123,17 @@ class context_core
   }
 
   // Before execute_systems() runs systems: the departures remove_component
-  // noted are applied here, on this thread, so that looks at a subscription
-  // during the run only read (system_instance.h).
+  // noted are settled and, with change filters, the execution count moves
+  // on.
+  void begin_execution() {
+    settle_departures();
+    if constexpr (change_tracking<Types>::tracks_anything) {
+      changes_.begin_execution();
+    }
+  }
+  // The departures remove_component noted are applied here, on this
+  // thread, so that looks at a subscription during the run only read
+  // (system_instance.h).
   void settle_departures() {
     if (departures_noted_) {
       for (subscription_type* subscription : subscriptions_) {

@@ -40,6 +40,7 @@
 
 #include "absl/base/attributes.h"
 #include "base/check.h"
+#include "context/internal/change_stamps.h"
 #include "context/internal/create_batch.h"
 #include "context/internal/subscription.h"
 #include "entity/entity_id.h"
@@ -89,7 +90,9 @@ class core_critical_operations {
     auto& bits = core.entities().metadata_at(id.index()).components;
     constexpr std::size_t bit = component_list::template id_of<T>();
     const bool replacing = bits.test(bit);
-    core.changes_.template note_add<T>(id.index(), replacing);
+    if constexpr (change_tracking<Types>::template tracks<T>) {
+      core.changes_.template note_add<T>(id.index(), replacing);
+    }
     try {
       return core.components_.template add<T>(id, bits,
                                               std::forward<Args>(args)...);

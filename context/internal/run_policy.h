@@ -5,9 +5,11 @@
 //
 //   before_step        a step begins
 //   before_call        an execute_systems() call: how it runs (call_plan)
-//   forecast           a system's run, before its subtasks are prepared:
-//                      the split hint, measured or not (system_forecast)
-//   before_system      its subtasks prepared: split or not (system_plan)
+//   before_system      a system's run: the policy prepares its subtasks
+//                      (instance_runtime::prepare_subtasks, with the split
+//                      hint it chooses) and says whether they split over
+//                      the pool and whether the run is measured
+//                      (system_plan)
 //   after_system       a measured run ended that its subtasks did not time
 //   after_call         the call ended
 //   after_refresh      the step's refresh ended (grown: a system outgrew
@@ -38,6 +40,11 @@
 // except before_system/after_system, called by the thread running a
 // system, which touch only that system's runtime (and, adaptive, the
 // split flag, an atomic).
+//
+// The split hint a policy prepares subtasks with
+// (inner_parallelism::automatic() reads it): the run's prediction, or the
+// largest value when the hand-off mode is `always` (split as far as the
+// strategy goes), or run_cost::unknown when it is `never`.
 #ifndef STRATA_CONTEXT_INTERNAL_RUN_POLICY_H_
 #define STRATA_CONTEXT_INTERNAL_RUN_POLICY_H_
 
@@ -52,14 +59,6 @@ namespace strata::context_internal {
 // How an execute_systems() call runs (the header's comment).
 enum class call_mode { calling_thread, calling_thread_unplanned, scheduled };
 
-// What a policy expects of a system's run before its subtasks are
-// prepared: the prediction, whether the run is measured, the split hint.
-struct system_forecast {
-  std::int64_t predicted = run_cost::unknown;
-  bool measure = false;
-  std::int64_t hint = run_cost::unknown;
-};
-
 // How one run of a system goes: its subtasks on the pool or in order on
 // the running thread; timed as a whole (since start_ns) or not.
 struct system_plan {
@@ -67,17 +66,6 @@ struct system_plan {
   bool measure = false;
   std::int64_t start_ns = 0;
 };
-
-// The strategy hint a policy gives a system's subtask split
-// (inner_parallelism::automatic()): the prediction, or what the hand-off
-// mode forces.
-constexpr std::int64_t split_hint(hand_off_policy policy,
-                                  std::int64_t predicted) {
-  if (policy.mode == hand_off::always) {
-    return std::numeric_limits<std::int64_t>::max();
-  }
-  return policy.mode == hand_off::never ? run_cost::unknown : predicted;
-}
 
 // Decisions from the settings alone. With nothing measured, `automatic`
 // has nothing to decide from: on a threaded scheduler it hands off every
@@ -103,16 +91,20 @@ class fixed_run_policy {
     if (!runs_in_parallel_) return {call_mode::calling_thread, hand_off::never};
     return {call_mode::scheduled, hand_off_};
   }
-  system_forecast forecast(const run_cost&, std::size_t) const noexcept {
-    return {.hint = split_hint(hand_off_, run_cost::unknown)};
-  }
-  system_plan before_system(const system_forecast&,
-                            std::size_t subtasks) const noexcept {
+  // Nothing predicted: the hint is what the hand-off mode forces.
+  template <typename Runtime>
+  system_plan before_system(Runtime& runtime, std::size_t threads,
+                            std::uint64_t step) const {
+    runtime.prepare_subtasks(threads, Types::inner_parallelism_allowed, step,
+                             hand_off_.mode == hand_off::always
+                                 ? std::numeric_limits<std::int64_t>::max()
+                                 : run_cost::unknown);
     return {.parallel = Types::inner_parallelism_allowed && runs_in_parallel_ &&
-                        hand_off_.worth_splitting(run_cost::unknown, subtasks)};
+                        hand_off_.worth_splitting(run_cost::unknown,
+                                                  runtime.subtask_count())};
   }
-  void after_system(run_cost&, const system_plan&, std::size_t) const noexcept {
-  }
+  template <typename Runtime>
+  void after_system(Runtime&, const system_plan&) const noexcept {}
   template <const auto& Selected, typename Subscriptions>
   void after_call(const Subscriptions&, const void*, const call_plan&,
                   step_decision) const noexcept {}

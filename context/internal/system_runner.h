@@ -121,8 +121,7 @@ class system_runner {
              typename adapter_of<Selected[I], adapter_index<I, refs_type>(),
                                  refs_type>::type>,
          ...);
-        core_.settle_departures();
-        core_.changes().begin_execution();
+        core_.begin_execution();
         static constexpr auto table =
             make_run_table<Selected, refs_type, false>(
                 std::index_sequence<I...>{});
@@ -229,14 +228,15 @@ class system_runner {
   // predicted, measured nor split, all known at compile time: the same code
   // as under the sequential scheduler. Only the adapter call and the
   // subtask body are compiled per system; planning works on the instance's
-  // runtime (internal/instance_runtime.h) and the policy's forecast, out of
-  // line (plan_planned) and compiled once for every system of the same
-  // strategy and state types. (`Unplanned` stays a template parameter, not a
-  // run-time flag: a flag would compile one variant less but add a branch per
-  // system and step to the unplanned path, which exists to be cheap;
-  // //benchmarks/compile and the update benchmarks' 1-entity rows weigh the
-  // two.) A for_subtasks adapter is called through the executor's
-  // subtask_call, one type for both variants: one subtask body per system.
+  // runtime (internal/instance_runtime.h) through the policy's
+  // before_system, out of line (plan_planned) and compiled once for every
+  // system of the same strategy and state types. (`Unplanned` stays a
+  // template parameter, not a run-time flag: a flag would compile one
+  // variant less but add a branch per system and step to the unplanned
+  // path, which exists to be cheap; //benchmarks/compile and the update
+  // benchmarks' 1-entity rows weigh the two.) A for_subtasks adapter is
+  // called through the executor's subtask_call, one type for both variants:
+  // one subtask body per system.
   template <std::size_t I, typename Refs, bool Unplanned>
   static void run_system(context_core<Types>& core, Refs& adapters) {
     auto& adapter = std::get<adapter_index<I, Refs>()>(adapters);
@@ -259,12 +259,8 @@ class system_runner {
       throw;
     }
     if constexpr (Types::trace_enabled) instance.run_span.end();
-    if constexpr (!Unplanned) {
-      if (plan.measure && !executor.measured()) [[unlikely]] {
-        core.policy().after_system(instance.runtime().cost(), plan,
-                                   instance.runtime().subscribed_count());
-      }
-    }
+    record_system<Unplanned>(core, instance.runtime(), plan,
+                             executor.measured());
   }
 
   // The first adapter of Refs (a tuple of adapter references) that matches
@@ -290,6 +286,18 @@ class system_runner {
     }
   }
 
+  // After the run: a measured run its subtasks did not time is timed as a
+  // whole by the policy (nothing for an unplanned run).
+  template <bool Unplanned, typename Runtime>
+  static void record_system(core_type& core, Runtime& runtime,
+                            const system_plan& plan, bool subtasks_measured) {
+    if constexpr (!Unplanned) {
+      if (plan.measure && !subtasks_measured) [[unlikely]] {
+        core.policy().after_system(runtime, plan);
+      }
+    }
+  }
+
   // The run's plan: the policy's, or, unplanned, its subtasks prepared
   // without a prediction, in order on this thread, unmeasured.
   template <bool Unplanned, typename Runtime>
@@ -301,19 +309,13 @@ class system_runner {
       return plan_planned(core, runtime);
     }
   }
-  // The policy forecasts the run, the runtime prepares its subtasks with the
-  // forecast's hint, the policy plans the prepared run. Out of line: one
+  // The policy plans the run and prepares its subtasks. Out of line: one
   // call per system run, compiled once per strategy and state types.
   template <typename Runtime>
   [[gnu::noinline]] static system_plan plan_planned(core_type& core,
                                                     Runtime& runtime) {
-    auto& policy = core.policy();
-    const system_forecast forecast =
-        policy.forecast(runtime.cost(), runtime.subscribed_count());
-    runtime.prepare_subtasks(core.thread_count(),
-                             Types::inner_parallelism_allowed,
-                             core.step_count(), forecast.hint);
-    return policy.before_system(forecast, runtime.subtask_count());
+    return core.policy().before_system(runtime, core.thread_count(),
+                                       core.step_count());
   }
   template <typename Runtime>
   [[gnu::noinline]] static void prepare_unplanned(core_type& core,
