@@ -32,7 +32,7 @@ import re
 import sys
 from collections import defaultdict
 
-PACKAGES = ("base/", "settings/", "sparse_set/", "entity/", "threading/",
+PACKAGES = ("base/", "meta/", "sparse_set/", "entity/", "threading/",
             "component_storage/", "scheduler/", "context/", "strata.h",
             "tools/step_path/")
 
