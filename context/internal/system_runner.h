@@ -40,6 +40,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "absl/base/attributes.h"
 #include "context/data_proxy.h"
 #include "context/execution_adapter.h"
 #include "context/internal/context_types.h"
@@ -135,7 +136,8 @@ class system_runner {
         std::tuple calls{
             make_user_call<adapter_type<Selected[I], I, refs_type>::kind>(
                 [&adapter = adapter_for<Selected[I], I>(adapter_refs)](
-                    subtask_executor<Types, I>& executor, std::size_t subtask) {
+                    subtask_executor<Types, I>& executor,
+                    std::size_t subtask) ABSL_ATTRIBUTE_ALWAYS_INLINE {
                   if constexpr (std::remove_cvref_t<decltype(adapter)>::kind ==
                                 execution_adapter::adapter_kind::detailed) {
                     adapter.callable(executor.instance_, executor);
