@@ -132,9 +132,15 @@ template <typename State>
   run_all_subtasks(pool, states, count, options, body);
 }
 
+template <typename Types>
+class system_runner;
+
 // Runs a system's subtasks (given to detailed_instance callables).
 template <typename Types, std::size_t I>
 class subtask_executor {
+  // Its call of a detailed_instance callable passes the instance.
+  friend class system_runner<Types>;
+
  public:
   subtask_executor(context_core<Types>& core,
                    system_instance<Types, I>& instance, bool parallel,
@@ -159,38 +165,20 @@ class subtask_executor {
     });
   }
 
-  // One subtask of a for_subtasks adapter: the adapter's callable on the
-  // system and the subtask's data proxy, for run_each_subtask. Its type
-  // depends on the system and the adapter only, so both variants of a
-  // system's run (system_runner.h: remembered or not) share one subtask
-  // body.
-  template <typename Adapter>
-  auto subtask_call(Adapter& adapter) {
-    return [this, &adapter](std::size_t subtask) {
-      call_adapter(*this, adapter, subtask);
-    };
-  }
-
-  // The one call of the user's code in a run: a for_subtasks adapter's
-  // callable for one subtask, or a detailed_instance callable once (it
-  // ignores `subtask`). A static member template whose type names only the
-  // system and the adapter: system_runner's call names it for every
-  // selected system before anything else of the run, so the compiler's
-  // notes on a mistake in a system's code show that call and this function
-  // only (system_runner.h). Always inlined: it is the subtask body.
-  template <typename Adapter>
-  ABSL_ATTRIBUTE_ALWAYS_INLINE static void call_adapter(
-      subtask_executor& executor, Adapter& adapter, std::size_t subtask) {
-    if constexpr (Adapter::kind == execution_adapter::adapter_kind::detailed) {
-      adapter.callable(executor.instance_, executor);
-    } else {
-      data_proxy<Types, I> data = executor.data_of(subtask);
-      adapter.callable(executor.subtask_system(), data);
-    }
+  // One subtask of a for_subtasks adapter: `call` (system_runner.h's
+  // user_call, the call of the adapter's callable) on this executor and the
+  // subtask, for run_each_subtask. Its type depends on the system and the
+  // call only, so both variants of a system's run (system_runner.h:
+  // remembered or not) share one subtask body. The call is copied (it
+  // holds a reference to the adapter), so a subtask reaches the adapter in
+  // one load.
+  template <typename Call>
+  auto subtask_call(const Call& call) {
+    return [this, call](std::size_t subtask) { call(*this, subtask); };
   }
 
   // What for_subtasks does, with the call to the user's callable made by
-  // the caller (subtask_call, call_adapter).
+  // the caller (subtask_call).
   // A system declared .in_hierarchy_order() runs its subtasks once per
   // depth level, one level after the other (internal/hierarchy_loop.h).
   template <typename Call>

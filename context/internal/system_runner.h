@@ -22,10 +22,12 @@
 // adapter's type names the user's callable, whose name spells the settings
 // type when the settings reach make_context by value through a function
 // template. So however many functions a run passes through (the table,
-// the scheduler, the system's run, the executor), the compiler meets the
-// call of the user's code first in call's operator(), which names it for
-// every selected system before anything else: two frames of Strata's in
-// those notes, call's operator() and subtask_executor::call_adapter.
+// the scheduler, the system's run, the executor), the call of the user's
+// code is written in call's operator() itself: a tuple of lambdas, one per
+// system, built by a pack expansion and taking no template parameter of
+// their own, whose bodies the compiler checks with the operator()'s. The
+// rest of the run calls them. One frame of Strata's in those notes,
+// call's operator(), between the user's step and the user's system.
 //
 // Internal: users reach it through the step proxy's execute_systems().
 #ifndef STRATA_CONTEXT_INTERNAL_SYSTEM_RUNNER_H_
@@ -38,6 +40,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "absl/base/attributes.h"
 #include "context/data_proxy.h"
 #include "context/execution_adapter.h"
 #include "context/internal/context_types.h"
@@ -83,6 +86,19 @@ inline constexpr std::array<bool, N> every_system = [] {
   return all;
 }();
 
+// A system's call of the user's code (call's operator() writes it, a
+// lambda taking the executor and the subtask index), with the kind of the
+// adapter it calls: a detailed_instance callable runs once, a for_subtasks
+// one per subtask.
+template <execution_adapter::adapter_kind Kind, typename Call>
+struct user_call : Call {
+  static constexpr execution_adapter::adapter_kind kind = Kind;
+};
+template <execution_adapter::adapter_kind Kind, typename Call>
+user_call<Kind, Call> make_user_call(Call call) {
+  return {call};
+}
+
 template <typename Types>
 class system_runner {
   using core_type = context_core<Types>;
@@ -94,10 +110,10 @@ class system_runner {
   // systems flagged in Selected (a constexpr array of bool) with the
   // scheduler of the settings. The operator() is the call's entry point,
   // not a forwarder to one (a forwarder would be one more frame in the
-  // notes), and it names each selected system's call of the user's code
-  // before anything else (the essay above). (Selected is a reference to a
-  // named constant, and the core is spelled without the core_type alias:
-  // the notes print them.)
+  // notes), and it holds each system's call of the user's code (the essay
+  // above): `calls`, whose lambdas are not generic, so no frame of their
+  // own. (Selected is a reference to a named constant, and the core is
+  // spelled without the core_type alias: the notes print them.)
   template <const auto& Selected,
             typename Indices = std::make_index_sequence<system_count>>
   class call;
@@ -117,15 +133,25 @@ class system_runner {
                                std::index_sequence<I...>{})) {
         auto adapter_refs = std::tie(adapters...);
         using refs_type = decltype(adapter_refs);
-        ((void)&subtask_executor<Types, I>::template call_adapter<
-             typename adapter_of<Selected[I], adapter_index<I, refs_type>(),
-                                 refs_type>::type>,
-         ...);
+        std::tuple calls{
+            make_user_call<adapter_type<Selected[I], I, refs_type>::kind>(
+                [&adapter = adapter_for<Selected[I], I>(adapter_refs)](
+                    subtask_executor<Types, I>& executor,
+                    std::size_t subtask) ABSL_ATTRIBUTE_ALWAYS_INLINE {
+                  if constexpr (std::remove_cvref_t<decltype(adapter)>::kind ==
+                                execution_adapter::adapter_kind::detailed) {
+                    adapter.callable(executor.instance_, executor);
+                  } else {
+                    data_proxy<Types, I> data = executor.data_of(subtask);
+                    adapter.callable(executor.subtask_system(), data);
+                  }
+                })...};
         core_.begin_execution();
+        using calls_type = decltype(calls);
         static constexpr auto table =
-            make_run_table<Selected, refs_type, false>(
+            make_run_table<Selected, calls_type, false>(
                 std::index_sequence<I...>{});
-        run_call<Selected, table>(core_, adapter_refs);
+        run_call<Selected, table>(core_, calls);
       }
     }
 
@@ -153,39 +179,40 @@ class system_runner {
     }
   }
 
-  // One run function per selected system; `Unplanned`: the variant for
+  // One run function per selected system, each given the call's Calls (a
+  // tuple of user_call, one per system); `Unplanned`: the variant for
   // calls the policy runs unplanned (call_mode::calling_thread_unplanned).
-  template <const auto& Selected, typename Refs, bool Unplanned,
+  template <const auto& Selected, typename Calls, bool Unplanned,
             std::size_t... I>
   static constexpr auto make_run_table(std::index_sequence<I...>) {
-    using fn = void (*)(core_type&, Refs&);
+    using fn = void (*)(core_type&, Calls&);
     return std::array<fn, system_count>{
-        run_entry<Selected[I], I, Refs, Unplanned>()...};
+        run_entry<Selected[I], I, Calls, Unplanned>()...};
   }
-  template <bool Selected, std::size_t I, typename Refs, bool Unplanned>
+  template <bool Selected, std::size_t I, typename Calls, bool Unplanned>
   static constexpr auto run_entry() {
-    using fn = void (*)(core_type&, Refs&);
+    using fn = void (*)(core_type&, Calls&);
     if constexpr (Selected) {
-      return static_cast<fn>(&system_runner::run_system<I, Refs, Unplanned>);
+      return static_cast<fn>(&system_runner::run_system<I, Calls, Unplanned>);
     } else {
       return static_cast<fn>(nullptr);
     }
   }
-  template <const auto& Selected, typename Refs, bool Unplanned>
-  static constexpr auto run_table = make_run_table<Selected, Refs, Unplanned>(
+  template <const auto& Selected, typename Calls, bool Unplanned>
+  static constexpr auto run_table = make_run_table<Selected, Calls, Unplanned>(
       std::make_index_sequence<system_count>{});
 
   // One call: plan (the run policy, internal/run_policy.h), run the
   // systems with the settings' scheduler, record. The table's address keys
   // the call in the policy's remembered decisions.
-  template <const auto& Selected, const auto& Table, typename Refs>
-  static void run_call(core_type& core, Refs& adapters) {
+  template <const auto& Selected, const auto& Table, typename Calls>
+  static void run_call(core_type& core, Calls& calls) {
     constexpr const auto* key = &Table;
     auto& policy = core.policy();
     const auto plan =
         policy.template before_call<Selected>(core.subscriptions(), key);
     const step_decision decision =
-        run_systems<Selected, Table>(core, adapters, plan);
+        run_systems<Selected, Table>(core, calls, plan);
     policy.template after_call<Selected>(core.subscriptions(), key, plan,
                                          decision);
     if constexpr (Types::trace_enabled) {
@@ -200,46 +227,44 @@ class system_runner {
   // table is a run-time choice: the scheduler's walks over the systems
   // (sequential order, and ranking and pool) are compiled once per call,
   // for both tables.
-  template <const auto& Selected, const auto& Table, typename Refs,
+  template <const auto& Selected, const auto& Table, typename Calls,
             typename Plan>
-  static step_decision run_systems(core_type& core, Refs& adapters,
+  static step_decision run_systems(core_type& core, Calls& calls,
                                    const Plan& plan) {
     const auto* table = &Table;
     if constexpr (Types::scheduler_type::runs_subtasks_in_parallel) {
       if (plan.mode == call_mode::calling_thread_unplanned) {
-        table = &run_table<Selected, Refs, true>;
+        table = &run_table<Selected, Calls, true>;
       }
     }
     return Types::scheduler_type::template execute<system_list, Selected>(
         core.pool(),
-        [&core, &adapters, table](std::size_t id) {
-          (*table)[id](core, adapters);
-        },
+        [&core, &calls, table](std::size_t id) { (*table)[id](core, calls); },
         [&core](std::size_t id) {
           return core.policy().predicted_ns(core.subscription(id), id);
         },
         plan.hand_off);
   }
 
-  // Runs system I through the adapter matching it (traced; a throw marks
+  // Runs system I through its user_call (traced; a throw marks
   // the run failed): plan, run its subtasks, record. `Unplanned`: the call
   // runs by a decision made for the whole call (a remembered inline
   // decision, internal/adaptive_run_policy.cc), so the run is neither
   // predicted, measured nor split, all known at compile time: the same code
   // as under the sequential scheduler. Only the adapter call and the
   // subtask body are compiled per system; planning works on the instance's
-  // runtime (internal/instance_runtime.h) through the policy's
-  // before_system, out of line (plan_planned) and compiled once for every
-  // system of the same strategy and state types. (`Unplanned` stays a
-  // template parameter, not a run-time flag: a flag would compile one
-  // variant less but add a branch per system and step to the unplanned
-  // path, which exists to be cheap; //benchmarks/compile and the update
-  // benchmarks' 1-entity rows weigh the two.) A for_subtasks adapter is
-  // called through the executor's subtask_call, one type for both variants:
-  // one subtask body per system.
-  template <std::size_t I, typename Refs, bool Unplanned>
-  static void run_system(context_core<Types>& core, Refs& adapters) {
-    auto& adapter = std::get<adapter_index<I, Refs>()>(adapters);
+  // runtime (internal/instance_runtime.h) through the policy's before_system, out
+  // of line (plan_planned) and compiled once for every system of the same
+  // strategy and state types. (`Unplanned` stays a template parameter, not a
+  // run-time flag: a flag would compile one variant less but add a branch per
+  // system and step to the unplanned path, which exists to be cheap;
+  // //benchmarks/compile and the update benchmarks' 1-entity rows weigh the
+  // two.) `calls` holds the call of the user's code (call's operator()
+  // wrote it); a for_subtasks adapter's is run through the executor's
+  // subtask_call, one type for both variants: one subtask body per system.
+  template <std::size_t I, typename Calls, bool Unplanned>
+  static void run_system(context_core<Types>& core, Calls& calls) {
+    auto& call = std::get<I>(calls);
     auto& instance = core.template instance<I>();
     before_run<I>(core, instance);
     const system_plan plan = plan_system<Unplanned>(core, instance.runtime());
@@ -247,11 +272,11 @@ class system_runner {
                                         plan.measure);
     if constexpr (Types::trace_enabled) instance.run_span.begin();
     try {
-      if constexpr (std::remove_cvref_t<decltype(adapter)>::kind ==
+      if constexpr (std::remove_cvref_t<decltype(call)>::kind ==
                     execution_adapter::adapter_kind::detailed) {
-        subtask_executor<Types, I>::call_adapter(executor, adapter, 0);
+        call(executor, 0);
       } else {
-        executor.run_each_subtask(executor.subtask_call(adapter));
+        executor.run_each_subtask(executor.subtask_call(call));
       }
     } catch (...) {
       if constexpr (Types::trace_enabled) instance.run_span.end();
@@ -271,6 +296,22 @@ class system_runner {
     return []<typename... A>(std::type_identity<std::tuple<A...>>) {
       return first_matching_adapter<system_type, std::remove_cvref_t<A>...>();
     }(std::type_identity<Refs>{});
+  }
+
+  // The adapter system I runs with: the first of Refs (a tuple of adapter
+  // references) that matches it, or, when it is not selected, one that
+  // does nothing.
+  template <bool Selected, std::size_t I, typename Refs>
+  using adapter_type =
+      typename adapter_of<Selected, adapter_index<I, Refs>(), Refs>::type;
+  template <bool Selected, std::size_t I, typename Refs>
+  static adapter_type<Selected, I, Refs>& adapter_for(Refs& refs) noexcept {
+    if constexpr (Selected) {
+      return std::get<adapter_index<I, Refs>()>(refs);
+    } else {
+      static constexpr unselected_adapter nothing{};
+      return nothing;
+    }
   }
 
   // Before system I's subtasks: the change filter's window moves on, and
