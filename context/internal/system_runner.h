@@ -253,8 +253,8 @@ class system_runner {
   // predicted, measured nor split, all known at compile time: the same code
   // as under the sequential scheduler. Only the adapter call and the
   // subtask body are compiled per system; planning works on the instance's
-  // runtime (internal/instance_runtime.h) through the policy's before_system, out
-  // of line (plan_planned) and compiled once for every system of the same
+  // runtime (internal/instance_runtime.h) through the policy's before_system,
+  // out of line (plan_planned) and compiled once for every system of the same
   // strategy and state types. (`Unplanned` stays a template parameter, not a
   // run-time flag: a flag would compile one variant less but add a branch per
   // system and step to the unplanned path, which exists to be cheap;
