@@ -18,9 +18,9 @@
 // tombstone and stale ids all fail it. Recycling order: FIFO. A reclaimed
 // index gets the next version and is reused only after every index freed
 // before it, so a stale id or handle can only alias a new entity after its
-// index went through every version (entity/internal/free_list.h has the
-// layout and the reasons). Fresh indices are taken, in increasing order,
-// only when no index is free.
+// index went through every version (entity/internal/id_slots.h and
+// free_list.h have the layout and the reasons). Fresh indices are taken, in
+// increasing order, only when no index is free.
 //
 // Exhaustion. A fixed storage holds at most N live entities; a dynamic one at
 // most Traits::max_entities distinct indices (e.g. 15 for
@@ -69,11 +69,11 @@
 #include "base/limit.h"
 #include "entity/entity_handle.h"
 #include "entity/entity_id.h"
-#include "entity/liveness_view.h"
 #include "entity/entity_metadata.h"
-#include "entity/internal/free_list.h"
+#include "entity/internal/id_slots.h"
 #include "entity/internal/storage_messages.h"
 #include "entity/internal/storage_records.h"
+#include "entity/liveness_view.h"
 
 namespace strata {
 
@@ -102,22 +102,17 @@ class basic_entity_storage {
 
   // Most entities that can be alive at once.
   static constexpr size_type max_size() noexcept {
-    if constexpr (is_fixed) {
-      return LimitPolicy::value;
-    } else {
-      return Traits::max_entities;
-    }
+    return id_slots_type::max_size();
   }
 
   static_assert(max_size() <= Traits::max_entities,
                 "fixed_limit<N>: N exceeds the number of indices the entity id "
                 "type can represent (Traits::max_entities)");
 
-  // Fixed: all N slots are inline and start as the null id, which no live id
-  // ever equals.
-  basic_entity_storage() noexcept {
-    if constexpr (is_fixed) ids_.fill(id_type::null().value());
-  }
+  // Fixed: every slot starts as the null id, which no live id ever equals.
+  // User-provided, so that `storage_type{}` does not zero a large fixed
+  // storage before the slots are filled.
+  basic_entity_storage() noexcept {}
   // Dynamic only: reserves room for `initial_reserve` indices up front.
   explicit basic_entity_storage(size_type initial_reserve) requires(!is_fixed) {
     reserve(initial_reserve);
@@ -126,7 +121,7 @@ class basic_entity_storage {
   void reserve(size_type n) requires(!is_fixed) {
     STRATA_CHECK(n <= max_size(),
                  "entity storage: reserve() beyond the id type's max_entities");
-    ids_.reserve(n);
+    slots_.reserve(n);
     if constexpr (has_metadata) metas_.reserve(n);
   }
 
@@ -162,8 +157,7 @@ class basic_entity_storage {
   // (BM_DestroyEntities, benchmarks/entity_benchmark.cc).
   void reclaim_alive(id_type id) noexcept(nothrow_reclaim) {
     STRATA_DCHECK(alive(id), "entity storage: reclaim_alive of a dead id");
-    free_.push(ids_, id);
-    --size_;
+    slots_.release(id);
     if constexpr (has_metadata) {
       entity_internal::reset_metadata(metas_[id.index()]);
     }
@@ -174,38 +168,23 @@ class basic_entity_storage {
   // out rather than called through liveness(): through the view, GCC
   // inlined the effect channel's receiving loop differently and it ran
   // more instructions per message (BM_Damage strata_1t_apply).
-  bool alive(id_type id) const noexcept {
-    const value_type index = id.index();
-    return index < slot_count() && ids_[index] == id.value();
-  }
+  bool alive(id_type id) const noexcept { return slots_.alive(id); }
 
   // What alive() reads, as a view for many checks (entity/liveness_view.h).
   liveness_view<Traits> liveness() const noexcept {
-    return {ids_.data(), slot_count()};
+    return {slots_.data(), slot_count()};
   }
 
   // Live entities.
-  size_type size() const noexcept { return size_; }
-  bool empty() const noexcept { return size_ == 0; }
+  size_type size() const noexcept { return slots_.size(); }
+  bool empty() const noexcept { return size() == 0; }
   // Every live index is below it: N (fixed), or the number of indices ever
   // handed out (dynamic). Per-index arrays kept elsewhere (component storage)
   // need this many entries.
-  size_type slot_count() const noexcept {
-    if constexpr (is_fixed) {
-      return LimitPolicy::value;  // untouched slots hold null: never alive
-    } else {
-      return ids_.size();
-    }
-  }
+  size_type slot_count() const noexcept { return slots_.slot_count(); }
   // Indices the storage holds without allocating: N (fixed), or the vector's
   // capacity (dynamic).
-  size_type capacity() const noexcept {
-    if constexpr (is_fixed) {
-      return LimitPolicy::value;
-    } else {
-      return ids_.capacity();
-    }
-  }
+  size_type capacity() const noexcept { return slots_.capacity(); }
 
   // The live entity at `index`, or the null id.
   id_type id_at(size_type index) const noexcept {
@@ -219,7 +198,7 @@ class basic_entity_storage {
   bool alive_at(size_type index) const noexcept {
     return index < slot_count() && slot(index).index() == index;
   }
-  size_type end_index() const noexcept { return used_; }
+  size_type end_index() const noexcept { return slots_.used(); }
 
   // The id of the live entity at `index`, for loops over indices known to
   // hold live entities (a system's subscription): no checks but in debug
@@ -235,7 +214,7 @@ class basic_entity_storage {
   // created during the walk may or may not be visited.
   template <typename F>
   void for_each_alive(F&& f) const {
-    const size_type end = used_;
+    const size_type end = end_index();
     for (size_type i = 0; i < end; ++i) {
       const id_type id = slot(i);
       if (id.index() == i) f(id);
@@ -246,7 +225,7 @@ class basic_entity_storage {
   // Indices stay allocated and are reused, in increasing order, before fresh
   // ones.
   void clear() noexcept(nothrow_reclaim) {
-    for (size_type i = 0; i < used_; ++i) {
+    for (size_type i = 0; i < end_index(); ++i) {
       const id_type id = slot(i);
       if (id.index() == i) reclaim(id);
     }
@@ -260,10 +239,10 @@ class basic_entity_storage {
   // a copy is an equal storage that hands out the same ids.
   value_type slot_value(size_type index) const noexcept {
     STRATA_DCHECK(index < slot_count(), "entity storage: index out of range");
-    return ids_[index];
+    return slots_.data()[index];
   }
-  value_type free_list_head() const noexcept { return free_.head(); }
-  value_type free_list_tail() const noexcept { return free_.tail(); }
+  value_type free_list_head() const noexcept { return slots_.free().head(); }
+  value_type free_list_tail() const noexcept { return slots_.free().tail(); }
 
   // The inverse, for a saved storage read back: makes this storage the one
   // whose slot values are slots[0, n) and whose free list runs from `head`
@@ -274,25 +253,14 @@ class basic_entity_storage {
   // O(n); a dynamic storage allocates room for n slots.
   bool assign_slots(const value_type* slots, size_type n, value_type head,
                     value_type tail) {
+    using free_list_type = typename id_slots_type::free_list_type;
     if (n > max_size() ||
         !free_list_type::forms_storage(slots, n, head, tail)) {
       return false;
     }
-    if constexpr (is_fixed) {
-      ids_.fill(id_type::null().value());
-      if constexpr (has_metadata) metas_.fill(Metadata{});
-    } else {
-      ids_.assign(n, value_type{});
-      if constexpr (has_metadata) metas_.assign(n, Metadata{});
-    }
-    size_type live = 0;
-    for (size_type i = 0; i < n; ++i) {
-      set_slot(i, id_type::from_value(slots[i]));
-      live += slot(i).index() == i;
-    }
-    free_ = free_list_type(head, tail);
-    used_ = n;
-    size_ = live;
+    slots_.assign(slots, n, head, tail);
+    if constexpr (has_metadata && is_fixed) metas_.fill(Metadata{});
+    if constexpr (has_metadata && !is_fixed) metas_.assign(n, Metadata{});
     return true;
   }
 
@@ -356,26 +324,14 @@ class basic_entity_storage {
   }
 
  private:
-  using free_list_type = entity_internal::free_list<Traits>;
+  using id_slots_type = entity_internal::id_slots<LimitPolicy, Traits>;
 
-  // The null id signals "full" (a real id never has the null index).
+  // The null id signals "full" (a real id never has the null index). A
+  // fresh index of a dynamic storage gets its metadata entry.
   id_type create_or_null() {
-    if (!free_.empty()) {
-      const id_type id = free_.pop(ids_);
-      ++size_;
-      return id;
-    }
-    if (used_ == max_size()) return id_type::null();
-    const id_type id = id_type::combine(static_cast<value_type>(used_), 0);
-    if constexpr (is_fixed) {
-      set_slot(used_, id);
-    } else {
-      ids_.push_back(id.value());
-      if constexpr (has_metadata) metas_.emplace_back();
-    }
-    ++used_;
-    ++size_;
-    return id;
+    return slots_.create_or_null([this] {
+      if constexpr (has_metadata && !is_fixed) metas_.emplace_back();
+    });
   }
 
   // Error paths stay out of line so the hot paths inline small; the text is
@@ -397,23 +353,13 @@ class basic_entity_storage {
     STRATA_CHECK(alive(id), entity_internal::metadata_of_dead_id_message(id));
   }
 
-  id_type slot(size_type index) const noexcept {
-    return id_type::from_value(ids_[index]);
-  }
-  void set_slot(size_type index, id_type id) noexcept {
-    ids_[index] = id.value();
-  }
+  id_type slot(size_type index) const noexcept { return slots_.slot(index); }
 
-  // Two arrays indexed alike (structure of arrays, see the essay). Raw
-  // values rather than ids: a trivial element type lets std::vector
-  // relocate with memmove when it grows (BM_Create1M_Dynamic).
-  typename entity_internal::limit_container<LimitPolicy, value_type>::type ids_;
+  // Two arrays indexed alike (structure of arrays, see the essay): the ids
+  // with their free list (entity/internal/id_slots.h), and the metadata.
+  id_slots_type slots_;
   [[no_unique_address]]
   typename entity_internal::metadata_column<LimitPolicy, Metadata>::type metas_;
-  // The FIFO free list through ids_ (entity/internal/free_list.h).
-  free_list_type free_;
-  size_type used_ = 0;  // indices ever handed out
-  size_type size_ = 0;  // live entities
 };
 
 template <std::size_t N, typename Traits = entity_traits32,

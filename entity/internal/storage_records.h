@@ -54,8 +54,7 @@ concept has_component_bits = requires(M& m) {
 // (BM_DestroyEntities, benchmarks/entity_benchmark.cc). Constant
 // initialized, so no guard, when M{} is a constant expression.
 template <typename M>
-void reset_metadata(M& meta) noexcept(
-    std::is_nothrow_copy_assignable_v<M>) {
+void reset_metadata(M& meta) noexcept(std::is_nothrow_copy_assignable_v<M>) {
   static const M fresh{};
   meta = fresh;
 }
