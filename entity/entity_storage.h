@@ -80,6 +80,8 @@ namespace strata {
 template <limit_policy LimitPolicy, typename Traits = entity_traits32,
           typename Metadata = void>
 class basic_entity_storage {
+  using id_slots_type = entity_internal::id_slots<LimitPolicy, Traits>;
+
  public:
   using limit_policy = LimitPolicy;
   using traits = Traits;
@@ -324,12 +326,10 @@ class basic_entity_storage {
   }
 
  private:
-  using id_slots_type = entity_internal::id_slots<LimitPolicy, Traits>;
-
   // The null id signals "full" (a real id never has the null index). A
   // fresh index of a dynamic storage gets its metadata entry.
   id_type create_or_null() {
-    return slots_.create_or_null([this] {
+    return slots_.create_or_null([&] {
       if constexpr (has_metadata && !is_fixed) metas_.emplace_back();
     });
   }
