@@ -74,11 +74,12 @@
 #include "base/internal/make_object.h"
 #include "base/limit.h"
 #include "component_storage/chunk.h"
-#include "component_storage/component_signature.h"
 #include "component_storage/contiguous_buffer_chunk.h"
 #include "component_storage/empty_chunk.h"
 #include "component_storage/internal/chunk_selection.h"
 #include "component_storage/internal/destroy_by_bits.h"
+#include "component_storage/internal/storage_traits.h"
+#include "component_storage/component_signature.h"
 #include "component_storage/sparse_chunk.h"
 #include "entity/entity_id.h"
 #include "meta/diagnostic.h"
@@ -86,40 +87,6 @@
 #include "meta/type_list.h"
 
 namespace strata {
-
-namespace diagnostic {
-
-template <typename Component>
-inline constexpr bool component_not_stored = [] {
-  static_assert(always_false<Component>,
-                "component_storage: this component type is not stored by "
-                "any component signature of this storage; add it to "
-                "strata::component_signatures(...) (the type is named above)");
-  return false;
-}();
-
-}  // namespace diagnostic
-
-namespace component_storage_internal {
-
-template <typename Chunk>
-using metadata_list_of =
-    std::conditional_t<std::is_void_v<chunk_entity_metadata_t<Chunk>>,
-                       type_list<>, type_list<chunk_entity_metadata_t<Chunk>>>;
-
-template <typename Chunks>
-struct metadata_list;
-template <typename... Chunks>
-struct metadata_list<type_list<Chunks...>> {
-  using type = concat_t<metadata_list_of<Chunks>...>;
-};
-
-template <typename T>
-inline constexpr bool is_signature_list = false;
-template <typename... S>
-inline constexpr bool is_signature_list<component_signature_list<S...>> = true;
-
-}  // namespace component_storage_internal
 
 template <typename ComponentList, typename Limit>
 class component_storage {
@@ -339,9 +306,10 @@ class component_storage {
   // bits_of(id) says each id of [first, last) has, then calls after(id)
   // (the caller reclaims it there, in the same pass), and leaves the bits
   // as they are (the caller resets them with the rest of the entity's
-  // metadata). Faster than remove_all on each: the bits are read once per
-  // entity, not written back bit by bit (a chain of byte stores and reloads
-  // that was half of a kill), and the per-type counts stay in registers.
+  // metadata). Cheaper than remove_all on each: the bits are read once per
+  // entity, not written back bit by bit (a chain of byte stores and
+  // reloads; BM_DestroyEntities, benchmarks/entity_benchmark.cc), and the
+  // per-type counts stay in registers.
   template <typename It, typename BitsOf, typename After>
   void destroy_all_of(It first, It last, BitsOf bits_of, After after) {
     std::array<size_type, component_count> removed{};

@@ -31,186 +31,22 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <exception>
-#include <iterator>
-#include <tuple>
 #include <type_traits>
 #include <utility>
 #include <vector>
 
-#include "context/deferred_queue.h"
 #include "context/internal/change_stamps.h"
 #include "context/internal/effect_channel.h"
 #include "context/internal/instance_runtime.h"
 #include "context/internal/ordered_sequence.h"
 #include "context/internal/subscription.h"
-#include "context/run_options.h"
+#include "context/internal/subscription_view.h"
+#include "context/internal/system_instance_parts.h"
 #include "context/trace.h"
-#include "entity/entity_id.h"
-#include "meta/tag.h"
-#include "meta/type_list.h"
-#include "scheduler/hand_off.h"
 #include "scheduler/inner_parallelism.h"
 #include "scheduler/system_signature.h"
-#include "sparse_set/ordered_index_set.h"
-#include "threading/executor.h"
 
 namespace strata {
-
-// Arguments for constructing one system in make_context().
-template <typename System, typename... Args>
-struct system_arguments_t {
-  using system_type = System;
-  std::tuple<Args...> arguments;
-};
-
-template <tag_value System, typename... Args>
-constexpr auto system_arguments(System, Args&&... args) {
-  return system_arguments_t<tag_type<System>, std::decay_t<Args>...>{
-      {std::forward<Args>(args)...}};
-}
-
-template <typename T>
-inline constexpr bool is_system_arguments_v = false;
-template <typename S, typename... A>
-inline constexpr bool is_system_arguments_v<system_arguments_t<S, A...>> = true;
-
-// make_context(settings, strata::run_on(jobs)): the context runs its tasks
-// on an engine's job system (threading/executor.h) and starts no threads of
-// its own. It then has jobs.concurrency() + 1 threads (the caller's
-// included), whatever threads(n) says. `jobs` must outlive the context.
-struct run_on_t {
-  executor* external;
-};
-inline run_on_t run_on(executor& jobs) { return {&jobs}; }
-
-// What make_context accepts after the settings: system arguments, an
-// executor, run options (context/run_options.h).
-template <typename T>
-inline constexpr bool is_context_argument_v =
-    is_system_arguments_v<T> || std::is_same_v<T, run_on_t> ||
-    std::is_same_v<T, run_options>;
-
-namespace context_internal {
-
-// The bitset with the bits of the given components. A component no
-// signature stores adds none: the settings reported it
-// (system_component_not_stored), and that report stays the only error.
-template <typename Bitset, typename ComponentList, typename... Components>
-constexpr Bitset bits_of(type_list<Components...>) {
-  Bitset bits;
-  (
-      [&] {
-        if constexpr (ComponentList::template stores<Components>) {
-          bits.set(ComponentList::template id_of<Components>());
-        }
-      }(),
-      ...);
-  return bits;
-}
-
-// A signature without .parallelism(...) splits automatically.
-template <typename Strategy>
-using effective_strategy =
-    std::conditional_t<std::is_same_v<Strategy, default_parallelism>,
-                       inner_parallelism::automatic_t, Strategy>;
-
-struct no_trace_span {};
-
-// The entities a system is subscribed to, as ids: a view over the
-// subscription's indices and the entity storage that names them. Ascending
-// index order; size() and contains() are O(1).
-template <typename EntityStorage>
-class subscription_view {
- public:
-  class iterator {
-   public:
-    using iterator_category = std::forward_iterator_tag;
-    using value_type = entity_id;
-    using difference_type = std::ptrdiff_t;
-    using pointer = const entity_id*;
-    using reference = entity_id;
-
-    iterator() = default;
-    iterator(ordered_index_set::const_iterator at,
-             const EntityStorage* entities)
-        : at_(at), entities_(entities) {}
-    entity_id operator*() const { return entities_->live_id_at(*at_); }
-    iterator& operator++() {
-      ++at_;
-      return *this;
-    }
-    iterator operator++(int) {
-      iterator before = *this;
-      ++at_;
-      return before;
-    }
-    friend bool operator==(const iterator& a, const iterator& b) {
-      return a.at_ == b.at_;
-    }
-
-   private:
-    ordered_index_set::const_iterator at_;
-    const EntityStorage* entities_ = nullptr;
-  };
-
-  subscription_view(const ordered_index_set& indices,
-                    const EntityStorage& entities)
-      : indices_(&indices), entities_(&entities) {}
-
-  std::size_t size() const noexcept { return indices_->size(); }
-  bool empty() const noexcept { return indices_->empty(); }
-  // True for the exact live id (a stale id of a subscribed index is not).
-  bool contains(entity_id id) const {
-    return entities_->alive(id) && indices_->contains(id.index());
-  }
-  // The entity of rank `rank` (0 = lowest index): O(blocks + 64).
-  entity_id operator[](std::size_t rank) const {
-    const ordered_index_set::position at = indices_->position_of_rank(rank);
-    return entities_->live_id_at(at.word * ordered_index_set::word_bits +
-                                 at.bit);
-  }
-  iterator begin() const { return {indices_->begin(), entities_}; }
-  iterator end() const { return {indices_->end(), entities_}; }
-  const ordered_index_set& indices() const noexcept { return *indices_; }
-
- private:
-  const ordered_index_set* indices_;
-  const EntityStorage* entities_;
-};
-
-// On a cache line of its own: subtasks running on different threads write
-// their states at the same time.
-template <typename DeferProxy, typename Output, bool Trace,
-          typename Outboxes = context_internal::no_outboxes>
-struct alignas(64) subtask_state {
-  std::vector<entity_id> to_kill;
-  deferred_queue<DeferProxy> deferred;
-  [[no_unique_address]] Output output{};
-  std::size_t begin = 0;  // slice of the subscribed set, by rank: [begin, end)
-  std::size_t end = 0;
-  std::exception_ptr error;     // what the subtask threw in the latest run
-  std::int64_t elapsed_ns = 0;  // how long it ran (when measured)
-  [[no_unique_address]] std::conditional_t<Trace, trace_span, no_trace_span>
-      span;
-  // The messages this subtask sent (internal/effect_channel.h; empty for a
-  // system that sends none).
-  [[no_unique_address]] Outboxes outboxes;
-};
-
-// The runtime base of system I's instance (internal/instance_runtime.h).
-template <typename Types, std::size_t I>
-using runtime_of = instance_runtime<
-    typename Types::entity_storage_type,
-    effective_strategy<typename Types::system_list::template signature_at<
-        I>::parallelism_type>,
-    subtask_state<
-        typename Types::defer_proxy_type,
-        typename Types::system_list::template signature_at<I>::output_type,
-        Types::trace_enabled,
-        typename outboxes_for<typename Types::system_list::
-                                  template signature_at<I>::sent_types>::type>>;
-}  // namespace context_internal
 
 template <typename Types, std::size_t I>
 class system_instance : public context_internal::runtime_of<Types, I> {

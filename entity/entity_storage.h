@@ -13,27 +13,14 @@
 // and never allocates; `dynamic_limit` keeps them in std::vectors that grow on
 // demand (optionally reserved up front).
 //
-// Layout. One id-sized slot per index ever handed out, in an array of their
-// own (metadata, below, is a second array):
-//   * live slot i holds the entity's id, combine(i, version);
-//   * free slot i holds combine(next_free, version_to_hand_out_next): the
-//     version is bumped (next_version, skipping the tombstone) when the entity
-//     is reclaimed, and the index part links the free list (an implicit
-//     list), ending in the null index.
-// Since a free slot's index part is never its own index, `alive(id)` is one
-// bounds check and one compare: slots[id.index()] == id. Null ids (index out of
-// range), tombstone ids (that version is never stored) and stale ids (older
-// version) all fail it; no separate "alive" flag is needed.
-//
-// Recycling order: FIFO. A reclaimed index goes to the back of the free list
-// and is reused only after every index freed before it. Versions have finitely
-// many values (1023 with 32-bit ids) and wrap; FIFO spreads reuse over all free
-// indices, so a stale id or handle can only alias a new entity after its index
-// went through tombstone_version full create/reclaim cycles, which under LIFO a
-// create/kill loop reaches in ~2000 operations. LIFO would reuse the most
-// recently touched (cache-warm) slot; Strata trades that locality for the
-// longer quarantine. Fresh indices are taken, in increasing order, only when
-// no index is free.
+// Ids live in one id-sized slot per index ever handed out, an array of
+// their own: `alive(id)` is one bounds check and one compare, and null,
+// tombstone and stale ids all fail it. Recycling order: FIFO. A reclaimed
+// index gets the next version and is reused only after every index freed
+// before it, so a stale id or handle can only alias a new entity after its
+// index went through every version (entity/internal/id_slots.h and
+// free_list.h have the layout and the reasons). Fresh indices are taken, in
+// increasing order, only when no index is free.
 //
 // Exhaustion. A fixed storage holds at most N live entities; a dynamic one at
 // most Traits::max_entities distinct indices (e.g. 15 for
@@ -41,16 +28,14 @@
 // std::nullopt and `create()` STRATA_CHECK-fails with a message naming the
 // limit; neither modifies the storage, so every existing entity stays alive
 // and unchanged. (std::optional, not absl::StatusOr: the one failure needs no
-// payload, and absl/status/statusor.h, which brings absl::Cord, its mutex and
-// time headers, would be most of the compile cost of every file including
-// the context; //benchmarks/compile:include_only measures it.)
+// payload, and absl/status/statusor.h brings absl::Cord, its mutex and time
+// headers into every file including the context;
+// //benchmarks/compile:include_only measures that cost.)
 //
 // Metadata. With a non-void `Metadata` (normally entity_metadata<N, Extra>) the
 // storage keeps one default-constructed Metadata per index, in a second
-// array indexed like the id slots (structure of arrays: every by-id liveness
-// check, from alive() to the context's get/write/send, reads only the dense
-// id array, one id-sized word per entity, whatever the metadata's size;
-// alive(id) followed by bits(id) reads one word from each array), and
+// array indexed like the id slots (structure of arrays: a by-id liveness
+// check reads only the dense id array, whatever the metadata's size), and
 // resets it to Metadata{} on reclaim, so a reused index never inherits the
 // previous entity's components. `metadata(id)` and `bits(id)` check that
 // `id` is alive.
@@ -85,40 +70,18 @@
 #include "entity/entity_handle.h"
 #include "entity/entity_id.h"
 #include "entity/entity_metadata.h"
+#include "entity/internal/id_slots.h"
 #include "entity/internal/storage_messages.h"
 #include "entity/internal/storage_records.h"
+#include "entity/liveness_view.h"
 
 namespace strata {
-
-// A storage's alive(id) over a copy of what it reads, the id array's address
-// and length (basic_entity_storage::liveness()): a loop that checks many ids
-// keeps the copy at hand and reaches the array in one load, not through
-// the storage and its vector. Valid while the storage creates, reclaims
-// and reassigns nothing (a dynamic storage's array moves as it grows);
-// O(1) and thread-safe like alive(). The default view finds nothing alive.
-template <typename Traits>
-class liveness_view {
- public:
-  using id_type = basic_entity_id<Traits>;
-  using value_type = typename Traits::value_type;
-
-  constexpr liveness_view() noexcept = default;
-  constexpr liveness_view(const value_type* ids, std::size_t count) noexcept
-      : ids_(ids), count_(count) {}
-
-  constexpr bool alive(id_type id) const noexcept {
-    const value_type index = id.index();
-    return index < count_ && ids_[index] == id.value();
-  }
-
- private:
-  const value_type* ids_ = nullptr;
-  std::size_t count_ = 0;
-};
 
 template <limit_policy LimitPolicy, typename Traits = entity_traits32,
           typename Metadata = void>
 class basic_entity_storage {
+  using id_slots_type = entity_internal::id_slots<LimitPolicy, Traits>;
+
  public:
   using limit_policy = LimitPolicy;
   using traits = Traits;
@@ -141,26 +104,17 @@ class basic_entity_storage {
 
   // Most entities that can be alive at once.
   static constexpr size_type max_size() noexcept {
-    if constexpr (is_fixed) {
-      return LimitPolicy::value;
-    } else {
-      return Traits::max_entities;
-    }
+    return id_slots_type::max_size();
   }
 
   static_assert(max_size() <= Traits::max_entities,
                 "fixed_limit<N>: N exceeds the number of indices the entity id "
                 "type can represent (Traits::max_entities)");
-  static_assert(Traits::version_bits >= 2,
-                "entity storage needs at least 2 version bits: with one, a "
-                "recycled index would get its old version back and stale ids "
-                "would be alive again");
 
-  // Fixed: all N slots are inline and start as the null id, which no live id
-  // ever equals.
-  basic_entity_storage() noexcept {
-    if constexpr (is_fixed) ids_.fill(id_type::null().value());
-  }
+  // Fixed: every slot starts as the null id, which no live id ever equals.
+  // User-provided, so that `storage_type{}` does not zero a large fixed
+  // storage before the slots are filled.
+  basic_entity_storage() noexcept {}
   // Dynamic only: reserves room for `initial_reserve` indices up front.
   explicit basic_entity_storage(size_type initial_reserve) requires(!is_fixed) {
     reserve(initial_reserve);
@@ -169,7 +123,7 @@ class basic_entity_storage {
   void reserve(size_type n) requires(!is_fixed) {
     STRATA_CHECK(n <= max_size(),
                  "entity storage: reserve() beyond the id type's max_entities");
-    ids_.reserve(n);
+    slots_.reserve(n);
     if constexpr (has_metadata) metas_.reserve(n);
   }
 
@@ -185,7 +139,8 @@ class basic_entity_storage {
   // when it is reached.
   id_type create() {
     const id_type id = create_or_null();
-    STRATA_CHECK(!id.is_null(), full_message());
+    STRATA_CHECK(!id.is_null(),
+                 (entity_internal::full_message<LimitPolicy, Traits>()));
     return id;
   }
 
@@ -200,20 +155,14 @@ class basic_entity_storage {
   }
   // reclaim() of an id the caller knows is alive (checked only in debug
   // builds): for loops over ids already checked, such as the context's
-  // kill queue, where the check was a twentieth of a kill's cost.
+  // kill queue, which would otherwise test each id twice
+  // (BM_DestroyEntities, benchmarks/entity_benchmark.cc).
   void reclaim_alive(id_type id) noexcept(nothrow_reclaim) {
     STRATA_DCHECK(alive(id), "entity storage: reclaim_alive of a dead id");
-    const value_type index = id.index();
-    set_slot(index,
-             id_type::combine(Traits::null_index, id.next_version().version()));
-    if (free_tail_ == Traits::null_index) {
-      free_head_ = index;
-    } else {
-      set_slot(free_tail_, id_type::combine(index, slot(free_tail_).version()));
+    slots_.release(id);
+    if constexpr (has_metadata) {
+      entity_internal::reset_metadata(metas_[id.index()]);
     }
-    free_tail_ = index;
-    --size_;
-    if constexpr (has_metadata) reset_metadata(metas_[index]);
   }
 
   // Whether `id` names a live entity: O(1), one load (from the id array
@@ -221,38 +170,23 @@ class basic_entity_storage {
   // out rather than called through liveness(): through the view, GCC
   // inlined the effect channel's receiving loop differently and it ran
   // more instructions per message (BM_Damage strata_1t_apply).
-  bool alive(id_type id) const noexcept {
-    const value_type index = id.index();
-    return index < slot_count() && ids_[index] == id.value();
-  }
+  bool alive(id_type id) const noexcept { return slots_.alive(id); }
 
-  // What alive() reads, as a view for many checks (liveness_view, above).
+  // What alive() reads, as a view for many checks (entity/liveness_view.h).
   liveness_view<Traits> liveness() const noexcept {
-    return {ids_.data(), slot_count()};
+    return {slots_.data(), slot_count()};
   }
 
   // Live entities.
-  size_type size() const noexcept { return size_; }
-  bool empty() const noexcept { return size_ == 0; }
+  size_type size() const noexcept { return slots_.size(); }
+  bool empty() const noexcept { return size() == 0; }
   // Every live index is below it: N (fixed), or the number of indices ever
   // handed out (dynamic). Per-index arrays kept elsewhere (component storage)
   // need this many entries.
-  size_type slot_count() const noexcept {
-    if constexpr (is_fixed) {
-      return LimitPolicy::value;  // untouched slots hold null: never alive
-    } else {
-      return ids_.size();
-    }
-  }
+  size_type slot_count() const noexcept { return slots_.slot_count(); }
   // Indices the storage holds without allocating: N (fixed), or the vector's
   // capacity (dynamic).
-  size_type capacity() const noexcept {
-    if constexpr (is_fixed) {
-      return LimitPolicy::value;
-    } else {
-      return ids_.capacity();
-    }
-  }
+  size_type capacity() const noexcept { return slots_.capacity(); }
 
   // The live entity at `index`, or the null id.
   id_type id_at(size_type index) const noexcept {
@@ -266,7 +200,7 @@ class basic_entity_storage {
   bool alive_at(size_type index) const noexcept {
     return index < slot_count() && slot(index).index() == index;
   }
-  size_type end_index() const noexcept { return used_; }
+  size_type end_index() const noexcept { return slots_.used(); }
 
   // The id of the live entity at `index`, for loops over indices known to
   // hold live entities (a system's subscription): no checks but in debug
@@ -282,7 +216,7 @@ class basic_entity_storage {
   // created during the walk may or may not be visited.
   template <typename F>
   void for_each_alive(F&& f) const {
-    const size_type end = used_;
+    const size_type end = end_index();
     for (size_type i = 0; i < end; ++i) {
       const id_type id = slot(i);
       if (id.index() == i) f(id);
@@ -293,7 +227,7 @@ class basic_entity_storage {
   // Indices stay allocated and are reused, in increasing order, before fresh
   // ones.
   void clear() noexcept(nothrow_reclaim) {
-    for (size_type i = 0; i < used_; ++i) {
+    for (size_type i = 0; i < end_index(); ++i) {
       const id_type id = slot(i);
       if (id.index() == i) reclaim(id);
     }
@@ -307,10 +241,10 @@ class basic_entity_storage {
   // a copy is an equal storage that hands out the same ids.
   value_type slot_value(size_type index) const noexcept {
     STRATA_DCHECK(index < slot_count(), "entity storage: index out of range");
-    return ids_[index];
+    return slots_.data()[index];
   }
-  value_type free_list_head() const noexcept { return free_head_; }
-  value_type free_list_tail() const noexcept { return free_tail_; }
+  value_type free_list_head() const noexcept { return slots_.free().head(); }
+  value_type free_list_tail() const noexcept { return slots_.free().tail(); }
 
   // The inverse, for a saved storage read back: makes this storage the one
   // whose slot values are slots[0, n) and whose free list runs from `head`
@@ -321,23 +255,14 @@ class basic_entity_storage {
   // O(n); a dynamic storage allocates room for n slots.
   bool assign_slots(const value_type* slots, size_type n, value_type head,
                     value_type tail) {
-    if (!slots_form_storage(slots, n, head, tail)) return false;
-    if constexpr (is_fixed) {
-      ids_.fill(id_type::null().value());
-      if constexpr (has_metadata) metas_.fill(Metadata{});
-    } else {
-      ids_.assign(n, value_type{});
-      if constexpr (has_metadata) metas_.assign(n, Metadata{});
+    using free_list_type = typename id_slots_type::free_list_type;
+    if (n > max_size() ||
+        !free_list_type::forms_storage(slots, n, head, tail)) {
+      return false;
     }
-    size_type live = 0;
-    for (size_type i = 0; i < n; ++i) {
-      set_slot(i, id_type::from_value(slots[i]));
-      live += slot(i).index() == i;
-    }
-    free_head_ = head;
-    free_tail_ = tail;
-    used_ = n;
-    size_ = live;
+    slots_.assign(slots, n, head, tail);
+    if constexpr (has_metadata && is_fixed) metas_.fill(Metadata{});
+    if constexpr (has_metadata && !is_fixed) metas_.assign(n, Metadata{});
     return true;
   }
 
@@ -401,76 +326,16 @@ class basic_entity_storage {
   }
 
  private:
-  // The null id signals "full" (a real id never has the null index).
+  // The null id signals "full" (a real id never has the null index). A
+  // fresh index of a dynamic storage gets its metadata entry.
   id_type create_or_null() {
-    if (free_head_ != Traits::null_index) {
-      const value_type index = free_head_;
-      const id_type free_slot = slot(index);
-      free_head_ = free_slot.index();
-      if (free_head_ == Traits::null_index) free_tail_ = Traits::null_index;
-      const id_type id = id_type::combine(index, free_slot.version());
-      set_slot(index, id);
-      ++size_;
-      return id;
-    }
-    if (used_ == max_size()) return id_type::null();
-    const id_type id = id_type::combine(static_cast<value_type>(used_), 0);
-    if constexpr (is_fixed) {
-      set_slot(used_, id);
-    } else {
-      ids_.push_back(id.value());
-      if constexpr (has_metadata) metas_.emplace_back();
-    }
-    ++used_;
-    ++size_;
-    return id;
-  }
-
-  static bool slots_form_storage(const value_type* slots, size_type n,
-                                 value_type head, value_type tail) noexcept {
-    if (n > max_size()) return false;
-    size_type free = 0;
-    for (size_type i = 0; i < n; ++i) {
-      free += id_type::from_value(slots[i]).index() != i;
-    }
-    // Walk the free list: `free` steps, each to a free index, ending at
-    // tail, whose link is null. Visiting an index twice would take more
-    // steps than there are free indices.
-    value_type at = head;
-    value_type last = Traits::null_index;
-    for (size_type step = 0; step < free; ++step) {
-      if (at >= n) return false;
-      const id_type link = id_type::from_value(slots[at]);
-      if (link.index() == at) return false;  // a live index
-      last = at;
-      at = link.index();
-    }
-    return at == Traits::null_index && last == tail &&
-           (free > 0 || head == Traits::null_index);
-  }
-
-  // Resets to Metadata{} by copying a constant: assigning a temporary made
-  // GCC assemble it on the stack in pieces and reload it whole, a
-  // store-forwarding stall that was most of a kill's cost. (Constant
-  // initialized, so no guard, when Metadata{} is a constant expression.)
-  // (A template: Metadata may be void.)
-  template <typename M>
-  static void reset_metadata(M& meta) noexcept(nothrow_reclaim) {
-    static const M fresh{};
-    meta = fresh;
+    return slots_.create_or_null([&] {
+      if constexpr (has_metadata && !is_fixed) metas_.emplace_back();
+    });
   }
 
   // Error paths stay out of line so the hot paths inline small; the text is
   // built in entity/internal/storage_messages.cc.
-  [[gnu::cold, gnu::noinline]] static std::string full_message() {
-    if constexpr (is_fixed) {
-      return entity_internal::fixed_limit_full_message(LimitPolicy::value);
-    } else {
-      return entity_internal::id_space_full_message(Traits::max_entities,
-                                                    Traits::index_bits);
-    }
-  }
-
   [[gnu::cold, gnu::noinline]] std::string stale_message(
       handle_type handle) const {
     if (handle.is_null()) return entity_internal::null_handle_message();
@@ -485,30 +350,16 @@ class basic_entity_storage {
   // message built inline GCC kept the whole check out of line, a call per
   // access).
   void check_alive_for_metadata(id_type id) const {
-    STRATA_CHECK(alive(id), not_alive_message(id));
-  }
-  [[gnu::cold, gnu::noinline]] std::string not_alive_message(id_type id) const {
-    return entity_internal::metadata_of_dead_message(to_string(id));
+    STRATA_CHECK(alive(id), entity_internal::metadata_of_dead_id_message(id));
   }
 
-  id_type slot(size_type index) const noexcept {
-    return id_type::from_value(ids_[index]);
-  }
-  void set_slot(size_type index, id_type id) noexcept {
-    ids_[index] = id.value();
-  }
+  id_type slot(size_type index) const noexcept { return slots_.slot(index); }
 
-  // Two arrays indexed alike (structure of arrays, see the essay). Raw
-  // values rather than ids: a trivial element type lets std::vector
-  // relocate with memmove when it grows (measurably faster create()).
-  typename entity_internal::limit_container<LimitPolicy, value_type>::type ids_;
+  // Two arrays indexed alike (structure of arrays, see the essay): the ids
+  // with their free list (entity/internal/id_slots.h), and the metadata.
+  id_slots_type slots_;
   [[no_unique_address]]
   typename entity_internal::metadata_column<LimitPolicy, Metadata>::type metas_;
-  // Front and back of the FIFO free list (null_index when empty).
-  value_type free_head_ = Traits::null_index;
-  value_type free_tail_ = Traits::null_index;
-  size_type used_ = 0;  // indices ever handed out
-  size_type size_ = 0;  // live entities
 };
 
 template <std::size_t N, typename Traits = entity_traits32,

@@ -16,6 +16,7 @@
 
 #include "base/check.h"
 #include "base/internal/flat_tuple.h"
+#include "context/context_arguments.h"
 #include "context/internal/diagnostics.h"
 #include "context/run_options.h"
 #include "context/settings.h"

@@ -47,9 +47,10 @@ struct pending_changes {
 
   // The entry of live entity `id` in the match queue, made on its first
   // change. Unchecked (metadata_at): every caller has just checked or
-  // created the id, and a second check here was a third of its cost.
-  // Always inlined, with its callers: GCC kept it out of line (it has many
-  // call sites), and the call was a third of a remove+add.
+  // created the id, so a second check here would only add to every
+  // change. Always inlined, with its callers: GCC kept it out of line (it
+  // has many call sites), a call per change (BM_RemoveAddComponent,
+  // benchmarks/entity_benchmark.cc).
   ABSL_ATTRIBUTE_ALWAYS_INLINE void queue_change(EntityStorage& entities,
                                                  entity_id id) {
     auto& meta = entities.metadata_at(id.index());
@@ -57,7 +58,7 @@ struct pending_changes {
       meta.extra.queued = true;
       // Fields written in place: a braced temporary was assembled on the
       // stack in pieces and copied with one wide load, a store-forwarding
-      // stall that was half of a remove+add's cost.
+      // stall on every change (BM_RemoveAddComponent).
       pending_match& change = to_match.append();
       change.id = id;
       change.before = meta.components;

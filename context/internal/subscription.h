@@ -11,8 +11,9 @@
 //
 // Why apart from the instance: the refresh visits every system in each of
 // its phases. Written against the instance type, each phase's loop was
-// compiled once per system (and twice when it could run in parallel): a
-// third of the compile time of a 32-system program. Written against this
+// compiled once per system (and twice when it could run in parallel),
+// a large part of a many-system program's compile time
+// (//benchmarks/compile:large_64x32). Written against this
 // one type, it is compiled once per context. The run-time rule costs one
 // load per loop, not per entity.
 //

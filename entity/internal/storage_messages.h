@@ -26,6 +26,22 @@ std::string stale_handle_message(const std::string& handle_id,
 std::string handle_of_dead_message(const std::string& id);
 std::string metadata_of_dead_message(const std::string& id);
 
+// The same, out of line and marked cold, so that the checks on the
+// storage's hot paths inline to a compare and a call taken only on
+// failure.
+template <typename LimitPolicy, typename Traits>
+[[gnu::cold, gnu::noinline]] std::string full_message() {
+  if constexpr (LimitPolicy::is_fixed) {
+    return fixed_limit_full_message(LimitPolicy::value);
+  } else {
+    return id_space_full_message(Traits::max_entities, Traits::index_bits);
+  }
+}
+template <typename Id>
+[[gnu::cold, gnu::noinline]] std::string metadata_of_dead_id_message(Id id) {
+  return metadata_of_dead_message(to_string(id));
+}
+
 }  // namespace strata::entity_internal
 
 #endif  // STRATA_ENTITY_INTERNAL_STORAGE_MESSAGES_H_
