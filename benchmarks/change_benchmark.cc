@@ -177,7 +177,8 @@ constexpr auto marker_settings() {
   constexpr auto base =
       strata::settings()
           .component_signatures(strata::component_signatures(
-              strata::cs::make(ct::position), strata::cs::make(marker_tag)))
+              strata::component_signature::make(ct::position),
+              strata::component_signature::make(marker_tag)))
           .resources(strata::resources(strata::resource<hook_counts>))
           .scheduler(strata::scheduler::sequential)
           .threads(1);

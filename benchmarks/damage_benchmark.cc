@@ -352,12 +352,12 @@ inline constexpr auto apply = strata::tag<::apply>;
 }  // namespace st
 
 constexpr auto kSystems = strata::system_signatures(
-    strata::ss::make(st::strike)
+    strata::system_signature::make(st::strike)
         .write(ct::fighter)
         .read_resource<roster>()
         .sends<damage>()
         .parallelism(strata::ips::split_evenly_per_core()),
-    strata::ss::make(st::absorb)
+    strata::system_signature::make(st::absorb)
         .write(ct::wounds)
         .receives<damage>()
         .dependencies(st::strike)
@@ -367,7 +367,8 @@ constexpr auto kBase =
     strata::settings()
         .resources(strata::resources(strata::resource<roster>))
         .component_signatures(strata::component_signatures(
-            strata::cs::make(ct::fighter), strata::cs::make(ct::wounds)));
+            strata::component_signature::make(ct::fighter),
+            strata::component_signature::make(ct::wounds)));
 constexpr auto kOneThread = kBase.system_signatures(kSystems)
                                 .scheduler(strata::scheduler::sequential)
                                 .threads(1);
@@ -375,12 +376,12 @@ constexpr auto kOneThreadApply =
     kBase.scheduler(strata::scheduler::sequential)
         .threads(1)
         .system_signatures(strata::system_signatures(
-            strata::ss::make(st::strike)
+            strata::system_signature::make(st::strike)
                 .write(ct::fighter)
                 .read_resource<roster>()
                 .sends<damage>()
                 .parallelism(strata::ips::split_evenly_per_core()),
-            strata::ss::make(st::apply)
+            strata::system_signature::make(st::apply)
                 .write(ct::wounds)
                 .receives<damage>()
                 .dependencies(st::strike)
@@ -405,7 +406,7 @@ void strata_damage(benchmark::State& state) {
     }
   });
   const auto frame = [](auto& proxy) {
-    proxy.execute_systems()(strata::sea::all().for_subtasks(
+    proxy.execute_systems()(strata::execution_adapter::all().for_subtasks(
         [](auto& system, auto& data) { system.process(data); }));
   };
   ctx.step(frame);  // buffers at their steady size

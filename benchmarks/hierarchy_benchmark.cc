@@ -141,10 +141,10 @@ template <bool ParentQuery>
 constexpr auto settings_for() {
   return strata::settings()
       .allow_inner_parallelism()
-      .component_signatures(
-          strata::component_signatures(strata::cs::make(ct::local, ct::world)))
+      .component_signatures(strata::component_signatures(
+          strata::component_signature::make(ct::local, ct::world)))
       .system_signatures(strata::system_signatures(
-          strata::ss::make(strata::tag<propagate<ParentQuery>>)
+          strata::system_signature::make(strata::tag<propagate<ParentQuery>>)
               .write(ct::world)
               .read(ct::local)
               .in_hierarchy_order()))
@@ -185,7 +185,7 @@ std::vector<strata::entity_id> fill(Context& ctx, const forest& f,
 template <typename Context>
 [[gnu::noinline]] void run_systems(Context& ctx) {
   ctx.step([](auto& proxy) {
-    proxy.execute_systems()(strata::sea::all().for_subtasks(
+    proxy.execute_systems()(strata::execution_adapter::all().for_subtasks(
         [](auto& system, auto& data) { system.process(data); }));
   });
 }

@@ -107,15 +107,16 @@ namespace st {
 inline constexpr auto paint = strata::tag<::paint>;
 }  // namespace st
 
-constexpr auto components = strata::component_signatures(
-    strata::cs::make(ct::key), strata::cs::make(ct::colour));
+constexpr auto components =
+    strata::component_signatures(strata::component_signature::make(ct::key),
+                                 strata::component_signature::make(ct::colour));
 
 constexpr auto ordered_settings =
     strata::settings()
         .allow_inner_parallelism()
         .component_signatures(components)
         .system_signatures(
-            strata::system_signatures(strata::ss::make(st::paint)
+            strata::system_signatures(strata::system_signature::make(st::paint)
                                           .read(ct::key, ct::colour)
                                           .output<float>()
                                           .ordered_by(ct::key)))
@@ -126,7 +127,7 @@ constexpr auto unordered_settings =
         .allow_inner_parallelism()
         .component_signatures(components)
         .system_signatures(
-            strata::system_signatures(strata::ss::make(st::paint)
+            strata::system_signatures(strata::system_signature::make(st::paint)
                                           .read(ct::key, ct::colour)
                                           .output<float>()))
         .scheduler(strata::scheduler::atomic_counter);
@@ -152,7 +153,7 @@ void order_strata(benchmark::State& state, std::size_t threads) {
         proxy.get_component(ct::key, ids[index]).depth = depth;
         next = next + 1 == w.changes.size() ? 0 : next + 1;
       }
-      proxy.execute_systems()(strata::sea::all().for_subtasks(
+      proxy.execute_systems()(strata::execution_adapter::all().for_subtasks(
           [](auto& system, auto& data) { system.process(data); }));
     });
   };

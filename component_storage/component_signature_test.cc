@@ -36,10 +36,10 @@ struct my_selector {
 };
 
 constexpr auto components = strata::component_signatures(
-    strata::cs::make(ct::position, ct::velocity),
-    strata::cs::make(ct::color, ct::circle).aos(),
-    strata::cs::make(ct::health).sparse(),
-    strata::cs::make(ct::name).storage(my_selector{}));
+    strata::component_signature::make(ct::position, ct::velocity),
+    strata::component_signature::make(ct::color, ct::circle).aos(),
+    strata::component_signature::make(ct::health).sparse(),
+    strata::component_signature::make(ct::name).storage(my_selector{}));
 
 using list = std::remove_const_t<decltype(components)>;
 
@@ -78,10 +78,11 @@ TEST(ComponentSignatureTest, LargeListHasDenseIds) {
   constexpr auto big = []<std::size_t... G>(std::index_sequence<G...>) {
     return strata::component_signatures(
         []<std::size_t g>(std::integral_constant<std::size_t, g>) {
-          return strata::cs::make(strata::tag<std::array<char, 4 * g + 1>>,
-                                  strata::tag<std::array<char, 4 * g + 2>>,
-                                  strata::tag<std::array<char, 4 * g + 3>>,
-                                  strata::tag<std::array<char, 4 * g + 4>>);
+          return strata::component_signature::make(
+              strata::tag<std::array<char, 4 * g + 1>>,
+              strata::tag<std::array<char, 4 * g + 2>>,
+              strata::tag<std::array<char, 4 * g + 3>>,
+              strata::tag<std::array<char, 4 * g + 4>>);
         }(std::integral_constant<std::size_t, G>{})...);
   }
   (std::make_index_sequence<16>{});

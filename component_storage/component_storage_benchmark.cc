@@ -35,14 +35,14 @@ struct velocity {
   float x, y;
 };
 
-constexpr auto soa_components =
-    component_signatures(cs::make(tag<position>, tag<velocity>));
-constexpr auto aos_components =
-    component_signatures(cs::make(tag<position>, tag<velocity>).aos());
-constexpr auto sparse_components =
-    component_signatures(cs::make(tag<position>, tag<velocity>).sparse());
-constexpr auto hash_components =
-    component_signatures(cs::make(tag<position>, tag<velocity>).hash_map());
+constexpr auto soa_components = component_signatures(
+    component_signature::make(tag<position>, tag<velocity>));
+constexpr auto aos_components = component_signatures(
+    component_signature::make(tag<position>, tag<velocity>).aos());
+constexpr auto sparse_components = component_signatures(
+    component_signature::make(tag<position>, tag<velocity>).sparse());
+constexpr auto hash_components = component_signatures(
+    component_signature::make(tag<position>, tag<velocity>).hash_map());
 
 using capacity = fixed_limit<kEntities>;
 using soa_storage = component_storage<decltype(soa_components), capacity>;

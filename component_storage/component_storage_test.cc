@@ -91,8 +91,9 @@ struct enemy {};
 using testing::position;
 
 TEST(component_storage, empty_components_take_no_storage) {
-  constexpr auto components = component_signatures(
-      cs::make(tag<player>, tag<enemy>), cs::make(tag<position>));
+  constexpr auto components =
+      component_signatures(component_signature::make(tag<player>, tag<enemy>),
+                           component_signature::make(tag<position>));
   using storage_type =
       component_storage<decltype(components), fixed_limit<1000>>;
   static_assert(std::is_same_v<storage_type::chunk_type<player>,
@@ -143,7 +144,8 @@ template <typename Selector, bool Aos, typename Limit>
 struct lifetime_config {
   static constexpr auto components() {
     constexpr auto group =
-        cs::make(tag<counted>, tag<other_counted>).storage(Selector{});
+        component_signature::make(tag<counted>, tag<other_counted>)
+            .storage(Selector{});
     if constexpr (Aos) {
       return component_signatures(group.aos());
     } else {
@@ -307,7 +309,7 @@ struct throws_on_negative {
 
 TEST(component_storage, replace_with_a_throwing_constructor_keeps_the_old) {
   constexpr auto components =
-      component_signatures(cs::make(tag<throws_on_negative>));
+      component_signatures(component_signature::make(tag<throws_on_negative>));
   component_storage<decltype(components), fixed_limit<8>> storage;
   std::bitset<1> bits;
   const entity_id e = entity_id::combine(3, 0);
@@ -350,8 +352,9 @@ void copy_from_growing_storage(Storage& storage) {
 
 TEST(component_storage, add_copies_from_the_storage_it_grows) {
   constexpr auto components = component_signatures(
-      cs::make(tag<named>), cs::make(tag<named_sparse>).sparse(),
-      cs::make(tag<named_hashed>).hash_map());
+      component_signature::make(tag<named>),
+      component_signature::make(tag<named_sparse>).sparse(),
+      component_signature::make(tag<named_hashed>).hash_map());
   component_storage<decltype(components), dynamic_limit> storage;
   copy_from_growing_storage<named>(storage);
   copy_from_growing_storage<named_sparse>(storage);
@@ -361,8 +364,9 @@ TEST(component_storage, add_copies_from_the_storage_it_grows) {
 // add_new (batches of new entities): constructs and sets the bit like
 // add, but leaves the count to count_new, called once for the batch.
 TEST(component_storage, add_new_leaves_the_count_to_count_new) {
-  constexpr auto components = component_signatures(
-      cs::make(tag<position>).sparse(), cs::make(tag<small_value>));
+  constexpr auto components =
+      component_signatures(component_signature::make(tag<position>).sparse(),
+                           component_signature::make(tag<small_value>));
   component_storage<decltype(components), dynamic_limit> storage;
   std::vector<component_bitset<2>> bits(5);
   for (std::uint32_t i = 0; i < 5; ++i) {
@@ -382,8 +386,9 @@ TEST(component_storage, add_new_leaves_the_count_to_count_new) {
 }
 
 TEST(component_storage, works_with_strata_component_bitset) {
-  constexpr auto components = component_signatures(
-      cs::make(tag<position>).sparse(), cs::make(tag<small_value>));
+  constexpr auto components =
+      component_signatures(component_signature::make(tag<position>).sparse(),
+                           component_signature::make(tag<small_value>));
   component_storage<decltype(components), dynamic_limit> storage;
   component_bitset<2> bits;
   const entity_id e = entity_id::combine(9, 4);

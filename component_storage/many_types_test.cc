@@ -37,11 +37,11 @@ template <int... I>
 constexpr auto many_components(std::integer_sequence<int, I...>) {
   constexpr auto signature_of = []<int J>(std::integral_constant<int, J>) {
     if constexpr (J % 3 == 0) {
-      return cs::make(tag<many<J>>).sparse();
+      return component_signature::make(tag<many<J>>).sparse();
     } else if constexpr (J % 3 == 1) {
-      return cs::make(tag<many<J>>).aos();
+      return component_signature::make(tag<many<J>>).aos();
     } else {
-      return cs::make(tag<many<J>>);
+      return component_signature::make(tag<many<J>>);
     }
   };
   return component_signatures(

@@ -37,8 +37,10 @@ struct third_value {
 template <typename Selector, bool Aos>
 constexpr auto make_components() {
   constexpr auto group =
-      cs::make(tag<small_value>, tag<big_value>).storage(Selector{});
-  constexpr auto single = cs::make(tag<third_value>).storage(Selector{});
+      component_signature::make(tag<small_value>, tag<big_value>)
+          .storage(Selector{});
+  constexpr auto single =
+      component_signature::make(tag<third_value>).storage(Selector{});
   if constexpr (Aos) {
     return component_signatures(group.aos(), single);
   } else {

@@ -76,8 +76,9 @@ static_assert(
 
 TEST(user_chunk, is_used_through_the_aggregate) {
   constexpr auto components = component_signatures(
-      cs::make(tag<my_game::score>).storage(my_game::ordered_map_storage{}),
-      cs::make(tag<model_testing::small_value>));
+      component_signature::make(tag<my_game::score>)
+          .storage(my_game::ordered_map_storage{}),
+      component_signature::make(tag<model_testing::small_value>));
   using storage_type = component_storage<decltype(components), fixed_limit<64>>;
   static_assert(
       std::is_same_v<storage_type::chunk_type<my_game::score>,

@@ -103,39 +103,40 @@ constexpr auto split = strata::ips::split_evenly_per_core();
 // subtask (the split rule, context/data_proxy.h); the watchers split.
 constexpr auto writes_by_id = strata::ips::none();
 constexpr auto components = strata::component_signatures(
-    strata::cs::make(ct::position), strata::cs::make(ct::velocity).sparse());
-constexpr auto systems =
-    strata::system_signatures(strata::ss::make(strata::tag<early_watcher>)
-                                  .read(ct::position)
-                                  .changed(ct::position)
-                                  .parallelism(split),
-                              strata::ss::make(strata::tag<mover>)
-                                  .write(ct::position)
-                                  .dependencies(strata::tag<early_watcher>)
-                                  .parallelism(writes_by_id),
-                              strata::ss::make(strata::tag<late_watcher>)
-                                  .read(ct::position)
-                                  .changed(ct::position)
-                                  .dependencies(strata::tag<mover>)
-                                  .parallelism(split),
-                              strata::ss::make(strata::tag<toucher>)
-                                  .write(ct::position)
-                                  .dependencies(strata::tag<late_watcher>)
-                                  .parallelism(writes_by_id),
-                              strata::ss::make(strata::tag<sweeper>)
-                                  .write(ct::position)
-                                  .dependencies(strata::tag<toucher>)
-                                  .parallelism(split),
-                              strata::ss::make(strata::tag<arrival_watcher>)
-                                  .read(ct::velocity)
-                                  .added(ct::velocity)
-                                  .parallelism(split));
+    strata::component_signature::make(ct::position),
+    strata::component_signature::make(ct::velocity).sparse());
+constexpr auto systems = strata::system_signatures(
+    strata::system_signature::make(strata::tag<early_watcher>)
+        .read(ct::position)
+        .changed(ct::position)
+        .parallelism(split),
+    strata::system_signature::make(strata::tag<mover>)
+        .write(ct::position)
+        .dependencies(strata::tag<early_watcher>)
+        .parallelism(writes_by_id),
+    strata::system_signature::make(strata::tag<late_watcher>)
+        .read(ct::position)
+        .changed(ct::position)
+        .dependencies(strata::tag<mover>)
+        .parallelism(split),
+    strata::system_signature::make(strata::tag<toucher>)
+        .write(ct::position)
+        .dependencies(strata::tag<late_watcher>)
+        .parallelism(writes_by_id),
+    strata::system_signature::make(strata::tag<sweeper>)
+        .write(ct::position)
+        .dependencies(strata::tag<toucher>)
+        .parallelism(split),
+    strata::system_signature::make(strata::tag<arrival_watcher>)
+        .read(ct::velocity)
+        .added(ct::velocity)
+        .parallelism(split));
 constexpr auto base = strata::settings()
                           .allow_inner_parallelism()
                           .component_signatures(components)
                           .system_signatures(systems);
 
-const auto all_subtasks = strata::sea::all().for_subtasks(
+const auto all_subtasks = strata::execution_adapter::all().for_subtasks(
     [](auto& system, auto& data) { system.process(data); });
 
 // The model: who holds a position or velocity, and what each filtering
@@ -296,13 +297,14 @@ struct self_writer {
 };
 
 TEST(ChangeFilterTest, OwnWritesAreNotSeenAgain) {
-  const auto settings = strata::settings()
-                            .component_signatures(strata::component_signatures(
-                                strata::cs::make(ct::position)))
-                            .system_signatures(strata::system_signatures(
-                                strata::ss::make(strata::tag<self_writer>)
-                                    .write(ct::position)
-                                    .changed(ct::position)));
+  const auto settings =
+      strata::settings()
+          .component_signatures(strata::component_signatures(
+              strata::component_signature::make(ct::position)))
+          .system_signatures(strata::system_signatures(
+              strata::system_signature::make(strata::tag<self_writer>)
+                  .write(ct::position)
+                  .changed(ct::position)));
   auto ctx = strata::make_context(settings);
   entity_id e;
   ctx.step([&](auto& proxy) {
@@ -400,22 +402,22 @@ void expect_steady_state_allocates_nothing(const Settings& settings) {
 }
 
 constexpr auto steady_systems = strata::system_signatures(
-    strata::ss::make(strata::tag<sparse_mover>)
+    strata::system_signature::make(strata::tag<sparse_mover>)
         .write(ct::position)
         .parallelism(writes_by_id),
-    strata::ss::make(strata::tag<moved_counter>)
+    strata::system_signature::make(strata::tag<moved_counter>)
         .read(ct::position)
         .changed(ct::position)
         .dependencies(strata::tag<sparse_mover>)
         .parallelism(split),
-    strata::ss::make(strata::tag<velocity_toggler>)
+    strata::system_signature::make(strata::tag<velocity_toggler>)
         .read(ct::position)
         .dependencies(strata::tag<sparse_mover>)
         .parallelism(split),
-    strata::ss::make(strata::tag<arrival_counter>)
+    strata::system_signature::make(strata::tag<arrival_counter>)
         .read(ct::velocity)
         .added(ct::velocity),
-    strata::ss::make(strata::tag<drifter>)
+    strata::system_signature::make(strata::tag<drifter>)
         .write(ct::position)
         .dependencies(strata::tag<moved_counter>, strata::tag<velocity_toggler>)
         .parallelism(split));

@@ -69,16 +69,17 @@ struct typed_movement {
 };
 
 constexpr auto components = strata::component_signatures(
-    strata::cs::make(ct::position, ct::velocity), strata::cs::make(ct::health),
-    strata::cs::make(ct::flag).sparse());
-constexpr auto movement_only =
-    strata::system_signatures(strata::ss::make(strata::tag<movement>)
-                                  .read(ct::velocity)
-                                  .write(ct::position));
-constexpr auto typed_movement_only =
-    strata::system_signatures(strata::ss::make(strata::tag<typed_movement>)
-                                  .read(ct::velocity)
-                                  .write(ct::position));
+    strata::component_signature::make(ct::position, ct::velocity),
+    strata::component_signature::make(ct::health),
+    strata::component_signature::make(ct::flag).sparse());
+constexpr auto movement_only = strata::system_signatures(
+    strata::system_signature::make(strata::tag<movement>)
+        .read(ct::velocity)
+        .write(ct::position));
+constexpr auto typed_movement_only = strata::system_signatures(
+    strata::system_signature::make(strata::tag<typed_movement>)
+        .read(ct::velocity)
+        .write(ct::position));
 constexpr auto movement_settings = strata::settings()
                                        .dynamic_entity_limit()
                                        .component_signatures(components)
@@ -113,7 +114,7 @@ void movement_through_context(benchmark::State& state, Systems systems) {
   auto ctx = strata::make_context(movement_settings.system_signatures(systems));
   create_movers(ctx, n);
   auto run = [](auto& proxy) {
-    proxy.execute_systems()(strata::sea::all().for_subtasks(
+    proxy.execute_systems()(strata::execution_adapter::all().for_subtasks(
         [](auto& system, auto& data) { system.process(data); }));
   };
   for (auto _ : state) ctx.step(run);
@@ -286,15 +287,15 @@ struct matcher {
 template <int K>
 constexpr auto m = strata::tag<matcher<K>>;
 constexpr auto eight_systems = strata::system_signatures(
-    strata::ss::make(m<0>).read(ct::position),
-    strata::ss::make(m<1>).read(ct::position, ct::velocity),
-    strata::ss::make(m<2>).read(ct::velocity),
-    strata::ss::make(m<3>).read(ct::health),
-    strata::ss::make(m<4>).read(ct::position, ct::health),
-    strata::ss::make(m<5>).read(ct::flag),
-    strata::ss::make(m<6>).read(ct::position, ct::velocity, ct::health,
-                                ct::flag),
-    strata::ss::make(m<7>));
+    strata::system_signature::make(m<0>).read(ct::position),
+    strata::system_signature::make(m<1>).read(ct::position, ct::velocity),
+    strata::system_signature::make(m<2>).read(ct::velocity),
+    strata::system_signature::make(m<3>).read(ct::health),
+    strata::system_signature::make(m<4>).read(ct::position, ct::health),
+    strata::system_signature::make(m<5>).read(ct::flag),
+    strata::system_signature::make(m<6>).read(ct::position, ct::velocity,
+                                              ct::health, ct::flag),
+    strata::system_signature::make(m<7>));
 
 void BM_Refresh100kInto8Systems(benchmark::State& state) {
   constexpr std::size_t kNew = 100'000;

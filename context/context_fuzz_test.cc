@@ -437,33 +437,34 @@ inline constexpr auto census = strata::tag<::census>;
 }  // namespace st
 
 constexpr auto components = strata::component_signatures(
-    strata::cs::make(ct::position, ct::velocity),  // contiguous, SoA
-    strata::cs::make(ct::health).sparse(),
-    strata::cs::make(ct::frozen).hash_map());
+    strata::component_signature::make(ct::position,
+                                      ct::velocity),  // contiguous, SoA
+    strata::component_signature::make(ct::health).sparse(),
+    strata::component_signature::make(ct::frozen).hash_map());
 
 constexpr auto systems = strata::system_signatures(
-    strata::ss::make(st::movement)
+    strata::system_signature::make(st::movement)
         .read(ct::velocity)
         .write(ct::position)
         .exclude(ct::frozen)
         .parallelism(strata::ips::split_evenly(3)),
-    strata::ss::make(st::damage)
+    strata::system_signature::make(st::damage)
         .write(ct::health)
         .read_optional(ct::velocity)
         .parallelism(strata::ips::split_every_n(5)),
-    strata::ss::make(st::freezer)
+    strata::system_signature::make(st::freezer)
         .read(ct::position)
         .write_optional(ct::frozen)
         .dependencies(st::movement)
         // It writes frozen through try_get (an optional component), which
         // only a system that never splits may (data_proxy.h).
         .parallelism(strata::ips::none()),
-    strata::ss::make(st::spawner)
+    strata::system_signature::make(st::spawner)
         .read(ct::health)
         .exclude(ct::frozen)
         .dependencies(st::damage)
         .parallelism(strata::ips::split_every_n(4)),
-    strata::ss::make(st::census)
+    strata::system_signature::make(st::census)
         .read(ct::velocity)
         .read_optional(ct::health)
         .exclude(ct::position)
@@ -1518,7 +1519,7 @@ class fuzzer {
     const model::run_result result = model_.run_systems(runs_, plan);
     const bool catch_in_step = coin(60);
     try {
-      proxy.execute_systems()(strata::sea::all().for_subtasks(
+      proxy.execute_systems()(strata::execution_adapter::all().for_subtasks(
           [](auto& system, auto& data) { system.process(data); }));
     } catch (const fuzz_error& e) {
       EXPECT_EQ(std::optional<fuzz_error>(e), result.error)
@@ -1846,7 +1847,8 @@ struct solo : hooks {
 
 TEST(ContextFuzzTest, KillAfterRemoveUnsubscribesFromEmptiedSystem) {
   constexpr auto solo_systems = strata::system_signatures(
-      strata::ss::make(strata::tag<solo>).read(ct::position, ct::velocity));
+      strata::system_signature::make(strata::tag<solo>)
+          .read(ct::position, ct::velocity));
   for (bool observe : {true, false}) {
     SCOPED_TRACE(observe ? "observed" : "not observed");
     auto ctx = strata::make_context(strata::settings()

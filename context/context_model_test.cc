@@ -76,31 +76,33 @@ inline constexpr auto resting = strata::tag<::resting>;
 inline constexpr auto triage = strata::tag<::triage>;
 }  // namespace st
 
-constexpr auto components =
-    strata::component_signatures(strata::cs::make(ct::position, ct::velocity),
-                                 strata::cs::make(ct::health).sparse());
-constexpr auto systems = strata::system_signatures(
-    strata::ss::make(st::movement).read(ct::velocity).write(ct::position),
-    strata::ss::make(st::damage)
-        .write(ct::health)
-        .parallelism(strata::ips::split_evenly(3)),
-    strata::ss::make(st::census)
-        .read(ct::position)
-        .dependencies(st::movement)
-        .output<int>()
-        .parallelism(strata::ips::split_every_n(7)),
-    strata::ss::make(st::resting)
-        .read(ct::position)
-        .exclude(ct::velocity)
-        .dependencies(st::movement)
-        .output<int>()
-        .parallelism(strata::ips::split_evenly(2)),
-    strata::ss::make(st::triage)
-        .read(ct::velocity)
-        .read_optional(ct::health)
-        .dependencies(st::damage)
-        .output<int>()
-        .parallelism(strata::ips::split_every_n(5)));
+constexpr auto components = strata::component_signatures(
+    strata::component_signature::make(ct::position, ct::velocity),
+    strata::component_signature::make(ct::health).sparse());
+constexpr auto systems =
+    strata::system_signatures(strata::system_signature::make(st::movement)
+                                  .read(ct::velocity)
+                                  .write(ct::position),
+                              strata::system_signature::make(st::damage)
+                                  .write(ct::health)
+                                  .parallelism(strata::ips::split_evenly(3)),
+                              strata::system_signature::make(st::census)
+                                  .read(ct::position)
+                                  .dependencies(st::movement)
+                                  .output<int>()
+                                  .parallelism(strata::ips::split_every_n(7)),
+                              strata::system_signature::make(st::resting)
+                                  .read(ct::position)
+                                  .exclude(ct::velocity)
+                                  .dependencies(st::movement)
+                                  .output<int>()
+                                  .parallelism(strata::ips::split_evenly(2)),
+                              strata::system_signature::make(st::triage)
+                                  .read(ct::velocity)
+                                  .read_optional(ct::health)
+                                  .dependencies(st::damage)
+                                  .output<int>()
+                                  .parallelism(strata::ips::split_every_n(5)));
 
 // The reference ECS.
 struct reference {
@@ -346,7 +348,7 @@ void run_model(const Settings& settings, unsigned seed, int steps) {
           }
           EXPECT_EQ(proxy.remove_components(ct::health, ids), expected);
         } else {
-          proxy.execute_systems()(strata::sea::all().for_subtasks(
+          proxy.execute_systems()(strata::execution_adapter::all().for_subtasks(
               [](auto& system, auto& data) { system.process(data); }));
           const int expected_census = ref.run_systems();
           int census_total = 0;

@@ -90,31 +90,33 @@ inline constexpr auto summer = strata::tag<::summer>;
 inline constexpr auto reaper = strata::tag<::reaper>;
 }  // namespace st
 
-constexpr auto components =
-    strata::component_signatures(strata::cs::make(ct::position, ct::velocity),
-                                 strata::cs::make(ct::health).sparse(),
-                                 strata::cs::make(ct::label).hash_map());
+constexpr auto components = strata::component_signatures(
+    strata::component_signature::make(ct::position, ct::velocity),
+    strata::component_signature::make(ct::health).sparse(),
+    strata::component_signature::make(ct::label).hash_map());
 
 constexpr auto systems = strata::system_signatures(
-    strata::ss::make(st::movement).read(ct::velocity).write(ct::position),
-    strata::ss::make(st::counter)
+    strata::system_signature::make(st::movement)
+        .read(ct::velocity)
+        .write(ct::position),
+    strata::system_signature::make(st::counter)
         .read(ct::position)
         .dependencies(st::movement)
         .parallelism(strata::ips::split_evenly(3))
         .output<int>(),
-    strata::ss::make(st::summer)
+    strata::system_signature::make(st::summer)
         .dependencies(st::counter)
         .parallelism(strata::ips::none()),
-    strata::ss::make(st::reaper).read(ct::health));
+    strata::system_signature::make(st::reaper).read(ct::health));
 
 template <typename Settings>
 auto run_all(float dt) {
   return [dt](auto& proxy) {
     proxy.execute_systems()(
-        strata::sea::t(st::counter, st::summer, st::reaper)
+        strata::execution_adapter::t(st::counter, st::summer, st::reaper)
             .for_subtasks(
                 [](auto& system, auto& data) { system.process(data); }),
-        strata::sea::all().for_subtasks(
+        strata::execution_adapter::all().for_subtasks(
             [dt](auto& system, auto& data) { system.process(dt, data); }));
   };
 }
@@ -156,8 +158,8 @@ TEST(ContextTest, CreatedEntitiesAreAliveButSubscribedOnlyAfterRefresh) {
     EXPECT_TRUE(proxy.is_in_system(st::counter, e));
     EXPECT_FALSE(proxy.is_in_system(st::reaper, e));  // no health
     EXPECT_TRUE(proxy.is_in_system(st::summer, e));   // needs nothing
-    proxy.execute_systems()(
-        strata::sea::all().detailed_instance([](auto&, auto& executor) {
+    proxy.execute_systems()(strata::execution_adapter::all().detailed_instance(
+        [](auto&, auto& executor) {
           executor.for_subtasks([](auto& system, auto& data) {
             if constexpr (requires { system.process(0.5f, data); }) {
               system.process(0.5f, data);
@@ -251,7 +253,7 @@ struct adder {
 
 TEST(ContextTest, DeferredAddAndRemoveComponents) {
   constexpr auto sys = strata::system_signatures(
-      strata::ss::make(strata::tag<adder>).read(ct::position));
+      strata::system_signature::make(strata::tag<adder>).read(ct::position));
   auto ctx = strata::make_context(strata::settings()
                                       .component_signatures(components)
                                       .system_signatures(sys)
@@ -264,7 +266,7 @@ TEST(ContextTest, DeferredAddAndRemoveComponents) {
                         label{std::make_unique<std::string>("x")});
   });
   ctx.step([&](auto& proxy) {
-    proxy.execute_systems()(strata::sea::all().for_subtasks(
+    proxy.execute_systems()(strata::execution_adapter::all().for_subtasks(
         [](auto& system, auto& data) { system.process(data); }));
     EXPECT_FALSE(proxy.has_component(ct::velocity, e));  // deferred
   });
@@ -303,10 +305,11 @@ TEST(ContextTest, ExecuteSystemsFromRunsTheChainOnly) {
   ctx.step([&](auto& proxy) {
     int ran = 0;
     proxy.execute_systems_from(st::counter)(
-        strata::sea::all().for_subtasks([&](auto& system, auto& data) {
-          ++ran;
-          system.process(data);
-        }));
+        strata::execution_adapter::all().for_subtasks(
+            [&](auto& system, auto& data) {
+              ++ran;
+              system.process(data);
+            }));
     EXPECT_EQ(ran, 2);  // counter (one subtask for one entity) and summer
     EXPECT_EQ(proxy.system(st::summer).total, 1);
   });
@@ -412,10 +415,10 @@ TEST(ContextTest, ComponentsForRefusedCreationsAreDiscardedAtTheRefresh) {
         strata::settings()
             .fixed_entity_limit<1>()
             .component_signatures(strata::component_signatures(
-                strata::cs::make(strata::tag<counted>),
-                strata::cs::make(ct::position)))
+                strata::component_signature::make(strata::tag<counted>),
+                strata::component_signature::make(ct::position)))
             .system_signatures(strata::system_signatures(
-                strata::ss::make(strata::tag<counted_spawner>)))
+                strata::system_signature::make(strata::tag<counted_spawner>)))
             .threads(1));
     const auto run = [](auto& proxy) {
       proxy.execute_systems()(strata::execution_adapter::all().for_subtasks(
@@ -445,10 +448,10 @@ struct thrower {
 };
 
 TEST(ContextTest, ExceptionFromASystemReachesStepAndContextStaysUsable) {
-  constexpr auto sys =
-      strata::system_signatures(strata::ss::make(strata::tag<thrower>)
-                                    .read(ct::position)
-                                    .parallelism(strata::ips::split_evenly(4)));
+  constexpr auto sys = strata::system_signatures(
+      strata::system_signature::make(strata::tag<thrower>)
+          .read(ct::position)
+          .parallelism(strata::ips::split_evenly(4)));
   auto ctx = strata::make_context(strata::settings()
                                       .allow_inner_parallelism()
                                       .component_signatures(components)
@@ -461,7 +464,7 @@ TEST(ContextTest, ExceptionFromASystemReachesStepAndContextStaysUsable) {
   strata::entity_id created_before_throw;
   EXPECT_THROW(ctx.step([&](auto& proxy) {
     created_before_throw = proxy.create_entity();
-    proxy.execute_systems()(strata::sea::all().for_subtasks(
+    proxy.execute_systems()(strata::execution_adapter::all().for_subtasks(
         [](auto& system, auto& data) { system.process(data); }));
   }),
                std::runtime_error);
@@ -481,8 +484,8 @@ struct with_arguments {
 };
 
 TEST(ContextTest, SystemsGetConstructorArguments) {
-  constexpr auto sys =
-      strata::system_signatures(strata::ss::make(strata::tag<with_arguments>));
+  constexpr auto sys = strata::system_signatures(
+      strata::system_signature::make(strata::tag<with_arguments>));
   auto ctx = strata::make_context(
       strata::settings()
           .component_signatures(components)

@@ -3,10 +3,10 @@
 //
 //   struct damage { int amount; };
 //   namespace mt { inline constexpr auto damage = strata::tag<::damage>; }
-//   constexpr auto gunnery = ss::make(st::gunnery)
+//   constexpr auto gunnery = strata::system_signature::make(st::gunnery)
 //       .read(ct::weapon)
 //       .sends<damage>();
-//   constexpr auto hull = ss::make(st::hull)
+//   constexpr auto hull = strata::system_signature::make(st::hull)
 //       .write(ct::health)
 //       .receives<damage>()
 //       .dependencies(st::gunnery);   // a receiver follows every sender

@@ -71,23 +71,23 @@ constexpr auto churn_settings =
     strata::settings()
         .dynamic_entity_limit(8192)
         .allow_inner_parallelism()
-        .component_signatures(
-            strata::component_signatures(strata::cs::make(ct::gun, ct::hull)))
+        .component_signatures(strata::component_signatures(
+            strata::component_signature::make(ct::gun, ct::hull)))
         .system_signatures(strata::system_signatures(
-            strata::ss::make(st::gunnery)
+            strata::system_signature::make(st::gunnery)
                 .read(ct::gun)
                 .sends<damage>()
                 .parallelism(strata::ips::split_evenly_per_core()),
-            strata::ss::make(st::aim)
+            strata::system_signature::make(st::aim)
                 .write(ct::gun)
                 .dependencies(st::gunnery)
                 .parallelism(strata::ips::none()),
-            strata::ss::make(st::repair)
+            strata::system_signature::make(st::repair)
                 .write(ct::hull)
                 .receives<damage>()
                 .dependencies(st::gunnery)
                 .parallelism(strata::ips::split_evenly_per_core()),
-            strata::ss::make(st::reaper)
+            strata::system_signature::make(st::reaper)
                 .read(ct::hull)
                 .dependencies(st::repair)
                 .parallelism(strata::ips::split_evenly(2))))

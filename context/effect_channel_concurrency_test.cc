@@ -84,18 +84,18 @@ constexpr auto settings =
         .allow_inner_parallelism()
         .resources(strata::resources(strata::resource<roster>))
         .component_signatures(strata::component_signatures(
-            strata::cs::make(ct::attacker, ct::ledger)))
+            strata::component_signature::make(ct::attacker, ct::ledger)))
         .system_signatures(strata::system_signatures(
-            strata::ss::make(st::pick)
+            strata::system_signature::make(st::pick)
                 .write(ct::attacker)
                 .parallelism(strata::ips::split_evenly_per_core()),
-            strata::ss::make(st::strike)
+            strata::system_signature::make(st::strike)
                 .read(ct::attacker)
                 .read_resource<roster>()
                 .sends<damage>()
                 .dependencies(st::pick)
                 .parallelism(strata::ips::split_evenly_per_core()),
-            strata::ss::make(st::absorb)
+            strata::system_signature::make(st::absorb)
                 .write(ct::ledger)
                 .receives<damage>()
                 .dependencies(st::strike)
@@ -141,7 +141,7 @@ outcome run(std::size_t threads, strata::scheduler_kind kind) {
   outcome result;
   for (int step = 0; step < kSteps; ++step) {
     ctx.step([](auto& proxy) {
-      proxy.execute_systems()(strata::sea::all().for_subtasks(
+      proxy.execute_systems()(strata::execution_adapter::all().for_subtasks(
           [](auto& system, auto& data) { system.process(data); }));
     });
     result.drops.push_back(ctx.dropped_messages());

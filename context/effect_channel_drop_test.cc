@@ -60,13 +60,14 @@ constexpr auto ledger_settings =
     strata::settings()
         .allow_inner_parallelism()
         .component_signatures(strata::component_signatures(
-            strata::cs::make(ct::gun), strata::cs::make(ct::hull)))
+            strata::component_signature::make(ct::gun),
+            strata::component_signature::make(ct::hull)))
         .system_signatures(strata::system_signatures(
-            strata::ss::make(st::volley)
+            strata::system_signature::make(st::volley)
                 .read(ct::gun)
                 .sends<damage>()
                 .parallelism(strata::ips::split_evenly(3)),
-            strata::ss::make(st::ledger)
+            strata::system_signature::make(st::ledger)
                 .receives<damage>()
                 .dependencies(st::volley)
                 .parallelism(strata::ips::none())))

@@ -100,19 +100,19 @@ constexpr auto model_settings =
     strata::settings()
         .allow_inner_parallelism()
         .resources(strata::resources(strata::resource<pool>))
-        .component_signatures(
-            strata::component_signatures(strata::cs::make(ct::shot)))
+        .component_signatures(strata::component_signatures(
+            strata::component_signature::make(ct::shot)))
         .system_signatures(strata::system_signatures(
-            strata::ss::make(st::split_sender)
+            strata::system_signature::make(st::split_sender)
                 .read(ct::shot)
                 .read_resource<pool>()
                 .sends<damage>()
                 .parallelism(strata::ips::split_evenly_per_core()),
-            strata::ss::make(st::whole_sender)
+            strata::system_signature::make(st::whole_sender)
                 .read_resource<pool>()
                 .sends<damage>()
                 .parallelism(strata::ips::none()),
-            strata::ss::make(st::witness)
+            strata::system_signature::make(st::witness)
                 .receives<damage>()
                 .dependencies(st::split_sender, st::whole_sender)
                 .parallelism(strata::ips::none())))

@@ -76,14 +76,15 @@ constexpr auto settings =
         .allow_inner_parallelism()
         .resources(strata::resources(strata::resource<naming_choice>))
         .component_signatures(strata::component_signatures(
-            strata::cs::make(ct::gun), strata::cs::make(ct::hull)))
+            strata::component_signature::make(ct::gun),
+            strata::component_signature::make(ct::hull)))
         .system_signatures(strata::system_signatures(
-            strata::ss::make(st::volley)
+            strata::system_signature::make(st::volley)
                 .read(ct::gun)
                 .read_resource<naming_choice>()
                 .sends<damage>()
                 .parallelism(strata::ips::split_evenly(3)),
-            strata::ss::make(st::sink)
+            strata::system_signature::make(st::sink)
                 .receives<damage>()
                 .dependencies(st::volley)
                 .parallelism(strata::ips::none())))

@@ -57,17 +57,18 @@ constexpr auto settings =
     strata::settings()
         .allow_inner_parallelism()
         .component_signatures(strata::component_signatures(
-            strata::cs::make(ct::gun), strata::cs::make(ct::hull)))
+            strata::component_signature::make(ct::gun),
+            strata::component_signature::make(ct::hull)))
         .system_signatures(strata::system_signatures(
-            strata::ss::make(st::gunnery)
+            strata::system_signature::make(st::gunnery)
                 .read(ct::gun)
                 .sends<damage>()
                 .parallelism(strata::ips::split_evenly_per_core()),
-            strata::ss::make(st::mines)
+            strata::system_signature::make(st::mines)
                 .read(ct::hull)
                 .sends<damage>()
                 .parallelism(strata::ips::none()),
-            strata::ss::make(st::repair)
+            strata::system_signature::make(st::repair)
                 .write(ct::hull)
                 .receives<damage>()
                 .dependencies(st::gunnery, st::mines)

@@ -100,7 +100,7 @@ world populate(Context& ctx, int hull_count, int gun_count,
 
 template <typename Proxy>
 void run_systems(Proxy& proxy) {
-  proxy.execute_systems()(strata::sea::all().for_subtasks(
+  proxy.execute_systems()(strata::execution_adapter::all().for_subtasks(
       [](auto& system, auto& data) { system.process(data); }));
 }
 

@@ -107,21 +107,24 @@ inline constexpr auto impact = strata::tag<::impact>;
 constexpr auto settings =
     strata::settings()
         .component_signatures(strata::component_signatures(
-            strata::cs::make(ct::gun), strata::cs::make(ct::hull)))
-        .system_signatures(strata::system_signatures(
-            strata::ss::make(st::volley).read(ct::gun).sends<damage>(),
-            strata::ss::make(st::impact)
-                .write(ct::hull)
-                .receives<damage>()
-                .dependencies(st::volley)
-                .parallelism(strata::ips::none())))
+            strata::component_signature::make(ct::gun),
+            strata::component_signature::make(ct::hull)))
+        .system_signatures(
+            strata::system_signatures(strata::system_signature::make(st::volley)
+                                          .read(ct::gun)
+                                          .sends<damage>(),
+                                      strata::system_signature::make(st::impact)
+                                          .write(ct::hull)
+                                          .receives<damage>()
+                                          .dependencies(st::volley)
+                                          .parallelism(strata::ips::none())))
         .scheduler(strata::scheduler::sequential)
         .threads(1);
 using context_type = decltype(strata::make_context<settings>());
 
 template <typename Proxy>
 void run_systems(Proxy& proxy) {
-  proxy.execute_systems()(strata::sea::all().for_subtasks(
+  proxy.execute_systems()(strata::execution_adapter::all().for_subtasks(
       [](auto& system, auto& data) { system.process(data); }));
 }
 

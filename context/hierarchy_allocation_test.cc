@@ -59,15 +59,15 @@ constexpr auto settings =
     strata::settings()
         .allow_inner_parallelism()
         .component_signatures(strata::component_signatures(
-            strata::cs::make(ct::offset, ct::placed),
-            strata::cs::make(ct::wanted)))
+            strata::component_signature::make(ct::offset, ct::placed),
+            strata::component_signature::make(ct::wanted)))
         .system_signatures(strata::system_signatures(
-            strata::ss::make(st::propagate)
+            strata::system_signature::make(st::propagate)
                 .write(ct::placed)
                 .read(ct::offset)
                 .parallelism(strata::ips::split_evenly(3))
                 .in_hierarchy_order(),
-            strata::ss::make(st::adopter).read(ct::wanted)))
+            strata::system_signature::make(st::adopter).read(ct::wanted)))
         .scheduler(strata::scheduler::atomic_counter)
         .threads(2)
         .hand_off(strata::hand_off::always)
@@ -95,7 +95,7 @@ TEST(HierarchyAllocationTest, SteadyStateStepsAllocateNothing) {
       proxy.set_parent(a, ids[n % 2 == 0 ? 10 : 11]);
       proxy.remove_parent(b);
       proxy.set_parent(b, ids[40]);
-      proxy.execute_systems()(strata::sea::all().for_subtasks(
+      proxy.execute_systems()(strata::execution_adapter::all().for_subtasks(
           [](auto& system, auto& data) { system.process(data); }));
     });
   };

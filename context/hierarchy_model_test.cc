@@ -25,7 +25,7 @@ using strata::null_entity;
 using strata::refresh_event;
 
 constexpr auto components = strata::component_signatures(
-    strata::cs::make(strata::testing::ct::position));
+    strata::component_signature::make(strata::testing::ct::position));
 
 using event_record = std::tuple<refresh_event::kind, entity_id, entity_id>;
 

@@ -63,27 +63,28 @@ inline constexpr auto visit_order = strata::tag<::visit_order>;
 inline constexpr auto propagate_passed = strata::tag<::propagate_passed>;
 }  // namespace st
 
-constexpr auto components = strata::component_signatures(
-    strata::cs::make(ct::local), strata::cs::make(ct::world),
-    strata::cs::make(ct::passed));
-constexpr auto systems =
-    strata::system_signatures(strata::ss::make(st::propagate)
-                                  .write(ct::world)
-                                  .read(ct::local)
-                                  .parallelism(strata::ips::split_evenly(4))
-                                  .in_hierarchy_order(),
-                              strata::ss::make(st::visit_order)
-                                  .read(ct::world)
-                                  .dependencies(st::propagate)
-                                  .parallelism(strata::ips::none())
-                                  .output<std::vector<std::size_t>>()
-                                  .in_hierarchy_order(),
-                              strata::ss::make(st::propagate_passed)
-                                  .write(ct::passed)
-                                  .read(ct::local)
-                                  .parallelism(strata::ips::split_evenly(4))
-                                  .output<std::vector<std::size_t>>()
-                                  .in_hierarchy_order());
+constexpr auto components =
+    strata::component_signatures(strata::component_signature::make(ct::local),
+                                 strata::component_signature::make(ct::world),
+                                 strata::component_signature::make(ct::passed));
+constexpr auto systems = strata::system_signatures(
+    strata::system_signature::make(st::propagate)
+        .write(ct::world)
+        .read(ct::local)
+        .parallelism(strata::ips::split_evenly(4))
+        .in_hierarchy_order(),
+    strata::system_signature::make(st::visit_order)
+        .read(ct::world)
+        .dependencies(st::propagate)
+        .parallelism(strata::ips::none())
+        .output<std::vector<std::size_t>>()
+        .in_hierarchy_order(),
+    strata::system_signature::make(st::propagate_passed)
+        .write(ct::passed)
+        .read(ct::local)
+        .parallelism(strata::ips::split_evenly(4))
+        .output<std::vector<std::size_t>>()
+        .in_hierarchy_order());
 constexpr auto settings = strata::settings()
                               .allow_inner_parallelism()
                               .component_signatures(components)
@@ -94,7 +95,7 @@ constexpr auto settings = strata::settings()
 template <typename Context>
 void run(Context& ctx) {
   ctx.step([](auto& proxy) {
-    proxy.execute_systems()(strata::sea::all().for_subtasks(
+    proxy.execute_systems()(strata::execution_adapter::all().for_subtasks(
         [](auto& system, auto& data) { system.process(data); }));
   });
 }
@@ -270,10 +271,10 @@ struct visit_indices {
 };
 constexpr auto indices_settings =
     strata::settings()
-        .component_signatures(
-            strata::component_signatures(strata::cs::make(ct::local)))
+        .component_signatures(strata::component_signatures(
+            strata::component_signature::make(ct::local)))
         .system_signatures(strata::system_signatures(
-            strata::ss::make(strata::tag<visit_indices>)
+            strata::system_signature::make(strata::tag<visit_indices>)
                 .read(ct::local)
                 .output<std::vector<std::pair<std::size_t, std::size_t>>>()
                 .in_hierarchy_order()))
@@ -351,9 +352,11 @@ template <misnamed Misuse>
 constexpr auto misnamed_settings =
     strata::settings()
         .component_signatures(strata::component_signatures(
-            strata::cs::make(ct::local), strata::cs::make(ct::world)))
+            strata::component_signature::make(ct::local),
+            strata::component_signature::make(ct::world)))
         .system_signatures(strata::system_signatures(
-            strata::ss::make(strata::tag<parent_of_misnamed<Misuse>>)
+            strata::system_signature::make(
+                strata::tag<parent_of_misnamed<Misuse>>)
                 .read(ct::local, ct::world)
                 .in_hierarchy_order()))
         .hierarchy(strata::kill_children);

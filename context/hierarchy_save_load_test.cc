@@ -53,14 +53,15 @@ inline constexpr auto propagate =
 inline constexpr auto visit_order = strata::tag<::visit_order>;
 }  // namespace st
 
-constexpr auto components = strata::component_signatures(
-    strata::cs::make(ct::local), strata::cs::make(ct::world));
+constexpr auto components =
+    strata::component_signatures(strata::component_signature::make(ct::local),
+                                 strata::component_signature::make(ct::world));
 constexpr auto systems =
-    strata::system_signatures(strata::ss::make(st::propagate)
+    strata::system_signatures(strata::system_signature::make(st::propagate)
                                   .write(ct::world)
                                   .read(ct::local)
                                   .in_hierarchy_order(),
-                              strata::ss::make(st::visit_order)
+                              strata::system_signature::make(st::visit_order)
                                   .read(ct::world)
                                   .dependencies(st::propagate)
                                   .parallelism(strata::ips::none())
@@ -76,18 +77,19 @@ constexpr auto detaching = strata::settings()
                                .system_signatures(systems)
                                .threads(1)
                                .hierarchy(strata::detach_children);
-constexpr auto flat =
-    strata::settings()
-        .component_signatures(components)
-        .system_signatures(strata::system_signatures(
-            strata::ss::make(st::propagate).write(ct::world).read(ct::local)))
-        .threads(1);
+constexpr auto flat = strata::settings()
+                          .component_signatures(components)
+                          .system_signatures(strata::system_signatures(
+                              strata::system_signature::make(st::propagate)
+                                  .write(ct::world)
+                                  .read(ct::local)))
+                          .threads(1);
 
 // Runs the systems; returns the visiting order of that step.
 template <typename Context>
 std::vector<entity_id> run(Context& ctx) {
   ctx.step([](auto& proxy) {
-    proxy.execute_systems()(strata::sea::all().for_subtasks(
+    proxy.execute_systems()(strata::execution_adapter::all().for_subtasks(
         [](auto& system, auto& data) { system.process(data); }));
   });
   std::vector<entity_id> order;

@@ -46,9 +46,10 @@ inline constexpr auto adopter = strata::tag<::adopter>;
 }
 
 constexpr auto components = strata::component_signatures(
-    strata::cs::make(ct::position), strata::cs::make(wanted));
+    strata::component_signature::make(ct::position),
+    strata::component_signature::make(wanted));
 constexpr auto systems =
-    strata::system_signatures(strata::ss::make(st::adopter)
+    strata::system_signatures(strata::system_signature::make(st::adopter)
                                   .read(wanted)
                                   .parallelism(strata::ips::split_evenly(3)));
 
@@ -263,7 +264,7 @@ TEST(HierarchyTest, RequestsFromSystems) {
     std::vector<event_record> events;
     record_hierarchy_events(ctx, events);
     ctx.step([&](auto& proxy) {
-      proxy.execute_systems()(strata::sea::all().for_subtasks(
+      proxy.execute_systems()(strata::execution_adapter::all().for_subtasks(
           [](auto& system, auto& data) { system.process(data); }));
     });
     EXPECT_EQ(events,

@@ -103,11 +103,12 @@ struct reaper {
 };
 
 constexpr auto components = strata::component_signatures(
-    strata::cs::make(ct::position), strata::cs::make(ct::velocity).sparse(),
-    strata::cs::make(ct::health));
+    strata::component_signature::make(ct::position),
+    strata::component_signature::make(ct::velocity).sparse(),
+    strata::component_signature::make(ct::health));
 constexpr auto systems = strata::system_signatures(
-    strata::ss::make(strata::tag<mover>).write(ct::position),
-    strata::ss::make(strata::tag<reaper>)
+    strata::system_signature::make(strata::tag<mover>).write(ct::position),
+    strata::system_signature::make(strata::tag<reaper>)
         .read(ct::position)
         .dependencies(strata::tag<mover>));
 constexpr auto settings =
@@ -119,7 +120,7 @@ constexpr auto settings =
         .scheduler(strata::scheduler::atomic_counter)
         .hooks(hooks);
 
-const auto all_subtasks = strata::sea::all().for_subtasks(
+const auto all_subtasks = strata::execution_adapter::all().for_subtasks(
     [](auto& system, auto& data) { system.process(data); });
 
 // The model: each live entity's components, and what the hooks were told at

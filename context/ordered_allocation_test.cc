@@ -55,10 +55,11 @@ constexpr auto settings =
     strata::settings()
         .allow_inner_parallelism()
         .component_signatures(strata::component_signatures(
-            strata::cs::make(ct::depth), strata::cs::make(ct::weight)))
+            strata::component_signature::make(ct::depth),
+            strata::component_signature::make(ct::weight)))
         .system_signatures(strata::system_signatures(
-            strata::ss::make(st::sink).write(ct::depth),
-            strata::ss::make(st::stack)
+            strata::system_signature::make(st::sink).write(ct::depth),
+            strata::system_signature::make(st::stack)
                 .write(ct::weight)
                 .read(ct::depth)
                 .dependencies(st::sink)
@@ -88,7 +89,7 @@ TEST(OrderedAllocationTest, SteadyStateStepsAllocateNothing) {
       proxy.add_component(ct::depth, e, n % 101);
       proxy.add_component(ct::weight, e);
       ids[500 + n % 500] = e;
-      proxy.execute_systems()(strata::sea::all().for_subtasks(
+      proxy.execute_systems()(strata::execution_adapter::all().for_subtasks(
           [](auto& system, auto& data) { system.process(data); }));
     });
   };

@@ -45,16 +45,16 @@ inline constexpr auto through_for_entities =
 constexpr auto settings =
     strata::settings()
         .allow_inner_parallelism()
-        .component_signatures(
-            strata::component_signatures(strata::cs::make(ct::layer)))
+        .component_signatures(strata::component_signatures(
+            strata::component_signature::make(ct::layer)))
         .system_signatures(strata::system_signatures(
-            strata::ss::make(st::through_for_each)
+            strata::system_signature::make(st::through_for_each)
                 .read(ct::layer)
                 .changed(ct::layer)
                 .ordered_by(ct::layer, strata::order_by_member<&layer::depth>)
                 .parallelism(strata::ips::split_evenly(3))
                 .output<visits>(),
-            strata::ss::make(st::through_for_entities)
+            strata::system_signature::make(st::through_for_entities)
                 .read(ct::layer)
                 .changed(ct::layer)
                 .ordered_by(ct::layer, strata::order_by_member<&layer::depth>)
@@ -87,7 +87,7 @@ void check_at(std::size_t threads) {
   });
   const auto run = [&] {
     ctx.step([](auto& proxy) {
-      proxy.execute_systems()(strata::sea::all().for_subtasks(
+      proxy.execute_systems()(strata::execution_adapter::all().for_subtasks(
           [](auto& system, auto& data) { system.process(data); }));
     });
   };

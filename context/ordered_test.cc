@@ -71,16 +71,17 @@ inline constexpr auto list_ranks = strata::tag<::list_ranks>;
 }  // namespace st
 
 constexpr auto components = strata::component_signatures(
-    strata::cs::make(ct::sprite), strata::cs::make(ct::rank).sparse());
+    strata::component_signature::make(ct::sprite),
+    strata::component_signature::make(ct::rank).sparse());
 constexpr auto systems = strata::system_signatures(
-    strata::ss::make(st::shuffle).write(ct::sprite),
-    strata::ss::make(st::draw)
+    strata::system_signature::make(st::shuffle).write(ct::sprite),
+    strata::system_signature::make(st::draw)
         .read(ct::sprite)
         .dependencies(st::shuffle)
         .parallelism(strata::ips::split_evenly(4))
         .output<visits>()
         .ordered_by(ct::sprite, strata::order_by_member<&sprite::depth>),
-    strata::ss::make(st::list_ranks)
+    strata::system_signature::make(st::list_ranks)
         .read(ct::rank)
         .parallelism(strata::ips::split_evenly(3))
         .output<visits>()
@@ -162,7 +163,7 @@ std::vector<visits> simulate(std::size_t threads,
       create(proxy, 6);
     });
     ctx.step([](auto& proxy) {
-      proxy.execute_systems()(strata::sea::all().for_subtasks(
+      proxy.execute_systems()(strata::execution_adapter::all().for_subtasks(
           [](auto& system, auto& data) { system.process(data); }));
     });
     const visits drawn = visited(ctx, st::draw);

@@ -211,7 +211,7 @@ struct random_dag {
     return []<std::size_t... R, std::size_t... W, std::size_t... D>(
         std::index_sequence<R...>, std::index_sequence<W...>,
         std::index_sequence<D...>) {
-      return ss::make(tag<system<I>>)
+      return system_signature::make(tag<system<I>>)
           .read(tag<comp<in::reads[R]>>...)
           .write(tag<comp<in::writes[W]>>...)
           .dependencies(tag<system<in::deps[D]>>...)
@@ -226,7 +226,8 @@ struct random_dag {
   // The N generated systems plus all_entities (id N).
   static constexpr auto systems() {
     return []<std::size_t... I>(std::index_sequence<I...>) {
-      return system_signatures(signature<I>()..., ss::make(tag<all_entities>));
+      return system_signatures(signature<I>()...,
+                               system_signature::make(tag<all_entities>));
     }
     (std::make_index_sequence<N>{});
   }
@@ -241,9 +242,12 @@ struct random_dag {
 
 // Every random-DAG component, stored in a mix of storages.
 inline constexpr auto random_dag_components = component_signatures(
-    cs::make(tag<comp<0>>, tag<comp<1>>), cs::make(tag<comp<2>>),
-    cs::make(tag<comp<3>>, tag<comp<4>>).aos(), cs::make(tag<comp<5>>).sparse(),
-    cs::make(tag<comp<6>>).hash_map(), cs::make(tag<comp<7>>).sparse());
+    component_signature::make(tag<comp<0>>, tag<comp<1>>),
+    component_signature::make(tag<comp<2>>),
+    component_signature::make(tag<comp<3>>, tag<comp<4>>).aos(),
+    component_signature::make(tag<comp<5>>).sparse(),
+    component_signature::make(tag<comp<6>>).hash_map(),
+    component_signature::make(tag<comp<7>>).sparse());
 
 template <std::size_t... K, typename F>
 constexpr void for_each_component(std::index_sequence<K...>, F&& f) {

@@ -42,17 +42,17 @@ struct watcher {
 constexpr auto settings =
     strata::settings()
         .component_signatures(strata::component_signatures(
-            strata::cs::make(ct::position, ct::velocity)))
-        .system_signatures(
-            strata::system_signatures(strata::ss::make(strata::tag<reader>)
-                                          .write(ct::position)
-                                          .read(ct::velocity)
-                                          .output<std::vector<float>>(),
-                                      strata::ss::make(strata::tag<watcher>)
-                                          .read(ct::position)
-                                          .changed(ct::position)
-                                          .dependencies(strata::tag<reader>)
-                                          .output<std::vector<entity_id>>()));
+            strata::component_signature::make(ct::position, ct::velocity)))
+        .system_signatures(strata::system_signatures(
+            strata::system_signature::make(strata::tag<reader>)
+                .write(ct::position)
+                .read(ct::velocity)
+                .output<std::vector<float>>(),
+            strata::system_signature::make(strata::tag<watcher>)
+                .read(ct::position)
+                .changed(ct::position)
+                .dependencies(strata::tag<reader>)
+                .output<std::vector<entity_id>>()));
 
 // Runs both systems once; returns what each put in its output.
 template <typename Context>
@@ -60,12 +60,12 @@ std::pair<std::vector<float>, std::vector<entity_id>> run(Context& ctx) {
   std::vector<float> sums;
   std::vector<entity_id> changed;
   ctx.step([](auto& proxy) {
-    proxy.execute_systems()(strata::sea::all().for_subtasks(
+    proxy.execute_systems()(strata::execution_adapter::all().for_subtasks(
         [](auto& system, auto& data) { system.process(data); }));
   });
   ctx.step([&](auto& proxy) {
-    proxy.execute_systems()(
-        strata::sea::all().for_subtasks([&](auto& system, auto& data) {
+    proxy.execute_systems()(strata::execution_adapter::all().for_subtasks(
+        [&](auto& system, auto& data) {
           system.process(data);
           for (const auto& item : data.output()) {
             if constexpr (std::is_same_v<std::decay_t<decltype(item)>, float>) {

@@ -38,8 +38,9 @@ struct health {
   ~health() { ++destroyed; }
 };
 
-constexpr auto components = component_signatures(
-    cs::make(tag<position>), cs::make(tag<health>).sparse());
+constexpr auto components =
+    component_signatures(component_signature::make(tag<position>),
+                         component_signature::make(tag<health>).sparse());
 using component_list = std::remove_const_t<decltype(components)>;
 using bitset_type = component_bitset<2>;
 using metadata_type =

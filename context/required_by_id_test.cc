@@ -37,11 +37,12 @@ struct prober {
 constexpr auto settings =
     strata::settings()
         .component_signatures(strata::component_signatures(
-            strata::cs::make(ct::position), strata::cs::make(ct::velocity)))
-        .system_signatures(
-            strata::system_signatures(strata::ss::make(strata::tag<prober>)
-                                          .write(ct::position)
-                                          .output<std::vector<int>>()));
+            strata::component_signature::make(ct::position),
+            strata::component_signature::make(ct::velocity)))
+        .system_signatures(strata::system_signatures(
+            strata::system_signature::make(strata::tag<prober>)
+                .write(ct::position)
+                .output<std::vector<int>>()));
 
 // Runs the prober on `ids` in a step that first calls before(proxy).
 template <typename Context, typename Before>
@@ -51,8 +52,8 @@ std::vector<int> probe(Context& ctx, std::vector<entity_id> ids,
   std::vector<int> found;
   ctx.step([&](auto& proxy) {
     before(proxy);
-    proxy.execute_systems()(
-        strata::sea::all().for_subtasks([&](auto& system, auto& data) {
+    proxy.execute_systems()(strata::execution_adapter::all().for_subtasks(
+        [&](auto& system, auto& data) {
           system.process(data);
           found = data.output();
         }));

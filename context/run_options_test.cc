@@ -64,14 +64,14 @@ inline constexpr auto integrate = strata::tag<::integrate>;
 inline constexpr auto damp = strata::tag<::damp>;
 }  // namespace st
 
-constexpr auto components =
-    strata::component_signatures(strata::cs::make(ct::position, ct::velocity));
+constexpr auto components = strata::component_signatures(
+    strata::component_signature::make(ct::position, ct::velocity));
 constexpr auto systems = strata::system_signatures(
-    strata::ss::make(st::integrate)
+    strata::system_signature::make(st::integrate)
         .parallelism(strata::inner_parallelism::split_evenly(4))
         .read(ct::velocity)
         .write(ct::position),
-    strata::ss::make(st::damp)
+    strata::system_signature::make(st::damp)
         .parallelism(strata::inner_parallelism::split_evenly(4))
         .read(ct::position)
         .write(ct::velocity)
@@ -108,7 +108,7 @@ template <typename Context>
 void run_steps(Context& ctx, int steps) {
   for (int i = 0; i < steps; ++i) {
     ctx.step([](auto& proxy) {
-      proxy.execute_systems()(strata::sea::all().for_subtasks(
+      proxy.execute_systems()(strata::execution_adapter::all().for_subtasks(
           [](auto& system, auto& data) { system.process(data); }));
     });
   }

@@ -143,7 +143,7 @@ constexpr std::string_view to_string(load_error error) {
 
 namespace context_internal {
 
-using no_serializer = cs::signature_internal::no_serializer;
+using no_serializer = component_signature::signature_internal::no_serializer;
 
 template <typename T>
 struct resource_serializer {

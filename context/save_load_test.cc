@@ -170,13 +170,13 @@ TEST(SaveLoadTest, EverySingleByteFlipIsRefused) {
 
 // The same components, but health in a contiguous buffer, not sparse.
 constexpr auto other_components = strata::component_signatures(
-    strata::cs::make(sn::ct::position, sn::ct::velocity),
-    strata::cs::make(sn::ct::spin, sn::ct::heat).aos(),
-    strata::cs::make(sn::ct::health),
-    strata::cs::make(sn::ct::label)
+    strata::component_signature::make(sn::ct::position, sn::ct::velocity),
+    strata::component_signature::make(sn::ct::spin, sn::ct::heat).aos(),
+    strata::component_signature::make(sn::ct::health),
+    strata::component_signature::make(sn::ct::label)
         .hash_map()
         .serialize_with(strata::cereal_io{}),
-    strata::cs::make(sn::ct::marked));
+    strata::component_signature::make(sn::ct::marked));
 constexpr auto other_settings =
     strata::settings()
         .resources(strata::resources(strata::resource<sn::world_rng>,

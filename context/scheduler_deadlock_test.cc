@@ -65,7 +65,7 @@ constexpr auto systems_for() {
   using y = counting_system<S, 5>;
   using z = counting_system<S, 6>;
   auto make = [](auto tag) {
-    return strata::ss::make(tag)
+    return strata::system_signature::make(tag)
         .read(ct::position)
         .parallelism(Strategy)
         .template output<int>();
@@ -78,8 +78,8 @@ constexpr auto systems_for() {
       make(strata::tag<z>).dependencies(strata::tag<x>, strata::tag<y>));
 }
 
-constexpr auto components =
-    strata::component_signatures(strata::cs::make(ct::position));
+constexpr auto components = strata::component_signatures(
+    strata::component_signature::make(ct::position));
 
 // Sum of the subtask outputs of a system: the entities it visited.
 template <typename Proxy, typename Tag>
@@ -121,14 +121,14 @@ void run_strategy(const char* name) {
               proxy.add_component(ct::position, proxy.create_entity());
           });
           // d runs its subtasks twice: two nested fork-joins in one task.
-          auto twice =
-              strata::sea::t(d).detailed_instance([](auto&, auto& executor) {
+          auto twice = strata::execution_adapter::t(d).detailed_instance(
+              [](auto&, auto& executor) {
                 for (int round = 0; round < 2; ++round) {
                   executor.for_subtasks(
                       [](auto& system, auto& data) { system.process(data); });
                 }
               });
-          auto once = strata::sea::all().for_subtasks(
+          auto once = strata::execution_adapter::all().for_subtasks(
               [](auto& system, auto& data) { system.process(data); });
           for (int step = 0; step < 10; ++step) {
             ctx.step([&](auto& proxy) {

@@ -187,7 +187,7 @@ void churn(Proxy& proxy, std::uint64_t& rng, int creations) {
 
 template <typename Proxy>
 void run_systems(Proxy& proxy) {
-  proxy.execute_systems()(strata::sea::all().for_subtasks(
+  proxy.execute_systems()(strata::execution_adapter::all().for_subtasks(
       [](auto& system, auto& data) { system.process(data); }));
 }
 // A second run in the same step (one step in four): by execute_systems, or
@@ -200,8 +200,8 @@ void run_systems_again(Proxy& proxy, int step) {
     run_systems(proxy);
     return;
   }
-  proxy.execute_systems()(
-      strata::sea::all().detailed_instance([](auto&, auto& executor) {
+  proxy.execute_systems()(strata::execution_adapter::all().detailed_instance(
+      [](auto&, auto& executor) {
         for (int pass = 0; pass < 2; ++pass) {
           executor.for_subtasks(
               [](auto& system, auto& data) { system.process(data); });

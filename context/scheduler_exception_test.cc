@@ -110,26 +110,29 @@ struct sibling : system_base<5> {
 };
 
 constexpr auto components = strata::component_signatures(
-    strata::cs::make(ct::position), strata::cs::make(ct::marker).sparse());
+    strata::component_signature::make(ct::position),
+    strata::component_signature::make(ct::marker).sparse());
 constexpr auto split4 = strata::ips::split_evenly(4);
 constexpr auto systems = strata::system_signatures(
-    strata::ss::make(strata::tag<root>).read(ct::position).parallelism(split4),
-    strata::ss::make(strata::tag<thrower>)
+    strata::system_signature::make(strata::tag<root>)
+        .read(ct::position)
+        .parallelism(split4),
+    strata::system_signature::make(strata::tag<thrower>)
         .read(ct::position)
         .dependencies(strata::tag<root>)
         .parallelism(split4),
-    strata::ss::make(strata::tag<after_thrower>)
+    strata::system_signature::make(strata::tag<after_thrower>)
         .read(ct::position)
         .dependencies(strata::tag<thrower>)
         .parallelism(split4),
-    strata::ss::make(strata::tag<after_after>)
+    strata::system_signature::make(strata::tag<after_after>)
         .read(ct::position)
         .dependencies(strata::tag<after_thrower>, strata::tag<sibling>)
         .parallelism(split4),
-    strata::ss::make(strata::tag<independent>)
+    strata::system_signature::make(strata::tag<independent>)
         .read(ct::position)
         .parallelism(split4),
-    strata::ss::make(strata::tag<sibling>)
+    strata::system_signature::make(strata::tag<sibling>)
         .read(ct::position)
         .dependencies(strata::tag<root>)
         .parallelism(split4));
@@ -151,7 +154,7 @@ TEST_P(SchedulerExceptionTest, ThrowStopsDependentsOnlyAndContextRecovers) {
                                  .threads(std::get<0>(GetParam()))
                                  .hand_off(std::get<1>(GetParam())));
     auto run_all = [](auto& proxy) {
-      proxy.execute_systems()(strata::sea::all().for_subtasks(
+      proxy.execute_systems()(strata::execution_adapter::all().for_subtasks(
           [](auto& system, auto& data) { system.process(data); }));
     };
     for (int round = 0; round < 20; ++round) {
@@ -325,17 +328,17 @@ struct spawner {
 };
 
 constexpr auto same_state_components = strata::component_signatures(
-    strata::cs::make(strata::testing::ct::position),
-    strata::cs::make(strata::testing::ct::health));
+    strata::component_signature::make(strata::testing::ct::position),
+    strata::component_signature::make(strata::testing::ct::health));
 constexpr auto same_state_systems = strata::system_signatures(
-    strata::ss::make(strata::tag<culler>)
+    strata::system_signature::make(strata::tag<culler>)
         .read(strata::testing::ct::health)
         .parallelism(strata::ips::split_evenly(3)),
-    strata::ss::make(strata::tag<ager>)
+    strata::system_signature::make(strata::tag<ager>)
         .write(strata::testing::ct::health)
         .dependencies(strata::tag<culler>)
         .parallelism(strata::ips::split_evenly_per_core()),
-    strata::ss::make(strata::tag<spawner>)
+    strata::system_signature::make(strata::tag<spawner>)
         .read(strata::testing::ct::position)
         .parallelism(strata::ips::split_evenly(2)));
 
@@ -357,7 +360,7 @@ std::vector<std::pair<std::uint32_t, int>> final_state(
     armed = step % 10 == 0;
     try {
       ctx.step([](auto& proxy) {
-        proxy.execute_systems()(strata::sea::all().for_subtasks(
+        proxy.execute_systems()(strata::execution_adapter::all().for_subtasks(
             [](auto& system, auto& data) { system.process(data); }));
       });
       EXPECT_FALSE(armed) << "step " << step << " should have thrown";

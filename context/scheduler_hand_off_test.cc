@@ -39,16 +39,16 @@ struct idle_system {
 
 // Never split (ips::none()): only the outer decision, handing a whole
 // system to the worker, can move a run off the calling thread.
-constexpr auto pair_of_systems =
-    strata::system_signatures(strata::ss::make(strata::tag<idle_system<0>>)
-                                  .read(ct::position)
-                                  .parallelism(strata::ips::none()),
-                              strata::ss::make(strata::tag<idle_system<1>>)
-                                  .read(ct::position)
-                                  .parallelism(strata::ips::none()));
+constexpr auto pair_of_systems = strata::system_signatures(
+    strata::system_signature::make(strata::tag<idle_system<0>>)
+        .read(ct::position)
+        .parallelism(strata::ips::none()),
+    strata::system_signature::make(strata::tag<idle_system<1>>)
+        .read(ct::position)
+        .parallelism(strata::ips::none()));
 
-constexpr auto components =
-    strata::component_signatures(strata::cs::make(ct::position));
+constexpr auto components = strata::component_signatures(
+    strata::component_signature::make(ct::position));
 
 // Settings of every test here: the atomic-counter scheduler on two threads,
 // deciding by itself.
@@ -82,8 +82,8 @@ off_caller_runs runs_off_the_calling_thread(int light_steps, int heavy_steps) {
     std::atomic<int> elsewhere{0};
     for (int step = 0; step < steps; ++step) {
       ctx.step([&](auto& proxy) {
-        proxy.execute_systems()(
-            strata::sea::all().for_subtasks([&](auto& system, auto& data) {
+        proxy.execute_systems()(strata::execution_adapter::all().for_subtasks(
+            [&](auto& system, auto& data) {
               if (std::this_thread::get_id() != caller) elsewhere.fetch_add(1);
               system.process(data);
               if (heavy) {
@@ -142,10 +142,10 @@ struct per_entity_system {
   }
 };
 constexpr auto pair_of_per_entity_systems = strata::system_signatures(
-    strata::ss::make(strata::tag<per_entity_system<0>>)
+    strata::system_signature::make(strata::tag<per_entity_system<0>>)
         .read(ct::position)
         .parallelism(strata::ips::none()),
-    strata::ss::make(strata::tag<per_entity_system<1>>)
+    strata::system_signature::make(strata::tag<per_entity_system<1>>)
         .read(ct::position)
         .parallelism(strata::ips::none()));
 
@@ -173,8 +173,8 @@ TEST(SchedulerHandOffTest, DecisionsFollowAWorldThatGrows) {
   std::atomic<int> elsewhere{0};
   const auto update = [&] {
     ctx.step([&](auto& proxy) {
-      proxy.execute_systems()(
-          strata::sea::all().for_subtasks([&](auto& system, auto& data) {
+      proxy.execute_systems()(strata::execution_adapter::all().for_subtasks(
+          [&](auto& system, auto& data) {
             if (std::this_thread::get_id() != caller) elsewhere.fetch_add(1);
             system.process(data);
           }));
@@ -235,8 +235,8 @@ int off_caller_runs_at_the_end(
     for (int i = 0; i < phase.first; ++i, ++step) {
       const bool counted = step >= steps - window;
       ctx.step([&](auto& proxy) {
-        proxy.execute_systems()(
-            strata::sea::all().for_subtasks([&](auto& system, auto& data) {
+        proxy.execute_systems()(strata::execution_adapter::all().for_subtasks(
+            [&](auto& system, auto& data) {
               system.process(data);
               const bool off = std::this_thread::get_id() != caller;
               if (off && counted) elsewhere.fetch_add(1);

@@ -94,15 +94,16 @@ void check_steps(Ctx& ctx, recorder& rec,
 
 // The adapter: records start and end around all subtasks of a system.
 auto recording_adapter(recorder& rec) {
-  return strata::sea::all().detailed_instance([&rec](auto& instance,
-                                                     auto& executor) {
-    constexpr std::size_t id = std::remove_reference_t<decltype(instance)>::id;
-    rec.start[id] = rec.sequence.fetch_add(1);
-    executor.for_subtasks(
-        [](auto& system, auto& data) { system.process(data); });
-    rec.end[id] = rec.sequence.fetch_add(1);
-    rec.runs[id].fetch_add(1);
-  });
+  return strata::execution_adapter::all().detailed_instance(
+      [&rec](auto& instance, auto& executor) {
+        constexpr std::size_t id =
+            std::remove_reference_t<decltype(instance)>::id;
+        rec.start[id] = rec.sequence.fetch_add(1);
+        executor.for_subtasks(
+            [](auto& system, auto& data) { system.process(data); });
+        rec.end[id] = rec.sequence.fetch_add(1);
+        rec.runs[id].fetch_add(1);
+      });
 }
 
 namespace ct = strata::testing::ct;
@@ -124,31 +125,31 @@ using sc = busy_system<diamond_tag, 2>;
 using sd = busy_system<diamond_tag, 3>;
 using se = busy_system<diamond_tag, 4>;
 constexpr auto diamond = strata::system_signatures(
-    strata::ss::make(strata::tag<sa>)
+    strata::system_signature::make(strata::tag<sa>)
         .read(ct::position)
         .parallelism(strata::ips::split_evenly_per_core())
         .output<std::uint64_t>(),
-    strata::ss::make(strata::tag<sb>)
+    strata::system_signature::make(strata::tag<sb>)
         .read(ct::position)
         .dependencies(strata::tag<sa>)
         .parallelism(strata::ips::split_evenly(3))
         .output<std::uint64_t>(),
-    strata::ss::make(strata::tag<sc>)
+    strata::system_signature::make(strata::tag<sc>)
         .read(ct::position)
         .dependencies(strata::tag<sa>)
         .parallelism(strata::ips::split_every_n(7))
         .output<std::uint64_t>(),
-    strata::ss::make(strata::tag<sd>)
+    strata::system_signature::make(strata::tag<sd>)
         .read(ct::position)
         .dependencies(strata::tag<sb>, strata::tag<sc>)
         .parallelism(strata::ips::split_evenly(4))
         .output<std::uint64_t>(),
-    strata::ss::make(strata::tag<se>)
+    strata::system_signature::make(strata::tag<se>)
         .read(ct::position)
         .parallelism(strata::ips::split_evenly(2))
         .output<std::uint64_t>());
-constexpr auto components =
-    strata::component_signatures(strata::cs::make(ct::position));
+constexpr auto components = strata::component_signatures(
+    strata::component_signature::make(ct::position));
 
 // (threads, hand-off mode): 0, 1, 2 and 8 workers, the hand-off decisions
 // automatic and forced both ways.
@@ -205,7 +206,7 @@ template <typename Dag, std::size_t I>
 constexpr auto dag_signature() {
   using in = typename Dag::template info<I>;
   return []<std::size_t... D>(std::index_sequence<D...>) {
-    return strata::ss::make(strata::tag<dag_system<Dag, I>>)
+    return strata::system_signature::make(strata::tag<dag_system<Dag, I>>)
         .read(ct::position)
         .dependencies(strata::tag<dag_system<Dag, in::deps[D]>>...)
         .parallelism(strata::testing::strategy_for<Dag::spec.strategy[I]>())

@@ -33,7 +33,8 @@
 // relation, a built-in scheduler or a run policy stands for itself, a
 // run-time number for its key (which holds the number), so
 // `settings().component_signatures(c).system_signatures(s).threads(n)` is a
-// `settings_t<cs::list<...>, ss::list<...>, context_keys::threads>`.
+// `settings_t<component_signature::list<...>,
+// system_signature::list<...>, context_keys::threads>`.
 // Compilers spell that type in every note about a context made from
 // settings passed by value (make_context(settings)), so it is kept short;
 // make_context<settings>() spells `named_settings<settings>` instead.

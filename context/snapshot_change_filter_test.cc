@@ -56,13 +56,13 @@ constexpr auto settings =
     strata::settings()
         .allow_inner_parallelism()
         .component_signatures(strata::component_signatures(
-            strata::cs::make(ct::position, ct::velocity)))
+            strata::component_signature::make(ct::position, ct::velocity)))
         .system_signatures(strata::system_signatures(
-            strata::ss::make(st::writer)
+            strata::system_signature::make(st::writer)
                 .parallelism(strata::inner_parallelism::none())
                 .read(ct::velocity)
                 .write(ct::position),
-            strata::ss::make(st::watcher)
+            strata::system_signature::make(st::watcher)
                 .read(ct::position)
                 .changed(ct::position)
                 .dependencies(st::writer)
@@ -88,7 +88,7 @@ std::vector<std::uint32_t> run_step(Context& ctx, std::size_t k) {
   chosen_offset = k % chosen_stride;
   std::vector<std::uint32_t> seen;
   ctx.step([&](auto& proxy) {
-    proxy.execute_systems()(strata::sea::all().for_subtasks(
+    proxy.execute_systems()(strata::execution_adapter::all().for_subtasks(
         [](auto& system, auto& data) { system.process(data); }));
     proxy.for_system_outputs(st::watcher,
                              [&](auto&, std::vector<std::uint32_t>& out) {
@@ -138,7 +138,7 @@ TEST(SnapshotChangeFilterTest, ALoadedWorldShowsNoEarlierChange) {
   chosen_offset = 999;
   std::vector<std::uint32_t> seen;
   target.step([&](auto& proxy) {
-    proxy.execute_systems()(strata::sea::all().for_subtasks(
+    proxy.execute_systems()(strata::execution_adapter::all().for_subtasks(
         [](auto& system, auto& data) { system.process(data); }));
     proxy.for_system_outputs(st::watcher,
                              [&](auto&, std::vector<std::uint32_t>& out) {

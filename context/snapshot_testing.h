@@ -144,24 +144,27 @@ inline constexpr auto spawn = tag<snapshot_testing::spawn>;
 }  // namespace st
 
 inline constexpr auto components = component_signatures(
-    cs::make(ct::position, ct::velocity), cs::make(ct::spin, ct::heat).aos(),
-    cs::make(ct::health).sparse(),
-    cs::make(ct::label).hash_map().serialize_with(cereal_io{}),
-    cs::make(ct::marked));
-inline constexpr auto systems = system_signatures(
-    ss::make(st::move)
-        .read(ct::velocity)
-        .write(ct::position)
-        .parallelism(ips::split_evenly(3)),
-    ss::make(st::turn)
-        .read(ct::velocity)
-        .write(ct::spin)
-        .parallelism(ips::split_evenly_per_core()),
-    ss::make(st::burn)
-        .read(ct::heat)
-        .write(ct::health)
-        .parallelism(ips::split_evenly(2)),
-    ss::make(st::spawn).read(ct::position, ct::marked).dependencies(st::move));
+    component_signature::make(ct::position, ct::velocity),
+    component_signature::make(ct::spin, ct::heat).aos(),
+    component_signature::make(ct::health).sparse(),
+    component_signature::make(ct::label).hash_map().serialize_with(cereal_io{}),
+    component_signature::make(ct::marked));
+inline constexpr auto systems =
+    system_signatures(system_signature::make(st::move)
+                          .read(ct::velocity)
+                          .write(ct::position)
+                          .parallelism(ips::split_evenly(3)),
+                      system_signature::make(st::turn)
+                          .read(ct::velocity)
+                          .write(ct::spin)
+                          .parallelism(ips::split_evenly_per_core()),
+                      system_signature::make(st::burn)
+                          .read(ct::heat)
+                          .write(ct::health)
+                          .parallelism(ips::split_evenly(2)),
+                      system_signature::make(st::spawn)
+                          .read(ct::position, ct::marked)
+                          .dependencies(st::move));
 inline constexpr auto base_settings =
     settings()
         .dynamic_entity_limit(64)
@@ -207,7 +210,7 @@ void run_frame(Context& ctx, std::uint64_t frame) {
       if (frame % 6 == 2) proxy.remove_component(ct::label, c);
       if (frame % 7 == 3) proxy.add_component(ct::health, b, 3);
     }
-    proxy.execute_systems()(sea::all().for_subtasks(
+    proxy.execute_systems()(execution_adapter::all().for_subtasks(
         [](auto& system, auto& data) { system.process(data); }));
   });
 }

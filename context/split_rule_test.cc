@@ -59,14 +59,14 @@ constexpr auto settings =
     strata::settings()
         .allow_inner_parallelism()
         .component_signatures(strata::component_signatures(
-            strata::cs::make(ct::position, ct::velocity),
-            strata::cs::make(lt::leader)))
+            strata::component_signature::make(ct::position, ct::velocity),
+            strata::component_signature::make(lt::leader)))
         .system_signatures(strata::system_signatures(
-            strata::ss::make(st::push_leaders)
+            strata::system_signature::make(st::push_leaders)
                 .read(lt::leader)
                 .write_optional(ct::velocity)
                 .parallelism(strata::ips::none()),
-            strata::ss::make(st::follow)
+            strata::system_signature::make(st::follow)
                 .read(lt::leader)
                 .write(ct::position)
                 .read_optional(ct::velocity)
@@ -96,16 +96,16 @@ TEST(SplitRuleTest, SplitSystemsReadAndNeverSplitSystemsWriteOtherEntities) {
   });
   for (int step = 0; step < 3; ++step) {
     ctx.step([](auto& proxy) {
-      proxy.execute_systems()(strata::sea::all().for_subtasks([](auto& system,
-                                                                 auto& data) {
-        constexpr bool shared =
-            std::is_const_v<std::remove_reference_t<decltype(system)>>;
-        static_assert(
-            shared ==
-                std::is_same_v<std::remove_cvref_t<decltype(system)>, follow>,
-            "a split system's subtasks get const system&");
-        system.process(data);
-      }));
+      proxy.execute_systems()(strata::execution_adapter::all().for_subtasks(
+          [](auto& system, auto& data) {
+            constexpr bool shared =
+                std::is_const_v<std::remove_reference_t<decltype(system)>>;
+            static_assert(
+                shared == std::is_same_v<std::remove_cvref_t<decltype(system)>,
+                                         follow>,
+                "a split system's subtasks get const system&");
+            system.process(data);
+          }));
     });
   }
   ctx.step([&](auto& proxy) {

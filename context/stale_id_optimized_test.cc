@@ -92,7 +92,7 @@ struct stale_world {
   int run(access how) {
     ctx.step([&](auto& proxy) {
       proxy.system(st::striker).how = how;
-      proxy.execute_systems()(strata::sea::all().for_subtasks(
+      proxy.execute_systems()(strata::execution_adapter::all().for_subtasks(
           [](auto& system, auto& data) { system.process(data); }));
     });
     int seen = 0;

@@ -139,35 +139,36 @@ inline constexpr auto census = strata::tag<::census>;
 }  // namespace st
 
 constexpr auto components = strata::component_signatures(
-    strata::cs::make(ct::position, ct::velocity, ct::acceleration),
-    strata::cs::make(ct::life).sparse());
+    strata::component_signature::make(ct::position, ct::velocity,
+                                      ct::acceleration),
+    strata::component_signature::make(ct::life).sparse());
 constexpr auto systems = strata::system_signatures(
-    strata::ss::make(st::accelerate)
+    strata::system_signature::make(st::accelerate)
         .read(ct::acceleration)
         .write(ct::velocity)
         .parallelism(strata::ips::split_evenly_per_core()),
-    strata::ss::make(st::move)
+    strata::system_signature::make(st::move)
         .read(ct::velocity)
         .write(ct::position)
         .dependencies(st::accelerate)
         .parallelism(strata::ips::split_every_n(256)),
-    strata::ss::make(st::age).write(ct::life).parallelism(
+    strata::system_signature::make(st::age).write(ct::life).parallelism(
         strata::ips::split_evenly(3)),
-    strata::ss::make(st::bounds)
+    strata::system_signature::make(st::bounds)
         .read(ct::position)
         .dependencies(st::move)
         .parallelism(strata::ips::split_evenly_per_core())
         .output<std::vector<entity_id>>(),
-    strata::ss::make(st::report)
+    strata::system_signature::make(st::report)
         .dependencies(st::bounds)
         .parallelism(strata::ips::none()),
-    strata::ss::make(st::render)
+    strata::system_signature::make(st::render)
         .read(ct::position, ct::life)
         .dependencies(st::move, st::age)
         .parallelism(strata::ipc::none_below_threshold(
             100, strata::ips::split_evenly(4)))
         .output<std::vector<float>>(),
-    strata::ss::make(st::census)
+    strata::system_signature::make(st::census)
         .read(ct::position)
         .exclude(ct::acceleration)
         .read_optional(ct::life)
@@ -193,7 +194,7 @@ void expect_steady_state_allocates_nothing(const Settings& settings,
   });
   auto frame = [runs](auto& proxy) {
     for (int run = 0; run < runs; ++run) {
-      proxy.execute_systems()(strata::sea::all().for_subtasks(
+      proxy.execute_systems()(strata::execution_adapter::all().for_subtasks(
           [](auto& system, auto& data) { system.process(data); }));
     }
   };
@@ -256,7 +257,7 @@ void expect_create_kill_cycle_allocates_nothing(const Settings& settings) {
   std::vector<entity_id> ids;
   ids.reserve(count);
   const auto run_systems = [](auto& proxy) {
-    proxy.execute_systems()(strata::sea::all().for_subtasks(
+    proxy.execute_systems()(strata::execution_adapter::all().for_subtasks(
         [](auto& system, auto& data) { system.process(data); }));
   };
   const auto cycle = [&] {

@@ -160,25 +160,28 @@ struct reader {
 };
 
 constexpr auto components = strata::component_signatures(
-    strata::cs::make(ct::position), strata::cs::make(ct::marker).sparse(),
-    strata::cs::make(ct::fragile),
-    strata::cs::make(ct::fragile_sparse).sparse(),
-    strata::cs::make(ct::brittle));
+    strata::component_signature::make(ct::position),
+    strata::component_signature::make(ct::marker).sparse(),
+    strata::component_signature::make(ct::fragile),
+    strata::component_signature::make(ct::fragile_sparse).sparse(),
+    strata::component_signature::make(ct::brittle));
 constexpr auto systems = strata::system_signatures(
-    strata::ss::make(strata::tag<visitor>)
+    strata::system_signature::make(strata::tag<visitor>)
         .write(ct::position)
         .parallelism(strata::ips::split_evenly_per_core()),
-    strata::ss::make(strata::tag<reader<fragile>>).read(ct::fragile),
-    strata::ss::make(strata::tag<reader<fragile_sparse>>)
+    strata::system_signature::make(strata::tag<reader<fragile>>)
+        .read(ct::fragile),
+    strata::system_signature::make(strata::tag<reader<fragile_sparse>>)
         .read(ct::fragile_sparse),
-    strata::ss::make(strata::tag<reader<brittle>>).read(ct::brittle));
+    strata::system_signature::make(strata::tag<reader<brittle>>)
+        .read(ct::brittle));
 constexpr auto base = strata::settings()
                           .allow_inner_parallelism()
                           .fixed_entity_limit<4096>()
                           .component_signatures(components)
                           .system_signatures(systems);
 
-const auto all_subtasks = strata::sea::all().for_subtasks(
+const auto all_subtasks = strata::execution_adapter::all().for_subtasks(
     [](auto& system, auto& data) { system.process(data); });
 
 template <typename Proxy>
@@ -230,7 +233,7 @@ std::vector<marker> deferred_order(const Settings& settings, twice_by how) {
   ctx.step([&](auto& proxy) {
     if (how == twice_by::detailed) {
       proxy.execute_systems()(
-          strata::sea::t(strata::tag<visitor>)
+          strata::execution_adapter::t(strata::tag<visitor>)
               .detailed_instance([](auto& instance, auto& executor) {
                 (void)instance;
                 for (int run = 1; run <= 2; ++run) {
@@ -449,8 +452,8 @@ TEST(StepRulesTest, AFailedMoveIntoStorageTakesTheEntityOutOfItsSystems) {
 constexpr auto label_settings =
     strata::settings()
         .component_signatures(strata::component_signatures(
-            strata::cs::make(ct::label),
-            strata::cs::make(ct::label_hashed).hash_map()))
+            strata::component_signature::make(ct::label),
+            strata::component_signature::make(ct::label_hashed).hash_map()))
         .dynamic_entity_limit(1)
         .threads(1);
 

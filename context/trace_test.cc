@@ -46,24 +46,24 @@ struct third {
   }
 };
 
-constexpr auto components =
-    strata::component_signatures(strata::cs::make(ct::position));
-constexpr auto systems =
-    strata::system_signatures(strata::ss::make(strata::tag<first>)
-                                  .write(ct::position)
-                                  .parallelism(strata::ips::split_evenly(2)),
-                              strata::ss::make(strata::tag<second>)
-                                  .write(ct::position)
-                                  .dependencies(strata::tag<first>)
-                                  .parallelism(strata::ips::split_evenly(3)),
-                              // none(), not the automatic default: that one
-                              // splits by measured cost, so its count would
-                              // depend on the machine (under TSan, 30
-                              // entities are slow enough to split in two).
-                              strata::ss::make(strata::tag<third>)
-                                  .read(ct::position)
-                                  .dependencies(strata::tag<second>)
-                                  .parallelism(strata::ips::none()));
+constexpr auto components = strata::component_signatures(
+    strata::component_signature::make(ct::position));
+constexpr auto systems = strata::system_signatures(
+    strata::system_signature::make(strata::tag<first>)
+        .write(ct::position)
+        .parallelism(strata::ips::split_evenly(2)),
+    strata::system_signature::make(strata::tag<second>)
+        .write(ct::position)
+        .dependencies(strata::tag<first>)
+        .parallelism(strata::ips::split_evenly(3)),
+    // none(), not the automatic default: that one
+    // splits by measured cost, so its count would
+    // depend on the machine (under TSan, 30
+    // entities are slow enough to split in two).
+    strata::system_signature::make(strata::tag<third>)
+        .read(ct::position)
+        .dependencies(strata::tag<second>)
+        .parallelism(strata::ips::none()));
 constexpr std::size_t kSubtasks[] = {2, 3, 1};
 
 TEST(TraceTest, EventsAndChromeJson) {
@@ -82,14 +82,14 @@ TEST(TraceTest, EventsAndChromeJson) {
   constexpr int kExecutes = 4;
   for (int i = 0; i < kExecutes; ++i) {
     ctx.step([](auto& proxy) {
-      proxy.execute_systems()(strata::sea::all().for_subtasks(
+      proxy.execute_systems()(strata::execution_adapter::all().for_subtasks(
           [](auto& system, auto& data) { system.process(data); }));
     });
   }
   // A partial chain: only third runs.
   ctx.step([](auto& proxy) {
     proxy.execute_systems_from(strata::tag<third>)(
-        strata::sea::all().for_subtasks(
+        strata::execution_adapter::all().for_subtasks(
             [](auto& system, auto& data) { system.process(data); }));
   });
   const int steps = 1 + kExecutes + 1;

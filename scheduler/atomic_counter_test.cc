@@ -31,7 +31,7 @@ struct d {};
 struct e {};
 struct f {};
 
-using ss::make;
+using system_signature::make;
 
 // a -> {b, c} -> d -> f; e alone.
 constexpr auto systems =

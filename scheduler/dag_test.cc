@@ -39,7 +39,7 @@ inline constexpr auto e = strata::tag<::e>;
 inline constexpr auto f = strata::tag<::f>;
 }  // namespace st
 
-using strata::ss::make;
+using strata::system_signature::make;
 
 // Diamond: a -> {b, c} -> d; e independent (touches only color).
 constexpr auto diamond = strata::system_signatures(

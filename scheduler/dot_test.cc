@@ -117,22 +117,24 @@ TEST(DescribeStrategyTest, UserStrategiesWithAndWithoutDescribe) {
 }
 
 TEST(SystemGraphDotTest, ExactTextOfASmallGraph) {
-  constexpr auto systems = system_signatures(
-      ss::make(st::push)
-          .write(ct::velocity)
-          .parallelism(ips::split_evenly_per_core()),
-      ss::make(st::move)
-          .read(ct::velocity, ct::mass)
-          .write(ct::position)
-          .dependencies(st::push)
-          .parallelism(
-              ipc::none_below_threshold(2048, ips::split_every_n(512))),
-      ss::make(st::collide)
-          .read(ct::position)
-          .dependencies(st::move)
-          .output<contacts>()
-          .parallelism(halves{}),
-      ss::make(st::drift).read(ct::position).dependencies(st::move, st::push));
+  constexpr auto systems =
+      system_signatures(system_signature::make(st::push)
+                            .write(ct::velocity)
+                            .parallelism(ips::split_evenly_per_core()),
+                        system_signature::make(st::move)
+                            .read(ct::velocity, ct::mass)
+                            .write(ct::position)
+                            .dependencies(st::push)
+                            .parallelism(ipc::none_below_threshold(
+                                2048, ips::split_every_n(512))),
+                        system_signature::make(st::collide)
+                            .read(ct::position)
+                            .dependencies(st::move)
+                            .output<contacts>()
+                            .parallelism(halves{}),
+                        system_signature::make(st::drift)
+                            .read(ct::position)
+                            .dependencies(st::move, st::push));
   EXPECT_EQ(
       system_graph_dot(systems),
       "digraph systems {\n"
@@ -184,11 +186,11 @@ struct plain {
 };
 
 TEST(SystemGraphDotTest, QuotesIdsAndEscapesLabels) {
-  constexpr auto systems =
-      system_signatures(ss::make(tag<quoted>).parallelism(labelled{}),
-                        ss::make(tag<keyword>).dependencies(tag<quoted>),
-                        ss::make(tag<digits>).dependencies(tag<keyword>),
-                        ss::make(tag<plain>).dependencies(tag<digits>));
+  constexpr auto systems = system_signatures(
+      system_signature::make(tag<quoted>).parallelism(labelled{}),
+      system_signature::make(tag<keyword>).dependencies(tag<quoted>),
+      system_signature::make(tag<digits>).dependencies(tag<keyword>),
+      system_signature::make(tag<plain>).dependencies(tag<digits>));
   dot_options options;
   options.graph_name = "strict";
   const std::string dot = system_graph_dot(systems, options);

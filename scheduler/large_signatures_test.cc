@@ -232,136 +232,136 @@ struct s31 {};
 
 using strata::tag;
 constexpr auto components = strata::component_signatures(
-    strata::cs::make(tag<c0>, tag<c1>, tag<c2>, tag<c3>),
-    strata::cs::make(tag<c4>, tag<c5>, tag<c6>, tag<c7>),
-    strata::cs::make(tag<c8>, tag<c9>, tag<c10>, tag<c11>),
-    strata::cs::make(tag<c12>, tag<c13>, tag<c14>, tag<c15>),
-    strata::cs::make(tag<c16>, tag<c17>, tag<c18>, tag<c19>),
-    strata::cs::make(tag<c20>, tag<c21>, tag<c22>, tag<c23>),
-    strata::cs::make(tag<c24>, tag<c25>, tag<c26>, tag<c27>),
-    strata::cs::make(tag<c28>, tag<c29>, tag<c30>, tag<c31>),
-    strata::cs::make(tag<c32>, tag<c33>, tag<c34>, tag<c35>),
-    strata::cs::make(tag<c36>, tag<c37>, tag<c38>, tag<c39>),
-    strata::cs::make(tag<c40>, tag<c41>, tag<c42>, tag<c43>),
-    strata::cs::make(tag<c44>, tag<c45>, tag<c46>, tag<c47>),
-    strata::cs::make(tag<c48>, tag<c49>, tag<c50>, tag<c51>),
-    strata::cs::make(tag<c52>, tag<c53>, tag<c54>, tag<c55>),
-    strata::cs::make(tag<c56>, tag<c57>, tag<c58>, tag<c59>),
-    strata::cs::make(tag<c60>, tag<c61>, tag<c62>, tag<c63>));
+    strata::component_signature::make(tag<c0>, tag<c1>, tag<c2>, tag<c3>),
+    strata::component_signature::make(tag<c4>, tag<c5>, tag<c6>, tag<c7>),
+    strata::component_signature::make(tag<c8>, tag<c9>, tag<c10>, tag<c11>),
+    strata::component_signature::make(tag<c12>, tag<c13>, tag<c14>, tag<c15>),
+    strata::component_signature::make(tag<c16>, tag<c17>, tag<c18>, tag<c19>),
+    strata::component_signature::make(tag<c20>, tag<c21>, tag<c22>, tag<c23>),
+    strata::component_signature::make(tag<c24>, tag<c25>, tag<c26>, tag<c27>),
+    strata::component_signature::make(tag<c28>, tag<c29>, tag<c30>, tag<c31>),
+    strata::component_signature::make(tag<c32>, tag<c33>, tag<c34>, tag<c35>),
+    strata::component_signature::make(tag<c36>, tag<c37>, tag<c38>, tag<c39>),
+    strata::component_signature::make(tag<c40>, tag<c41>, tag<c42>, tag<c43>),
+    strata::component_signature::make(tag<c44>, tag<c45>, tag<c46>, tag<c47>),
+    strata::component_signature::make(tag<c48>, tag<c49>, tag<c50>, tag<c51>),
+    strata::component_signature::make(tag<c52>, tag<c53>, tag<c54>, tag<c55>),
+    strata::component_signature::make(tag<c56>, tag<c57>, tag<c58>, tag<c59>),
+    strata::component_signature::make(tag<c60>, tag<c61>, tag<c62>, tag<c63>));
 constexpr auto systems = strata::system_signatures(
-    strata::ss::make(tag<s0>).write(tag<c0>, tag<c1>),
-    strata::ss::make(tag<s1>).write(tag<c2>, tag<c3>),
-    strata::ss::make(tag<s2>)
+    strata::system_signature::make(tag<s0>).write(tag<c0>, tag<c1>),
+    strata::system_signature::make(tag<s1>).write(tag<c2>, tag<c3>),
+    strata::system_signature::make(tag<s2>)
         .write(tag<c4>, tag<c5>)
         .read(tag<c2>)
         .dependencies(tag<s1>),
-    strata::ss::make(tag<s3>).write(tag<c6>, tag<c7>),
-    strata::ss::make(tag<s4>)
+    strata::system_signature::make(tag<s3>).write(tag<c6>, tag<c7>),
+    strata::system_signature::make(tag<s4>)
         .write(tag<c8>, tag<c9>)
         .read(tag<c2>, tag<c4>)
         .dependencies(tag<s1>, tag<s2>),
-    strata::ss::make(tag<s5>)
+    strata::system_signature::make(tag<s5>)
         .write(tag<c10>, tag<c11>)
         .read(tag<c2>, tag<c4>, tag<c8>)
         .dependencies(tag<s1>, tag<s2>, tag<s4>),
-    strata::ss::make(tag<s6>).write(tag<c12>, tag<c13>),
-    strata::ss::make(tag<s7>)
+    strata::system_signature::make(tag<s6>).write(tag<c12>, tag<c13>),
+    strata::system_signature::make(tag<s7>)
         .write(tag<c14>, tag<c15>)
         .read(tag<c2>, tag<c4>, tag<c8>)
         .dependencies(tag<s1>, tag<s2>, tag<s4>, tag<s5>),
-    strata::ss::make(tag<s8>)
+    strata::system_signature::make(tag<s8>)
         .write(tag<c16>, tag<c17>)
         .read(tag<c2>, tag<c4>, tag<c8>)
         .dependencies(tag<s1>, tag<s2>, tag<s4>, tag<s5>, tag<s7>),
-    strata::ss::make(tag<s9>).write(tag<c18>, tag<c19>),
-    strata::ss::make(tag<s10>)
+    strata::system_signature::make(tag<s9>).write(tag<c18>, tag<c19>),
+    strata::system_signature::make(tag<s10>)
         .write(tag<c20>, tag<c21>)
         .read(tag<c2>, tag<c4>, tag<c8>)
         .dependencies(tag<s1>, tag<s2>, tag<s4>, tag<s5>, tag<s7>, tag<s8>),
-    strata::ss::make(tag<s11>)
+    strata::system_signature::make(tag<s11>)
         .write(tag<c22>, tag<c23>)
         .read(tag<c2>, tag<c4>, tag<c8>)
         .dependencies(tag<s1>, tag<s2>, tag<s4>, tag<s5>, tag<s7>, tag<s8>,
                       tag<s10>),
-    strata::ss::make(tag<s12>).write(tag<c24>, tag<c25>),
-    strata::ss::make(tag<s13>)
+    strata::system_signature::make(tag<s12>).write(tag<c24>, tag<c25>),
+    strata::system_signature::make(tag<s13>)
         .write(tag<c26>, tag<c27>)
         .read(tag<c2>, tag<c4>, tag<c8>)
         .dependencies(tag<s1>, tag<s2>, tag<s4>, tag<s5>, tag<s7>, tag<s8>,
                       tag<s10>, tag<s11>),
-    strata::ss::make(tag<s14>)
+    strata::system_signature::make(tag<s14>)
         .write(tag<c28>, tag<c29>)
         .read(tag<c2>, tag<c4>, tag<c8>)
         .dependencies(tag<s1>, tag<s2>, tag<s4>, tag<s5>, tag<s7>, tag<s8>,
                       tag<s10>, tag<s11>, tag<s13>),
-    strata::ss::make(tag<s15>).write(tag<c30>, tag<c31>),
-    strata::ss::make(tag<s16>)
+    strata::system_signature::make(tag<s15>).write(tag<c30>, tag<c31>),
+    strata::system_signature::make(tag<s16>)
         .write(tag<c32>, tag<c33>)
         .read(tag<c2>, tag<c4>, tag<c8>)
         .dependencies(tag<s1>, tag<s2>, tag<s4>, tag<s5>, tag<s7>, tag<s8>,
                       tag<s10>, tag<s11>, tag<s13>, tag<s14>),
-    strata::ss::make(tag<s17>)
+    strata::system_signature::make(tag<s17>)
         .write(tag<c34>, tag<c35>)
         .read(tag<c2>, tag<c4>, tag<c8>)
         .dependencies(tag<s1>, tag<s2>, tag<s4>, tag<s5>, tag<s7>, tag<s8>,
                       tag<s10>, tag<s11>, tag<s13>, tag<s14>, tag<s16>),
-    strata::ss::make(tag<s18>).write(tag<c36>, tag<c37>),
-    strata::ss::make(tag<s19>)
+    strata::system_signature::make(tag<s18>).write(tag<c36>, tag<c37>),
+    strata::system_signature::make(tag<s19>)
         .write(tag<c38>, tag<c39>)
         .read(tag<c2>, tag<c4>, tag<c8>)
         .dependencies(tag<s1>, tag<s2>, tag<s4>, tag<s5>, tag<s7>, tag<s8>,
                       tag<s10>, tag<s11>, tag<s13>, tag<s14>, tag<s16>,
                       tag<s17>),
-    strata::ss::make(tag<s20>)
+    strata::system_signature::make(tag<s20>)
         .write(tag<c40>, tag<c41>)
         .read(tag<c2>, tag<c4>, tag<c8>)
         .dependencies(tag<s1>, tag<s2>, tag<s4>, tag<s5>, tag<s7>, tag<s8>,
                       tag<s10>, tag<s11>, tag<s13>, tag<s14>, tag<s16>,
                       tag<s17>, tag<s19>),
-    strata::ss::make(tag<s21>).write(tag<c42>, tag<c43>),
-    strata::ss::make(tag<s22>)
+    strata::system_signature::make(tag<s21>).write(tag<c42>, tag<c43>),
+    strata::system_signature::make(tag<s22>)
         .write(tag<c44>, tag<c45>)
         .read(tag<c2>, tag<c4>, tag<c8>)
         .dependencies(tag<s1>, tag<s2>, tag<s4>, tag<s5>, tag<s7>, tag<s8>,
                       tag<s10>, tag<s11>, tag<s13>, tag<s14>, tag<s16>,
                       tag<s17>, tag<s19>, tag<s20>),
-    strata::ss::make(tag<s23>)
+    strata::system_signature::make(tag<s23>)
         .write(tag<c46>, tag<c47>)
         .read(tag<c2>, tag<c4>, tag<c8>)
         .dependencies(tag<s1>, tag<s2>, tag<s4>, tag<s5>, tag<s7>, tag<s8>,
                       tag<s10>, tag<s11>, tag<s13>, tag<s14>, tag<s16>,
                       tag<s17>, tag<s19>, tag<s20>, tag<s22>),
-    strata::ss::make(tag<s24>).write(tag<c48>, tag<c49>),
-    strata::ss::make(tag<s25>)
+    strata::system_signature::make(tag<s24>).write(tag<c48>, tag<c49>),
+    strata::system_signature::make(tag<s25>)
         .write(tag<c50>, tag<c51>)
         .read(tag<c2>, tag<c4>, tag<c8>)
         .dependencies(tag<s1>, tag<s2>, tag<s4>, tag<s5>, tag<s7>, tag<s8>,
                       tag<s10>, tag<s11>, tag<s13>, tag<s14>, tag<s16>,
                       tag<s17>, tag<s19>, tag<s20>, tag<s22>, tag<s23>),
-    strata::ss::make(tag<s26>)
+    strata::system_signature::make(tag<s26>)
         .write(tag<c52>, tag<c53>)
         .read(tag<c2>, tag<c4>, tag<c8>)
         .dependencies(tag<s1>, tag<s2>, tag<s4>, tag<s5>, tag<s7>, tag<s8>,
                       tag<s10>, tag<s11>, tag<s13>, tag<s14>, tag<s16>,
                       tag<s17>, tag<s19>, tag<s20>, tag<s22>, tag<s23>,
                       tag<s25>),
-    strata::ss::make(tag<s27>).write(tag<c54>, tag<c55>),
-    strata::ss::make(tag<s28>)
+    strata::system_signature::make(tag<s27>).write(tag<c54>, tag<c55>),
+    strata::system_signature::make(tag<s28>)
         .write(tag<c56>, tag<c57>)
         .read(tag<c2>, tag<c4>, tag<c8>)
         .dependencies(tag<s1>, tag<s2>, tag<s4>, tag<s5>, tag<s7>, tag<s8>,
                       tag<s10>, tag<s11>, tag<s13>, tag<s14>, tag<s16>,
                       tag<s17>, tag<s19>, tag<s20>, tag<s22>, tag<s23>,
                       tag<s25>, tag<s26>),
-    strata::ss::make(tag<s29>)
+    strata::system_signature::make(tag<s29>)
         .write(tag<c58>, tag<c59>)
         .read(tag<c2>, tag<c4>, tag<c8>)
         .dependencies(tag<s1>, tag<s2>, tag<s4>, tag<s5>, tag<s7>, tag<s8>,
                       tag<s10>, tag<s11>, tag<s13>, tag<s14>, tag<s16>,
                       tag<s17>, tag<s19>, tag<s20>, tag<s22>, tag<s23>,
                       tag<s25>, tag<s26>, tag<s28>),
-    strata::ss::make(tag<s30>).write(tag<c60>, tag<c61>),
-    strata::ss::make(tag<s31>)
+    strata::system_signature::make(tag<s30>).write(tag<c60>, tag<c61>),
+    strata::system_signature::make(tag<s31>)
         .write(tag<c62>, tag<c63>)
         .read(tag<c2>, tag<c4>, tag<c8>)
         .dependencies(tag<s1>, tag<s2>, tag<s4>, tag<s5>, tag<s7>, tag<s8>,

@@ -48,17 +48,17 @@ template <shape Shape, std::size_t N, std::size_t I>
 constexpr auto empty_signature() {
   constexpr auto self = strata::tag<empty_system<Shape, N, I>>;
   if constexpr (Shape == shape::chain && I > 0) {
-    return strata::ss::make(self).dependencies(
+    return strata::system_signature::make(self).dependencies(
         strata::tag<empty_system<Shape, N, I - 1>>);
   } else if constexpr (Shape == shape::layers && I >= 4) {
     constexpr std::size_t prev = (I / 4 - 1) * 4;
-    return strata::ss::make(self).dependencies(
+    return strata::system_signature::make(self).dependencies(
         strata::tag<empty_system<Shape, N, prev>>,
         strata::tag<empty_system<Shape, N, prev + 1>>,
         strata::tag<empty_system<Shape, N, prev + 2>>,
         strata::tag<empty_system<Shape, N, prev + 3>>);
   } else {
-    return strata::ss::make(self);
+    return strata::system_signature::make(self);
   }
 }
 
@@ -80,7 +80,7 @@ void BM_EmptySystems(benchmark::State& state) {
                                       .hand_off(Mode)
                                       .threads(state.range(0)));
   auto run = [](auto& proxy) {
-    proxy.execute_systems()(strata::sea::all().for_subtasks(
+    proxy.execute_systems()(strata::execution_adapter::all().for_subtasks(
         [](auto& system, auto& data) { system.process(data); }));
   };
   for (auto _ : state) ctx.step(run);
@@ -149,7 +149,7 @@ void BM_IdleBetweenSteps(benchmark::State& state) {
                                       .hand_off(strata::hand_off::always)
                                       .threads(state.range(0)));
   auto run = [](auto& proxy) {
-    proxy.execute_systems()(strata::sea::all().for_subtasks(
+    proxy.execute_systems()(strata::execution_adapter::all().for_subtasks(
         [](auto& system, auto& data) { system.process(data); }));
   };
   double idle_cpu_ms = 0;
@@ -195,7 +195,7 @@ auto scenario_settings(Systems systems, Scheduler scheduler,
 // ---- (b) Inner parallelism: movement alone. -------------------------------
 
 constexpr auto kMovementAlone = strata::system_signatures(
-    strata::ss::make(bench::st::movement<bench::access::typed>)
+    strata::system_signature::make(bench::st::movement<bench::access::typed>)
         .read(bench::ct::velocity)
         .write(bench::ct::position)
         .parallelism(strata::ips::split_evenly_per_core()));

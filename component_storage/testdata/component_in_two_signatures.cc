@@ -5,5 +5,6 @@ using strata::testing::position;
 using strata::testing::velocity;
 
 constexpr auto components = strata::component_signatures(
-    strata::cs::make(strata::tag<position>, strata::tag<velocity>),
-    strata::cs::make(strata::tag<position>).sparse());
+    strata::component_signature::make(strata::tag<position>,
+                                      strata::tag<velocity>),
+    strata::component_signature::make(strata::tag<position>).sparse());

@@ -3,5 +3,6 @@
 
 using strata::testing::position;
 
-constexpr auto components = strata::component_signatures(
-    strata::cs::make(strata::tag<position>, strata::tag<position>));
+constexpr auto components =
+    strata::component_signatures(strata::component_signature::make(
+        strata::tag<position>, strata::tag<position>));

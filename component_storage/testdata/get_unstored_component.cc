@@ -7,8 +7,8 @@
 using strata::testing::position;
 using strata::testing::velocity;
 
-constexpr auto components =
-    strata::component_signatures(strata::cs::make(strata::tag<position>));
+constexpr auto components = strata::component_signatures(
+    strata::component_signature::make(strata::tag<position>));
 
 void f(strata::component_storage<decltype(components), strata::dynamic_limit>&
            storage) {

@@ -6,7 +6,7 @@
 using strata::testing::position;
 
 constexpr auto components = strata::component_signatures(
-    strata::cs::make(strata::tag<position>).hash_map());
+    strata::component_signature::make(strata::tag<position>).hash_map());
 
 strata::component_storage<decltype(components), strata::fixed_limit<8>> storage;
 

@@ -7,6 +7,7 @@ using strata::testing::position;
 struct not_a_selector {};
 
 constexpr auto components = strata::component_signatures(
-    strata::cs::make(strata::tag<position>).storage(not_a_selector{}));
+    strata::component_signature::make(strata::tag<position>)
+        .storage(not_a_selector{}));
 
 strata::component_storage<decltype(components), strata::fixed_limit<8>> storage;

@@ -4,4 +4,6 @@
 using strata::testing::position;
 
 constexpr auto components = strata::component_signatures(
-    strata::cs::make(strata::tag<position>).sparse().hash_map());
+    strata::component_signature::make(strata::tag<position>)
+        .sparse()
+        .hash_map());

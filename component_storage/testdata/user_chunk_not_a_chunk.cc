@@ -17,6 +17,7 @@ struct half_done_storage {
 };
 
 constexpr auto components = strata::component_signatures(
-    strata::cs::make(strata::tag<position>).storage(half_done_storage{}));
+    strata::component_signature::make(strata::tag<position>)
+        .storage(half_done_storage{}));
 
 strata::component_storage<decltype(components), strata::dynamic_limit> storage;

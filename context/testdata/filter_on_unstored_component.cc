@@ -7,7 +7,7 @@ struct watcher {
 };
 
 constexpr auto settings =
-    settings_with(strata::ss::make(strata::tag<watcher>)
+    settings_with(strata::system_signature::make(strata::tag<watcher>)
                       .read(strata::testing::ct::health)
                       .changed(strata::testing::ct::health));
 

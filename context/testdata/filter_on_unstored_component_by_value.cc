@@ -17,7 +17,7 @@ void run_game(Settings settings) {
 int main() {
   run_game(strata::settings()
                .system_signatures(strata::system_signatures(
-                   strata::ss::make(strata::tag<watcher>)
+                   strata::system_signature::make(strata::tag<watcher>)
                        .read(strata::testing::ct::health)
                        .added(strata::testing::ct::health)))
                .component_signatures(components));

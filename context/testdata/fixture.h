@@ -13,8 +13,8 @@ using strata::testing::ct::position;
 using strata::testing::ct::velocity;
 }  // namespace ct
 
-inline constexpr auto components =
-    strata::component_signatures(strata::cs::make(ct::position, ct::velocity));
+inline constexpr auto components = strata::component_signatures(
+    strata::component_signature::make(ct::position, ct::velocity));
 
 // Settings with the components above and these system signatures.
 constexpr auto settings_with(auto... system_signatures) {
@@ -50,7 +50,7 @@ template <typename Settings>
 void run_by_value(Settings settings) {
   auto ctx = strata::make_context(settings);
   ctx.step([](auto& proxy) {
-    proxy.execute_systems()(strata::sea::all().for_subtasks(
+    proxy.execute_systems()(strata::execution_adapter::all().for_subtasks(
         [](auto& system, auto& data) { system.process(data); }));
   });
 }
@@ -77,7 +77,7 @@ template <const auto& Settings>
 void run_once() {
   auto ctx = strata::make_context<Settings>();
   ctx.step([](auto& proxy) {
-    proxy.execute_systems()(strata::sea::all().for_subtasks(
+    proxy.execute_systems()(strata::execution_adapter::all().for_subtasks(
         [](auto& system, auto& data) { system.process(data); }));
   });
 }

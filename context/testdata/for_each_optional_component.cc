@@ -10,8 +10,9 @@ struct mover {
   }
 };
 
-constexpr auto settings = settings_with(strata::ss::make(strata::tag<mover>)
-                                            .write(ct::position)
-                                            .read_optional(ct::velocity));
+constexpr auto settings =
+    settings_with(strata::system_signature::make(strata::tag<mover>)
+                      .write(ct::position)
+                      .read_optional(ct::velocity));
 
 int main() { run_once<settings>(); }

@@ -9,7 +9,7 @@ struct mover {
   }
 };
 
-constexpr auto settings =
-    settings_with(strata::ss::make(strata::tag<mover>).write(ct::position));
+constexpr auto settings = settings_with(
+    strata::system_signature::make(strata::tag<mover>).write(ct::position));
 
 int main() { run_once<settings>(); }

@@ -17,5 +17,6 @@ struct follower {
 
 int main() {
   run_game(hierarchy_settings_with(
-      strata::ss::make(strata::tag<follower>).write(ct::position)));
+      strata::system_signature::make(strata::tag<follower>)
+          .write(ct::position)));
 }

@@ -13,9 +13,9 @@ struct follower {
   }
 };
 
-inline constexpr auto settings =
-    hierarchy_settings_with(strata::ss::make(strata::tag<follower>)
-                                .write(ct::position)
-                                .in_hierarchy_order());
+inline constexpr auto settings = hierarchy_settings_with(
+    strata::system_signature::make(strata::tag<follower>)
+        .write(ct::position)
+        .in_hierarchy_order());
 
 int main() { run_once<settings>(); }

@@ -15,7 +15,8 @@ struct follower {
 };
 
 int main() {
-  run_game(hierarchy_settings_with(strata::ss::make(strata::tag<follower>)
-                                       .write(ct::position)
-                                       .in_hierarchy_order()));
+  run_game(hierarchy_settings_with(
+      strata::system_signature::make(strata::tag<follower>)
+          .write(ct::position)
+          .in_hierarchy_order()));
 }

@@ -10,9 +10,10 @@ struct moves {
 constexpr auto settings =
     strata::settings()
         .component_signatures(strata::component_signatures(
-            strata::cs::make(ct::position),
-            strata::cs::make(ct::velocity).hash_map()))
+            strata::component_signature::make(ct::position),
+            strata::component_signature::make(ct::velocity).hash_map()))
         .system_signatures(strata::system_signatures(
-            strata::ss::make(strata::tag<moves>).write(ct::position)));
+            strata::system_signature::make(strata::tag<moves>)
+                .write(ct::position)));
 
 int main() { run_once<settings>(); }

@@ -14,7 +14,7 @@ template <typename Settings>
 void run_game(Settings settings) {
   auto ctx = strata::make_context(settings);
   ctx.step([](auto& proxy) {
-    proxy.execute_systems()(strata::sea::all().for_subtasks(
+    proxy.execute_systems()(strata::execution_adapter::all().for_subtasks(
         [](auto& system, auto& data) { system.process(data); }));
   });
 }

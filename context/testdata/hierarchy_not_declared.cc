@@ -14,6 +14,6 @@ struct attacher {
 };
 
 int main() {
-  run_game(settings_with(
-      strata::ss::make(strata::tag<attacher>).read(ct::position)));
+  run_game(settings_with(strata::system_signature::make(strata::tag<attacher>)
+                             .read(ct::position)));
 }

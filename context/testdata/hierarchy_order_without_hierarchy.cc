@@ -10,7 +10,8 @@ struct propagate {
 };
 
 int main() {
-  run_game(split_settings_with(strata::ss::make(strata::tag<propagate>)
-                                   .write(ct::position)
-                                   .in_hierarchy_order()));
+  run_game(
+      split_settings_with(strata::system_signature::make(strata::tag<propagate>)
+                              .write(ct::position)
+                              .in_hierarchy_order()));
 }

@@ -13,7 +13,7 @@ struct pusher {
 };
 
 inline constexpr auto settings =
-    hierarchy_settings_with(strata::ss::make(strata::tag<pusher>)
+    hierarchy_settings_with(strata::system_signature::make(strata::tag<pusher>)
                                 .write(ct::position)
                                 .in_hierarchy_order());
 

@@ -17,11 +17,11 @@ struct tally {
   }
 };
 
-constexpr auto settings =
-    split_settings_with(strata::ss::make(strata::tag<shooter>).sends<damage>(),
-                        strata::ss::make(strata::tag<tally>)
-                            .read(ct::position)
-                            .receives<damage>()
-                            .dependencies(strata::tag<shooter>));
+constexpr auto settings = split_settings_with(
+    strata::system_signature::make(strata::tag<shooter>).sends<damage>(),
+    strata::system_signature::make(strata::tag<tally>)
+        .read(ct::position)
+        .receives<damage>()
+        .dependencies(strata::tag<shooter>));
 
 int main() { run_once<settings>(); }

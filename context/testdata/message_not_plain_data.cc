@@ -10,6 +10,7 @@ struct note {
 
 struct writer {};
 
-constexpr auto signature = strata::ss::make(strata::tag<writer>).sends<note>();
+constexpr auto signature =
+    strata::system_signature::make(strata::tag<writer>).sends<note>();
 
 int main() {}

@@ -19,10 +19,10 @@ struct hull {
   }
 };
 
-constexpr auto settings =
-    split_settings_with(strata::ss::make(strata::tag<shooter>).sends<damage>(),
-                        strata::ss::make(strata::tag<hull>)
-                            .write(ct::position)
-                            .dependencies(strata::tag<shooter>));
+constexpr auto settings = split_settings_with(
+    strata::system_signature::make(strata::tag<shooter>).sends<damage>(),
+    strata::system_signature::make(strata::tag<hull>)
+        .write(ct::position)
+        .dependencies(strata::tag<shooter>));
 
 int main() { run_once<settings>(); }

@@ -16,6 +16,6 @@ struct shooter {
 };
 
 constexpr auto settings = split_settings_with(
-    strata::ss::make(strata::tag<shooter>).read(ct::position));
+    strata::system_signature::make(strata::tag<shooter>).read(ct::position));
 
 int main() { run_once<settings>(); }

@@ -16,7 +16,9 @@ struct shooter {
   }
 };
 
-constexpr auto settings = split_settings_with(
-    strata::ss::make(strata::tag<shooter>).read(ct::position).sends<damage>());
+constexpr auto settings =
+    split_settings_with(strata::system_signature::make(strata::tag<shooter>)
+                            .read(ct::position)
+                            .sends<damage>());
 
 int main() { run_once<settings>(); }

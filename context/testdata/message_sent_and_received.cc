@@ -7,7 +7,9 @@ struct damage {
 
 struct echo {};
 
-constexpr auto systems = strata::system_signatures(
-    strata::ss::make(strata::tag<echo>).sends<damage>().receives<damage>());
+constexpr auto systems =
+    strata::system_signatures(strata::system_signature::make(strata::tag<echo>)
+                                  .sends<damage>()
+                                  .receives<damage>());
 
 int main() {}

@@ -20,13 +20,14 @@ template <typename Settings>
 void run_game(Settings settings) {
   auto ctx = strata::make_context(settings);
   ctx.step([](auto& proxy) {
-    proxy.execute_systems()(strata::sea::all().for_subtasks(
+    proxy.execute_systems()(strata::execution_adapter::all().for_subtasks(
         [](auto& system, auto& data) { system.process(data); }));
   });
 }
 
 int main() {
-  run_game(split_settings_with(strata::ss::make(strata::tag<shooter>)
-                                   .read(ct::position)
-                                   .sends<damage>()));
+  run_game(
+      split_settings_with(strata::system_signature::make(strata::tag<shooter>)
+                              .read(ct::position)
+                              .sends<damage>()));
 }

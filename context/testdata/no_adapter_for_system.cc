@@ -9,13 +9,14 @@ struct b {
   void process(Data&) {}
 };
 
-constexpr auto settings = settings_with(strata::ss::make(strata::tag<a>),
-                                        strata::ss::make(strata::tag<b>));
+constexpr auto settings =
+    settings_with(strata::system_signature::make(strata::tag<a>),
+                  strata::system_signature::make(strata::tag<b>));
 
 int main() {
   auto ctx = make_test_context<settings>();
   ctx.step([](auto& proxy) {
-    proxy.execute_systems()(strata::sea::t(strata::tag<a>)
+    proxy.execute_systems()(strata::execution_adapter::t(strata::tag<a>)
                                 .for_subtasks([](auto& system, auto& data) {
                                   system.process(data);
                                 }));

@@ -11,13 +11,14 @@ struct reader {
   void process(Data&) {}
 };
 
-constexpr auto settings = strata::settings()
-                              .component_signatures(components)
-                              .system_signatures(strata::system_signatures(
-                                  strata::ss::make(strata::tag<pusher>)
-                                      .read(ct::position)
-                                      .write_optional(ct::velocity),
-                                  strata::ss::make(strata::tag<reader>)
-                                      .read(ct::position, ct::velocity)));
+constexpr auto settings =
+    strata::settings()
+        .component_signatures(components)
+        .system_signatures(strata::system_signatures(
+            strata::system_signature::make(strata::tag<pusher>)
+                .read(ct::position)
+                .write_optional(ct::velocity),
+            strata::system_signature::make(strata::tag<reader>)
+                .read(ct::position, ct::velocity)));
 
 int main() { run_once<settings>(); }

@@ -7,7 +7,7 @@ struct drawer {
 };
 
 constexpr auto settings = settings_with(
-    strata::ss::make(strata::tag<drawer>)
+    strata::system_signature::make(strata::tag<drawer>)
         .read(ct::position)
         .ordered_by(ct::position, [](int a, int b) { return a < b; }));
 

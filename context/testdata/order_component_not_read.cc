@@ -7,7 +7,7 @@ struct drawer {
 };
 
 constexpr auto settings = settings_with(
-    strata::ss::make(strata::tag<drawer>)
+    strata::system_signature::make(strata::tag<drawer>)
         .read(ct::velocity)
         .ordered_by(ct::position,
                     strata::order_by_member<&strata::testing::position::x>));

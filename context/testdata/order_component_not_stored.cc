@@ -7,7 +7,7 @@ struct drawer {
 };
 
 constexpr auto settings = settings_with(
-    strata::ss::make(strata::tag<drawer>)
+    strata::system_signature::make(strata::tag<drawer>)
         .read(strata::testing::ct::health)
         .ordered_by(strata::testing::ct::health,
                     strata::order_by_member<&strata::testing::health::hp>));

@@ -7,7 +7,7 @@ struct drawer {
 };
 
 inline constexpr auto settings = hierarchy_settings_with(
-    strata::ss::make(strata::tag<drawer>)
+    strata::system_signature::make(strata::tag<drawer>)
         .write(ct::position)
         .ordered_by(ct::position,
                     strata::order_by_member<&strata::testing::position::x>)

@@ -7,7 +7,7 @@ struct counter {
   }
 };
 
-constexpr auto settings =
-    settings_with(strata::ss::make(strata::tag<counter>).read(ct::position));
+constexpr auto settings = settings_with(
+    strata::system_signature::make(strata::tag<counter>).read(ct::position));
 
 int main() { run_once<settings>(); }

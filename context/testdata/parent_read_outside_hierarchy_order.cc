@@ -11,6 +11,6 @@ struct follower {
 };
 
 inline constexpr auto settings = hierarchy_settings_with(
-    strata::ss::make(strata::tag<follower>).write(ct::position));
+    strata::system_signature::make(strata::tag<follower>).write(ct::position));
 
 int main() { run_once<settings>(); }

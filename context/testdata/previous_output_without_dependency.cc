@@ -13,8 +13,8 @@ struct consumer {
   }
 };
 
-constexpr auto settings =
-    settings_with(strata::ss::make(strata::tag<producer>).output<int>(),
-                  strata::ss::make(strata::tag<consumer>));
+constexpr auto settings = settings_with(
+    strata::system_signature::make(strata::tag<producer>).output<int>(),
+    strata::system_signature::make(strata::tag<consumer>));
 
 int main() { run_once<settings>(); }

@@ -18,7 +18,9 @@ constexpr auto settings =
         .component_signatures(components)
         .resources(strata::resources(strata::resource<grid>))
         .system_signatures(strata::system_signatures(
-            strata::ss::make(strata::tag<builder>).write_resource<grid>(),
-            strata::ss::make(strata::tag<reader>).read_resource<grid>()));
+            strata::system_signature::make(strata::tag<builder>)
+                .write_resource<grid>(),
+            strata::system_signature::make(strata::tag<reader>)
+                .read_resource<grid>()));
 
 int main() { run_once<settings>(); }

@@ -18,6 +18,7 @@ constexpr auto settings =
         .component_signatures(components)
         .resources(strata::resources(strata::resource<grid>))
         .system_signatures(strata::system_signatures(
-            strata::ss::make(strata::tag<builder>).read_resource<grid>()));
+            strata::system_signature::make(strata::tag<builder>)
+                .read_resource<grid>()));
 
 int main() { run_once<settings>(); }

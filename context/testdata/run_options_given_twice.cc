@@ -9,7 +9,8 @@ namespace st {
 inline constexpr auto idle = strata::tag<::idle>;
 }
 
-inline constexpr auto settings = settings_with(strata::ss::make(st::idle));
+inline constexpr auto settings =
+    settings_with(strata::system_signature::make(st::idle));
 
 int main() {
   auto ctx = make_test_context<settings>(strata::run_options().threads(2),

@@ -18,10 +18,11 @@ struct moves {
 constexpr auto settings =
     strata::settings()
         .component_signatures(strata::component_signatures(
-            strata::cs::make(ct::position),
-            strata::cs::make(strata::tag<nickname>).sparse()))
+            strata::component_signature::make(ct::position),
+            strata::component_signature::make(strata::tag<nickname>).sparse()))
         .system_signatures(strata::system_signatures(
-            strata::ss::make(strata::tag<moves>).write(ct::position)));
+            strata::system_signature::make(strata::tag<moves>)
+                .write(ct::position)));
 
 int main() {
   auto ctx = make_test_context<settings>();

@@ -3,7 +3,8 @@
 
 struct io {};
 
-constexpr auto twice =
-    strata::cs::make(ct::position).serialize_with(io{}).serialize_with(io{});
+constexpr auto twice = strata::component_signature::make(ct::position)
+                           .serialize_with(io{})
+                           .serialize_with(io{});
 
 int main() {}

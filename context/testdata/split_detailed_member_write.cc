@@ -8,13 +8,13 @@ struct counter {
 };
 
 constexpr auto settings = split_settings_with(
-    strata::ss::make(strata::tag<counter>).read(ct::position));
+    strata::system_signature::make(strata::tag<counter>).read(ct::position));
 
 int main() {
   auto ctx = make_test_context<settings>();
   ctx.step([](auto& proxy) {
-    proxy.execute_systems()(
-        strata::sea::all().detailed_instance([](auto&, auto& executor) {
+    proxy.execute_systems()(strata::execution_adapter::all().detailed_instance(
+        [](auto&, auto& executor) {
           executor.for_subtasks([](auto& system, auto&) { system.seen = 1; });
         }));
   });

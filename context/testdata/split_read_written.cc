@@ -13,7 +13,7 @@ struct follower {
 };
 
 constexpr auto settings = split_settings_with(
-    strata::ss::make(strata::tag<follower>)
+    strata::system_signature::make(strata::tag<follower>)
         .write(ct::position)
         .parallelism(strata::inner_parallelism::split_evenly_per_core()));
 

@@ -13,6 +13,6 @@ struct counter {
 };
 
 constexpr auto settings = split_settings_with(
-    strata::ss::make(strata::tag<counter>).read(ct::position));
+    strata::system_signature::make(strata::tag<counter>).read(ct::position));
 
 int main() { run_once<settings>(); }

@@ -11,7 +11,7 @@ struct braker {
 };
 
 constexpr auto settings =
-    split_settings_with(strata::ss::make(strata::tag<braker>)
+    split_settings_with(strata::system_signature::make(strata::tag<braker>)
                             .read(ct::position)
                             .write_optional(ct::velocity));
 

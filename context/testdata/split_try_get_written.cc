@@ -10,7 +10,7 @@ struct hunter {
 };
 
 constexpr auto settings = split_settings_with(
-    strata::ss::make(strata::tag<hunter>)
+    strata::system_signature::make(strata::tag<hunter>)
         .write(ct::position)
         .parallelism(strata::inner_parallelism::split_every_n(64)));
 

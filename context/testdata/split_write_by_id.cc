@@ -11,6 +11,6 @@ struct pusher {
 };
 
 constexpr auto settings = split_settings_with(
-    strata::ss::make(strata::tag<pusher>).write(ct::position));
+    strata::system_signature::make(strata::tag<pusher>).write(ct::position));
 
 int main() { run_once<settings>(); }

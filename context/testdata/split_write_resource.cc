@@ -19,9 +19,9 @@ constexpr auto settings =
         .allow_inner_parallelism()
         .component_signatures(components)
         .resources(strata::resources(strata::resource<tally>))
-        .system_signatures(
-            strata::system_signatures(strata::ss::make(strata::tag<counter>)
-                                          .read(ct::position)
-                                          .write_resource<tally>()));
+        .system_signatures(strata::system_signatures(
+            strata::system_signature::make(strata::tag<counter>)
+                .read(ct::position)
+                .write_resource<tally>()));
 
 int main() { run_once<settings>(); }

@@ -23,10 +23,10 @@ struct consumer {
   }
 };
 
-constexpr auto settings =
-    split_settings_with(strata::ss::make(strata::tag<producer>).output<hits>(),
-                        strata::ss::make(strata::tag<consumer>)
-                            .read(ct::position)
-                            .dependencies(strata::tag<producer>));
+constexpr auto settings = split_settings_with(
+    strata::system_signature::make(strata::tag<producer>).output<hits>(),
+    strata::system_signature::make(strata::tag<consumer>)
+        .read(ct::position)
+        .dependencies(strata::tag<producer>));
 
 int main() { run_once<settings>(); }

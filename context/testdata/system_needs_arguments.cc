@@ -7,6 +7,7 @@ struct scaled {
   void process(Data&) {}
 };
 
-constexpr auto settings = settings_with(strata::ss::make(strata::tag<scaled>));
+constexpr auto settings =
+    settings_with(strata::system_signature::make(strata::tag<scaled>));
 
 int main() { run_once<settings>(); }

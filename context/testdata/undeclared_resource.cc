@@ -17,6 +17,7 @@ constexpr auto settings =
         .component_signatures(components)
         .resources(strata::resources(strata::resource<grid>))
         .system_signatures(strata::system_signatures(
-            strata::ss::make(strata::tag<mover>).read(ct::position)));
+            strata::system_signature::make(strata::tag<mover>)
+                .read(ct::position)));
 
 int main() { run_once<settings>(); }

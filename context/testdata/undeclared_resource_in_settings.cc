@@ -9,7 +9,8 @@ struct builder {
   void process(Data&) {}
 };
 
-constexpr auto settings = settings_with(
-    strata::ss::make(strata::tag<builder>).write_resource<grid>());
+constexpr auto settings =
+    settings_with(strata::system_signature::make(strata::tag<builder>)
+                      .write_resource<grid>());
 
 int main() { run_once<settings>(); }

@@ -11,7 +11,7 @@ struct mover {
   }
 };
 
-constexpr auto settings =
-    settings_with(strata::ss::make(strata::tag<mover>).read(ct::velocity));
+constexpr auto settings = settings_with(
+    strata::system_signature::make(strata::tag<mover>).read(ct::velocity));
 
 int main() { run_once<settings>(); }

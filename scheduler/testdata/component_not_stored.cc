@@ -7,12 +7,12 @@ struct a {};
 struct b {};
 struct c {};
 using strata::tag;
-using strata::ss::make;
+using strata::system_signature::make;
 
 #include "component_storage/component_signature.h"
 struct unstored {};
 constexpr auto components = strata::component_signatures(
-    strata::cs::make(tag<position>, tag<velocity>));
+    strata::component_signature::make(tag<position>, tag<velocity>));
 constexpr auto systems = strata::system_signatures(
     make(tag<a>).read(tag<velocity>).write(tag<position>),
     make(tag<b>).read(tag<unstored>));

@@ -7,7 +7,7 @@ struct a {};
 struct b {};
 struct c {};
 using strata::tag;
-using strata::ss::make;
+using strata::system_signature::make;
 
 // changed() names a component the system neither reads nor writes.
 constexpr auto signature =

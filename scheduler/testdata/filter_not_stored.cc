@@ -7,12 +7,12 @@ struct a {};
 struct b {};
 struct c {};
 using strata::tag;
-using strata::ss::make;
+using strata::system_signature::make;
 
 #include "component_storage/component_signature.h"
 struct unstored {};
-constexpr auto components =
-    strata::component_signatures(strata::cs::make(tag<position>));
+constexpr auto components = strata::component_signatures(
+    strata::component_signature::make(tag<position>));
 // Filtering on a component no component signature stores.
 constexpr auto systems = strata::system_signatures(
     make(tag<a>).read(tag<unstored>).changed(tag<unstored>));

@@ -31,7 +31,7 @@ def main():
     out.append("")
     out.append("using strata::tag;")
     groups = ",\n    ".join(
-        "strata::cs::make(" + ", ".join(f"tag<c{c}>" for c in range(g, g + 4)) + ")"
+        "strata::component_signature::make(" + ", ".join(f"tag<c{c}>" for c in range(g, g + 4)) + ")"
         for g in range(0, COMPONENTS, 4))
     out.append(f"constexpr auto components = strata::component_signatures(\n    {groups});")
     sigs = []
@@ -40,7 +40,7 @@ def main():
         deps = [j for j in range(SYSTEMS) if depends(s, j)]
         edges += len(deps)
         reads = [2 * j for j in deps[:3]]
-        sig = f"strata::ss::make(tag<s{s}>).write(tag<c{2 * s}>, tag<c{2 * s + 1}>)"
+        sig = f"strata::system_signature::make(tag<s{s}>).write(tag<c{2 * s}>, tag<c{2 * s + 1}>)"
         if reads:
             sig += ".read(" + ", ".join(f"tag<c{c}>" for c in reads) + ")"
         if deps:

@@ -7,6 +7,6 @@ struct a {};
 struct b {};
 struct c {};
 using strata::tag;
-using strata::ss::make;
+using strata::system_signature::make;
 
 constexpr auto signature = make(tag<a>).read(tag<position>).read(tag<velocity>);

@@ -10,7 +10,7 @@ struct b {};
 struct c {};
 struct d {};
 using strata::tag;
-using strata::ss::make;
+using strata::system_signature::make;
 
 constexpr auto systems = strata::system_signatures(
     make(tag<a>).write(tag<position>), make(tag<b>).read(tag<position>),

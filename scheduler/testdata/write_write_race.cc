@@ -7,7 +7,7 @@ struct a {};
 struct b {};
 struct c {};
 using strata::tag;
-using strata::ss::make;
+using strata::system_signature::make;
 
 constexpr auto systems = strata::system_signatures(
     make(tag<a>).write(tag<position>), make(tag<b>).write(tag<position>),
