@@ -41,9 +41,9 @@
 #include "context/internal/diagnostics.h"
 #include "context/run_options.h"
 #include "context/settings.h"
-#include "scheduler/dag.h"
 #include "meta/diagnostic.h"
 #include "meta/type_list.h"
+#include "scheduler/dag.h"
 
 namespace strata {
 

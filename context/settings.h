@@ -49,13 +49,13 @@
 #include "context/hierarchy.h"
 #include "context/hooks.h"
 #include "context/resources.h"
+#include "meta/diagnostic.h"
+#include "meta/option_map.h"
+#include "meta/type_list.h"
 #include "scheduler/atomic_counter.h"
 #include "scheduler/dag.h"
 #include "scheduler/hand_off.h"
 #include "scheduler/sequential.h"
-#include "meta/diagnostic.h"
-#include "meta/option_map.h"
-#include "meta/type_list.h"
 // Last, so that the headers above, whose rules a misuse in the settings
 // fires, are named as included from here (a shorter include stack).
 #include "context/internal/settings_checks.h"

@@ -17,9 +17,9 @@
 #include "context/internal/instance_runtime.h"
 #include "context/trace.h"
 #include "entity/entity_id.h"
+#include "meta/type_list.h"
 #include "scheduler/inner_parallelism.h"
 #include "scheduler/system_signature.h"
-#include "meta/type_list.h"
 
 namespace strata::context_internal {
 

@@ -33,8 +33,9 @@ constexpr bool check_list() {
                                                 typename traits::setter>);
     return false;
   } else if constexpr (repeated < size_v<list>) {
-    diagnostic::report(diagnostic::tag_repeated_in_signature_list<
-                       System, type_at_t<repeated, list>>);
+    diagnostic::report(
+        diagnostic::tag_repeated_in_signature_list<System,
+                                                   type_at_t<repeated, list>>);
     return false;
   } else {
     return true;
