@@ -326,12 +326,19 @@ class basic_entity_storage {
   }
 
  private:
-  // The null id signals "full" (a real id never has the null index). A
-  // fresh index of a dynamic storage gets its metadata entry.
+  // The null id signals "full" (a real id never has the null index). The
+  // branches stay here, over id_slots' two small parts, rather than in one
+  // id_slots function taking a callback for the metadata: that function,
+  // with both paths, the vector's growth and the callback, is too large
+  // for GCC to inline, and every creation in a loop would be a call. A
+  // fresh index of a dynamic storage gets its metadata entry first: if the
+  // id array's growth then throws, the metadata array is one entry longer,
+  // which no index reads, and no id was handed out.
   id_type create_or_null() {
-    return slots_.create_or_null([&] {
-      if constexpr (has_metadata && !is_fixed) metas_.emplace_back();
-    });
+    if (!slots_.free().empty()) return slots_.create_recycled();
+    if (slots_.used() == max_size()) return id_type::null();
+    if constexpr (has_metadata && !is_fixed) metas_.emplace_back();
+    return slots_.create_fresh();
   }
 
   // Error paths stay out of line so the hot paths inline small; the text is

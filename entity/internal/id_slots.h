@@ -7,7 +7,7 @@
 // entity's id, a free slot the free list's link and the version it hands
 // out next. alive(id) is one bounds check and one compare. The storage
 // keeps its metadata column beside this one, indexed alike, and adds a
-// metadata entry whenever create_or_null takes a fresh index.
+// metadata entry before each create_fresh.
 //
 // Complexity: O(1) but assign (O(n)); a dynamic array's push_back is
 // amortized O(1). Thread-safety: const members may run concurrently with
@@ -75,23 +75,22 @@ class id_slots {
     return id_type::from_value(ids_[index]);
   }
 
-  // A recycled index's id, else a fresh index's (after which
-  // on_fresh_index() is called, the index already appended), else the null
-  // id when the limit is reached, nothing changed.
-  template <typename OnFreshIndex>
-  id_type create_or_null(OnFreshIndex on_fresh_index) {
-    if (!free_.empty()) {
-      const id_type id = free_.pop(ids_);
-      ++size_;
-      return id;
-    }
-    if (used_ == max_size()) return id_type::null();
+  // Creation in two parts, so that the storage's create path reads like the
+  // algorithm and inlines into creation loops (no callback for the storage's
+  // metadata column). create_recycled: the front free index's id, made live
+  // (free_list::pop); the free list must not be empty.
+  id_type create_recycled() noexcept {
+    ++size_;
+    return free_.pop(ids_);
+  }
+  // create_fresh: index used() appended as a live slot, version 0; used()
+  // must be below max_size().
+  id_type create_fresh() {
     const id_type id = id_type::combine(static_cast<value_type>(used_), 0);
     if constexpr (is_fixed) {
       ids_[used_] = id.value();
     } else {
       ids_.push_back(id.value());
-      on_fresh_index();
     }
     ++used_;
     ++size_;
