@@ -168,10 +168,8 @@ class subtask_executor {
   // One subtask of a for_subtasks adapter: `call` (system_runner.h's
   // user_call, the call of the adapter's callable) on this executor and the
   // subtask, for run_each_subtask. Its type depends on the system and the
-  // call only, so both variants of a system's run (system_runner.h:
-  // remembered or not) share one subtask body. The call is copied (it
-  // holds a reference to the adapter), so a subtask reaches the adapter in
-  // one load.
+  // call only. The call is copied (it holds a reference to the adapter), so
+  // a subtask reaches the adapter in one load.
   template <typename Call>
   auto subtask_call(const Call& call) {
     return [this, call](std::size_t subtask) { call(*this, subtask); };

@@ -146,12 +146,11 @@ class system_runner {
                     adapter.callable(executor.subtask_system(), data);
                   }
                 })...};
+        const std::array<void*, system_count> call_of{&std::get<I>(calls)...};
         core_.begin_execution();
-        using calls_type = decltype(calls);
-        static constexpr auto table =
-            make_run_table<Selected, calls_type, false>(
-                std::index_sequence<I...>{});
-        run_call<Selected, table>(core_, calls);
+        static constexpr auto table = make_run_table<Selected, decltype(calls)>(
+            std::index_sequence<I...>{});
+        run_call<Selected, table>(core_, call_of.data());
       }
     }
 
@@ -179,34 +178,37 @@ class system_runner {
     }
   }
 
-  // One run function per selected system, each given the call's Calls (a
-  // tuple of user_call, one per system); `Unplanned`: the variant for
-  // calls the policy runs unplanned (call_mode::calling_thread_unplanned).
-  template <const auto& Selected, typename Calls, bool Unplanned,
-            std::size_t... I>
+  // The run functions take the calls of the user's code type-erased: an
+  // array of pointers, one per system, to the user_call elements of the
+  // call's tuple. Each run function is then named by its system and its own
+  // call only: naming the whole tuple would spell every system's call in
+  // every system's function (and in the scheduler's), a symbol name growing
+  // with the square of the system count. `unplanned`: the call runs by a
+  // decision the policy made for the whole call
+  // (call_mode::calling_thread_unplanned).
+  using run_fn = void (*)(core_type&, void* const* calls, bool unplanned);
+
+  // One run function per selected system, each the run of its element of
+  // Calls (a tuple of user_call, one per system).
+  template <const auto& Selected, typename Calls, std::size_t... I>
   static constexpr auto make_run_table(std::index_sequence<I...>) {
-    using fn = void (*)(core_type&, Calls&);
-    return std::array<fn, system_count>{
-        run_entry<Selected[I], I, Calls, Unplanned>()...};
+    return std::array<run_fn, system_count>{
+        run_entry<Selected[I], I, std::tuple_element_t<I, Calls>>()...};
   }
-  template <bool Selected, std::size_t I, typename Calls, bool Unplanned>
-  static constexpr auto run_entry() {
-    using fn = void (*)(core_type&, Calls&);
+  template <bool Selected, std::size_t I, typename Call>
+  static constexpr run_fn run_entry() {
     if constexpr (Selected) {
-      return static_cast<fn>(&system_runner::run_system<I, Calls, Unplanned>);
+      return &system_runner::run_system<I, Call>;
     } else {
-      return static_cast<fn>(nullptr);
+      return nullptr;
     }
   }
-  template <const auto& Selected, typename Calls, bool Unplanned>
-  static constexpr auto run_table = make_run_table<Selected, Calls, Unplanned>(
-      std::make_index_sequence<system_count>{});
 
   // One call: plan (the run policy, internal/run_policy.h), run the
   // systems with the settings' scheduler, record. The table's address keys
   // the call in the policy's remembered decisions.
-  template <const auto& Selected, const auto& Table, typename Calls>
-  static void run_call(core_type& core, Calls& calls) {
+  template <const auto& Selected, const auto& Table>
+  static void run_call(core_type& core, void* const* calls) {
     constexpr const auto* key = &Table;
     auto& policy = core.policy();
     const auto plan =
@@ -223,51 +225,46 @@ class system_runner {
   // Runs the selected systems with the settings' scheduler, which decides
   // whether the call runs on the calling thread (in its sequential order:
   // hand_off::never, or no worker) or on its own terms. A call the policy
-  // runs unplanned takes the unplanned variant of each system's run. The
-  // table is a run-time choice: the scheduler's walks over the systems
-  // (sequential order, and ranking and pool) are compiled once per call,
-  // for both tables.
-  template <const auto& Selected, const auto& Table, typename Calls,
-            typename Plan>
-  static step_decision run_systems(core_type& core, Calls& calls,
+  // runs unplanned tells each system's run so (a run-time flag: one run
+  // function per system, and the scheduler's walks over the systems,
+  // sequential order, and ranking and pool, compiled once per call).
+  template <const auto& Selected, const auto& Table, typename Plan>
+  static step_decision run_systems(core_type& core, void* const* calls,
                                    const Plan& plan) {
-    const auto* table = &Table;
+    bool unplanned = false;
     if constexpr (Types::scheduler_type::runs_subtasks_in_parallel) {
-      if (plan.mode == call_mode::calling_thread_unplanned) {
-        table = &run_table<Selected, Calls, true>;
-      }
+      unplanned = plan.mode == call_mode::calling_thread_unplanned;
     }
     return Types::scheduler_type::template execute<system_list, Selected>(
         core.pool(),
-        [&core, &calls, table](std::size_t id) { (*table)[id](core, calls); },
+        [&core, calls, unplanned](std::size_t id) {
+          Table[id](core, calls, unplanned);
+        },
         [&core](std::size_t id) {
           return core.policy().predicted_ns(core.subscription(id), id);
         },
         plan.hand_off);
   }
 
-  // Runs system I through its user_call (traced; a throw marks
-  // the run failed): plan, run its subtasks, record. `Unplanned`: the call
+  // Runs system I through its user_call, Call (traced; a throw marks
+  // the run failed): plan, run its subtasks, record. `unplanned`: the call
   // runs by a decision made for the whole call (a remembered inline
   // decision, internal/adaptive_run_policy.cc), so the run is neither
-  // predicted, measured nor split, all known at compile time: the same code
-  // as under the sequential scheduler. Only the adapter call and the
+  // predicted, measured nor split: its plan says so (plan_system), and the
+  // rest of the run follows the plan. Only the adapter call and the
   // subtask body are compiled per system; planning works on the instance's
   // runtime (internal/instance_runtime.h) through the policy's before_system,
-  // out of line (plan_planned) and compiled once for every system of the same
-  // strategy and state types. (`Unplanned` stays a template parameter, not a
-  // run-time flag: a flag would compile one variant less but add a branch per
-  // system and step to the unplanned path, which exists to be cheap;
-  // //benchmarks/compile and the update benchmarks' 1-entity rows weigh the
-  // two.) `calls` holds the call of the user's code (call's operator()
-  // wrote it); a for_subtasks adapter's is run through the executor's
-  // subtask_call, one type for both variants: one subtask body per system.
-  template <std::size_t I, typename Calls, bool Unplanned>
-  static void run_system(context_core<Types>& core, Calls& calls) {
-    auto& call = std::get<I>(calls);
+  // out of line (plan_system) and compiled once for every system of the same
+  // strategy and state types. `calls[I]` is the call of the user's code
+  // (call's operator() wrote it); a for_subtasks adapter's is run through
+  // the executor's subtask_call: one subtask body per system.
+  template <std::size_t I, typename Call>
+  static void run_system(context_core<Types>& core, void* const* calls,
+                         bool unplanned) {
+    auto& call = *static_cast<Call*>(calls[I]);
     auto& instance = core.template instance<I>();
     before_run<I>(core, instance);
-    const system_plan plan = plan_system<Unplanned>(core, instance.runtime());
+    const system_plan plan = plan_system(core, instance.runtime(), unplanned);
     subtask_executor<Types, I> executor(core, instance, plan.parallel,
                                         plan.measure);
     if constexpr (Types::trace_enabled) instance.run_span.begin();
@@ -284,8 +281,7 @@ class system_runner {
       throw;
     }
     if constexpr (Types::trace_enabled) instance.run_span.end();
-    record_system<Unplanned>(core, instance.runtime(), plan,
-                             executor.measured());
+    record_system(core, instance.runtime(), plan, executor.measured());
   }
 
   // The first adapter of Refs (a tuple of adapter references) that matches
@@ -328,42 +324,31 @@ class system_runner {
   }
 
   // After the run: a measured run its subtasks did not time is timed as a
-  // whole by the policy (nothing for an unplanned run).
-  template <bool Unplanned, typename Runtime>
+  // whole by the policy (an unplanned run is not measured).
+  template <typename Runtime>
   static void record_system(core_type& core, Runtime& runtime,
                             const system_plan& plan, bool subtasks_measured) {
-    if constexpr (!Unplanned) {
-      if (plan.measure && !subtasks_measured) [[unlikely]] {
-        core.policy().after_system(runtime, plan);
-      }
+    if (plan.measure && !subtasks_measured) [[unlikely]] {
+      core.policy().after_system(runtime, plan);
     }
   }
 
-  // The run's plan: the policy's, or, unplanned, its subtasks prepared
-  // without a prediction, in order on this thread, unmeasured.
-  template <bool Unplanned, typename Runtime>
-  static system_plan plan_system(core_type& core, Runtime& runtime) {
-    if constexpr (Unplanned) {
-      prepare_unplanned(core, runtime);
-      return {};
-    } else {
-      return plan_planned(core, runtime);
-    }
-  }
-  // The policy plans the run and prepares its subtasks. Out of line: one
-  // call per system run, compiled once per strategy and state types.
+  // The run's plan: the policy plans the run and prepares its subtasks, or,
+  // unplanned, its subtasks are prepared without a prediction, to run in
+  // order on this thread, unmeasured. Out of line: one call per system run,
+  // compiled once per strategy and state types.
   template <typename Runtime>
-  [[gnu::noinline]] static system_plan plan_planned(core_type& core,
-                                                    Runtime& runtime) {
+  [[gnu::noinline]] static system_plan plan_system(core_type& core,
+                                                   Runtime& runtime,
+                                                   bool unplanned) {
+    if (unplanned) {
+      runtime.prepare_subtasks(core.thread_count(),
+                               Types::inner_parallelism_allowed,
+                               core.step_count());
+      return {};
+    }
     return core.policy().before_system(runtime, core.thread_count(),
                                        core.step_count());
-  }
-  template <typename Runtime>
-  [[gnu::noinline]] static void prepare_unplanned(core_type& core,
-                                                  Runtime& runtime) {
-    runtime.prepare_subtasks(core.thread_count(),
-                             Types::inner_parallelism_allowed,
-                             core.step_count());
   }
 
   // Appends the spans of the systems that just ran to the trace log.
