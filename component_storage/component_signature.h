@@ -111,6 +111,12 @@ inline constexpr bool unknown_component = [] {
 
 }  // namespace diagnostic
 
+// A component signature's type (component_signature::signature in code).
+// Declared in namespace strata with a short name: compilers spell it in
+// every note about a context made from settings passed by value.
+template <typename... Parts>
+struct group;
+
 namespace component_signature {
 
 namespace signature_internal {
@@ -160,11 +166,11 @@ struct with {};
 
 // The components, after the options set if any. Only what was set is in
 // the type, so compiler messages spell make(ct::health) as
-// component_signature::signature<health> and make(ct::health).sparse() as
-// component_signature::signature<component_signature::with<storage::sparse>,
-// health>.
+// strata::group<health> and make(ct::health).sparse() as
+// strata::group<strata::component_signature::with<strata::storage::sparse>,
+// health> (strata::group, below).
 template <typename... Parts>
-struct signature;
+using signature = group<Parts...>;
 
 namespace signature_internal {
 
@@ -261,11 +267,16 @@ struct body<Components, with<Options...>> {
 
 }  // namespace signature_internal
 
+}  // namespace component_signature
+
 template <typename... Parts>
-struct signature : signature_internal::body<
-                       typename signature_internal::parts<Parts...>::components,
-                       typename signature_internal::parts<Parts...>::options> {
-};
+struct group : component_signature::signature_internal::body<
+                   typename component_signature::signature_internal::parts<
+                       Parts...>::components,
+                   typename component_signature::signature_internal::parts<
+                       Parts...>::options> {};
+
+namespace component_signature {
 
 template <tag_value... Components>
 constexpr auto make(Components...) {
@@ -289,16 +300,14 @@ namespace cs = component_signature;
 template <typename T>
 inline constexpr bool is_component_signature_v = false;
 template <typename... Parts>
-inline constexpr bool
-    is_component_signature_v<component_signature::signature<Parts...>> = true;
+inline constexpr bool is_component_signature_v<group<Parts...>> = true;
 
-namespace component_signature {
-
-// The list component_signatures(...) builds; spelled component_signature::list
-// in compiler messages (every note about a context made from settings passed by
-// value spells it), named component_signature_list in code.
+// The list component_signatures(...) builds, named component_signature_list
+// in code. Spelled `strata::components<...>` in compiler messages: every
+// note about a context made from settings passed by value spells it, so it
+// has a short name in namespace strata.
 template <typename... Signatures>
-struct list {
+struct components {
   base_internal::flat_tuple<Signatures...> signatures;
 
   using signature_types = type_list<Signatures...>;
@@ -357,10 +366,13 @@ struct list {
   }();
 };
 
+namespace component_signature {
+template <typename... Signatures>
+using list = components<Signatures...>;
 }  // namespace component_signature
 
 template <typename... Signatures>
-using component_signature_list = component_signature::list<Signatures...>;
+using component_signature_list = components<Signatures...>;
 
 template <typename T>
 inline constexpr bool is_component_signature_list_v = false;

@@ -33,8 +33,9 @@
 // relation, a built-in scheduler or a run policy stands for itself, a
 // run-time number for its key (which holds the number), so
 // `settings().component_signatures(c).system_signatures(s).threads(n)` is a
-// `settings_t<component_signature::list<...>,
-// system_signature::list<...>, context_keys::threads>`.
+// `strata::settings_t<strata::components<...>, strata::systems<...>,
+// strata::context_keys::threads>`, each signature in it named by its own
+// short type (strata::group, strata::signature; see their headers).
 // Compilers spell that type in every note about a context made from
 // settings passed by value (make_context(settings)), so it is kept short;
 // make_context<settings>() spells `named_settings<settings>` instead.
@@ -63,14 +64,14 @@
 
 namespace strata {
 
-struct context_defaults;  // below
-
 // The settings' type: the entries of the options set, in the order they
-// were set (`strata::settings_t<component_signature_list<...>,
-// system_signature_list<...>, context_keys::threads>`), nothing for an
+// were set (`strata::settings_t<strata::components<...>,
+// strata::systems<...>, strata::context_keys::threads>`), nothing for an
 // option left at its default. Compilers spell it in every note about a
 // context made from settings passed by value, so it holds no keys, no
-// defaults and no wrapper a value does not need.
+// defaults and no wrapper a value does not need, and the types in it have
+// short names in namespace strata; the defaults are
+// context_internal::context_defaults (internal/settings_entries.h).
 template <typename... Entries>
 struct settings_t {
   base_internal::flat_tuple<Entries...> options;
@@ -89,15 +90,14 @@ struct settings_t {
     if constexpr (index < sizeof...(Entries)) {
       return settings_internal::value_of(base_internal::get<index>(options));
     } else {
-      return context_defaults_value<Key>();
+      return context_internal::context_defaults::value.template get<Key>();
     }
   }
 
   // The type of Key's value.
   template <typename Key>
-  using value_type =
-      typename settings_internal::value_type_of<Key, context_defaults,
-                                                Entries...>::type;
+  using value_type = typename settings_internal::value_type_of<
+      Key, context_internal::context_defaults, Entries...>::type;
 
   template <std::size_t N>
   constexpr auto fixed_entity_limit() const {
@@ -283,9 +283,6 @@ struct settings_t {
       !std::is_same_v<hierarchy_type, no_hierarchy>;
 
  private:
-  template <typename Key>
-  static constexpr const auto& context_defaults_value();
-
   // Sets Key to `value` (its entry, settings_internal::entry_for) unless it
   // is set (then once<Key, keys>, named by the setter, reported it, and the
   // settings stay as they were: the report is the only error).
@@ -300,31 +297,6 @@ struct settings_t {
     }
   }
 };
-
-// The options of context settings, with their defaults.
-struct context_defaults {
-  static constexpr auto value = make_option_defaults(
-      option_default<context_keys::entity_limit>(dynamic_limit{}),
-      option_default<context_keys::inner_parallelism>(std::false_type{}),
-      option_default<context_keys::components>(component_signature_list<>{}),
-      option_default<context_keys::systems>(system_signature_list<>{}),
-      option_default<context_keys::resources>(resource_list<>{}),
-      option_default<context_keys::checked_access>(std::false_type{}),
-      option_default<context_keys::hand_off>(hand_off::automatic),
-      option_default<context_keys::scheduler>(scheduler::sequential),
-      option_default<context_keys::threads>(std::size_t{0}),
-      option_default<context_keys::refresh_parallelism>(true),
-      option_default<context_keys::trace>(std::false_type{}),
-      option_default<context_keys::hooks>(component_hook_list<>{}),
-      option_default<context_keys::hierarchy>(no_hierarchy{}),
-      option_default<context_keys::run_policy>(run_policy::adaptive));
-};
-
-template <typename... Entries>
-template <typename Key>
-constexpr const auto& settings_t<Entries...>::context_defaults_value() {
-  return context_defaults::value.template get<Key>();
-}
 
 constexpr auto settings() { return settings_t<>{}; }
 

@@ -54,14 +54,12 @@
 
 namespace strata {
 
-namespace system_signature {
-
-// The checked list system_signatures(...) builds; spelled
-// system_signature::list in compiler messages (every note about a context made
-// from settings passed by value spells it), named system_signature_list in
-// code.
+// The checked list system_signatures(...) builds, named
+// system_signature_list in code. Spelled `strata::systems<...>` in
+// compiler messages: every note about a context made from settings passed
+// by value spells it, so it has a short name in namespace strata.
 template <typename... Signatures>
-struct list {
+struct systems {
   base_internal::flat_tuple<Signatures...> signatures;
 
   using signature_types = type_list<Signatures...>;
@@ -183,10 +181,13 @@ struct list {
   }
 };
 
+namespace system_signature {
+template <typename... Signatures>
+using list = systems<Signatures...>;
 }  // namespace system_signature
 
 template <typename... Signatures>
-using system_signature_list = system_signature::list<Signatures...>;
+using system_signature_list = systems<Signatures...>;
 
 template <typename T>
 inline constexpr bool is_system_signature_list_v = false;

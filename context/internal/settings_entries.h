@@ -166,6 +166,31 @@ struct value_type_of {
 
 }  // namespace settings_internal
 
+namespace context_internal {
+
+// The options of context settings, with their defaults: what
+// settings_t::get<Key>() gives for an option left unset. Not part of the
+// settings' type, so never spelled in a message.
+struct context_defaults {
+  static constexpr auto value = make_option_defaults(
+      option_default<context_keys::entity_limit>(dynamic_limit{}),
+      option_default<context_keys::inner_parallelism>(std::false_type{}),
+      option_default<context_keys::components>(component_signature_list<>{}),
+      option_default<context_keys::systems>(system_signature_list<>{}),
+      option_default<context_keys::resources>(resource_list<>{}),
+      option_default<context_keys::checked_access>(std::false_type{}),
+      option_default<context_keys::hand_off>(hand_off::automatic),
+      option_default<context_keys::scheduler>(scheduler::sequential),
+      option_default<context_keys::threads>(std::size_t{0}),
+      option_default<context_keys::refresh_parallelism>(true),
+      option_default<context_keys::trace>(std::false_type{}),
+      option_default<context_keys::hooks>(component_hook_list<>{}),
+      option_default<context_keys::hierarchy>(no_hierarchy{}),
+      option_default<context_keys::run_policy>(run_policy::adaptive));
+};
+
+}  // namespace context_internal
+
 }  // namespace strata
 
 #endif  // STRATA_CONTEXT_INTERNAL_SETTINGS_ENTRIES_H_
