@@ -30,14 +30,16 @@
 //
 // The settings' type holds the options set, in the order they were set,
 // and nothing for an option left at its default: a list, a limit, a
-// relation, a built-in scheduler or a run policy stands for itself, a
-// run-time number for its key (which holds the number), so
+// relation, a built-in scheduler, a run policy or a hand-off mode stands
+// for itself, a run-time number or a flag for an entry named after its
+// setter (which holds the number), so
 // `settings().component_signatures(c).system_signatures(s).threads(n)` is a
 // `strata::settings_t<strata::components<...>, strata::systems<...>,
-// strata::context_keys::threads>`, each signature in it named by its own
-// short type (strata::group, strata::signature; see their headers).
-// Compilers spell that type in every note about a context made from
-// settings passed by value (make_context(settings)), so it is kept short;
+// strata::threads>`: it reads as the calls made. Compilers spell that type
+// in every note about a context made from settings passed by value
+// (make_context(settings)), so every type in it has a short name in
+// namespace strata and holds only what was set (strata::group for a
+// component signature, a system list spelled flat: see their headers);
 // make_context<settings>() spells `named_settings<settings>` instead.
 #ifndef STRATA_CONTEXT_SETTINGS_H_
 #define STRATA_CONTEXT_SETTINGS_H_
@@ -66,12 +68,12 @@ namespace strata {
 
 // The settings' type: the entries of the options set, in the order they
 // were set (`strata::settings_t<strata::components<...>,
-// strata::systems<...>, strata::context_keys::threads>`), nothing for an
-// option left at its default. Compilers spell it in every note about a
-// context made from settings passed by value, so it holds no keys, no
-// defaults and no wrapper a value does not need, and the types in it have
-// short names in namespace strata; the defaults are
-// context_internal::context_defaults (internal/settings_entries.h).
+// strata::systems<...>, strata::threads>`), nothing for an option left at
+// its default. Compilers spell it in every note about a context made from
+// settings passed by value, so it holds no keys, no defaults and no wrapper
+// a value does not need, and the types in it have short names in namespace
+// strata; the defaults are context_internal::context_defaults
+// (internal/settings_entries.h).
 template <typename... Entries>
 struct settings_t {
   base_internal::flat_tuple<Entries...> options;
@@ -120,11 +122,11 @@ struct settings_t {
   // state in data.output().
   constexpr auto allow_inner_parallelism() const {
     return set(settings_internal::once<context_keys::inner_parallelism, keys>,
-               context_keys::allow_inner_parallelism{});
+               ::strata::allow_inner_parallelism{});
   }
   constexpr auto disallow_inner_parallelism() const {
     return set(settings_internal::once<context_keys::inner_parallelism, keys>,
-               context_keys::disallow_inner_parallelism{});
+               ::strata::disallow_inner_parallelism{});
   }
   // The lists are checked against each other as soon as the settings hold
   // both (every component a system names is stored, every resource it uses
@@ -186,14 +188,13 @@ struct settings_t {
   // access to non-contiguous storage does; also forces that slower path.
   constexpr auto checked_access() const {
     return set(settings_internal::once<context_keys::checked_access, keys>,
-               context_keys::checked_access{});
+               ::strata::checked_access{});
   }
   // When the threaded scheduler hands work to other threads
   // (scheduler/hand_off.h): hand_off::automatic (default, from measured
   // costs), hand_off::always, hand_off::never.
   constexpr auto hand_off(strata::hand_off mode) const {
-    return set(settings_internal::once<context_keys::hand_off, keys>,
-               context_keys::hand_off{mode});
+    return set(settings_internal::once<context_keys::hand_off, keys>, mode);
   }
   // Who makes those decisions (scheduler/hand_off.h): run_policy::adaptive
   // (default, from measured costs) or run_policy::fixed (from the settings
@@ -212,17 +213,17 @@ struct settings_t {
   // workers). 0 means std::thread::hardware_concurrency().
   constexpr auto threads(std::size_t n) const {
     return set(settings_internal::once<context_keys::threads, keys>,
-               context_keys::threads{n});
+               ::strata::threads{n});
   }
   constexpr auto refresh_parallelism(bool enabled) const {
     return set(settings_internal::once<context_keys::refresh_parallelism, keys>,
-               context_keys::refresh_parallelism{enabled});
+               ::strata::refresh_parallelism{enabled});
   }
   // Records which thread ran each system and subtask, and when (see
   // context/trace.h). Off by default, and then compiled out.
   constexpr auto trace() const {
     return set(settings_internal::once<context_keys::trace, keys>,
-               context_keys::trace{});
+               ::strata::trace{});
   }
 
   // Component hooks (context/hooks.h). Every component a hook names must

@@ -59,6 +59,41 @@ namespace strata::system_signature {
 
 namespace signature_internal {
 
+// Whether T is one of the lists above (else it is a system type, in the
+// flat spelling of a list of signatures: scheduler/dag.h).
+template <typename T>
+inline constexpr bool is_list_v = false;
+template <typename... Ts>
+inline constexpr bool is_list_v<reads<Ts...>> = true;
+template <typename... Ts>
+inline constexpr bool is_list_v<writes<Ts...>> = true;
+template <typename... Ts>
+inline constexpr bool is_list_v<reads_optional<Ts...>> = true;
+template <typename... Ts>
+inline constexpr bool is_list_v<writes_optional<Ts...>> = true;
+template <typename... Ts>
+inline constexpr bool is_list_v<excludes<Ts...>> = true;
+template <typename... Ts>
+inline constexpr bool is_list_v<reads_resource<Ts...>> = true;
+template <typename... Ts>
+inline constexpr bool is_list_v<writes_resource<Ts...>> = true;
+template <typename... Ts>
+inline constexpr bool is_list_v<depends_on<Ts...>> = true;
+template <typename... Ts>
+inline constexpr bool is_list_v<parallelism<Ts...>> = true;
+template <typename... Ts>
+inline constexpr bool is_list_v<outputs<Ts...>> = true;
+template <typename... Ts>
+inline constexpr bool is_list_v<changed<Ts...>> = true;
+template <typename... Ts>
+inline constexpr bool is_list_v<added<Ts...>> = true;
+template <typename... Ts>
+inline constexpr bool is_list_v<sends<Ts...>> = true;
+template <typename... Ts>
+inline constexpr bool is_list_v<receives<Ts...>> = true;
+template <typename... Ts>
+inline constexpr bool is_list_v<order<Ts...>> = true;
+
 template <typename List>
 struct list_traits;
 template <template <typename...> class Kind, typename... Ts>
