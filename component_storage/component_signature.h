@@ -8,7 +8,8 @@
 //       cs::make(ct::debug_name).hash_map());          // rare
 //
 // The namespace is strata::component_signature; strata::cs is an optional
-// short alias of it (compiler messages spell the long name).
+// short alias of it. Compiler messages spell a signature's type,
+// strata::group<...>, and the list's, strata::components<...>.
 //
 // A signature groups one or more component types in one storage chunk. The
 // storage is chosen by a selector type: the built-in ones below, or a user
@@ -294,7 +295,7 @@ constexpr auto make(Components...) {
 }  // namespace component_signature
 
 // The short name, optional: cs::make(...). Compiler messages spell the
-// namespace's own name, component_signature.
+// types, strata::group and strata::components, not the namespace.
 namespace cs = component_signature;
 
 template <typename T>

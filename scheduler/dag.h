@@ -22,7 +22,9 @@
 // resource the settings do not declare (the context settings check both as
 // soon as they hold the lists).
 //
-// The resulting `system_signature_list` answers, in constant expressions:
+// The resulting `system_signature_list` (spelled `strata::systems<...>`,
+// flat: each system type followed by its lists) answers, in constant
+// expressions:
 // system ids (`id(st::x)`, declaration order), direct dependencies and
 // dependents (`dependencies_of<I>`, `dependents_of<I>`), reachability
 // (`runs_before(a, b)`: b depends on a, directly or transitively), a

@@ -374,8 +374,8 @@ constexpr signature<tag_type<System>> make(System) {
 
 }  // namespace system_signature
 
-// The short name, optional: system_signature::make(...). Compiler messages
-// spell the namespace's own name, system_signature.
+// The short name, optional: ss::make(...). Compiler messages spell the
+// types, strata::signature and its lists, not the namespace.
 namespace ss = system_signature;
 
 template <typename T>
