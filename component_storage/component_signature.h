@@ -8,7 +8,8 @@
 //       cs::make(ct::debug_name).hash_map());          // rare
 //
 // The namespace is strata::component_signature; strata::cs is an optional
-// short alias of it (compiler messages spell the long name).
+// short alias of it. Compiler messages spell a signature's type,
+// strata::group<...>, and the list's, strata::components<...>.
 //
 // A signature groups one or more component types in one storage chunk. The
 // storage is chosen by a selector type: the built-in ones below, or a user
@@ -111,6 +112,12 @@ inline constexpr bool unknown_component = [] {
 
 }  // namespace diagnostic
 
+// A component signature's type (component_signature::signature in code).
+// Declared in namespace strata with a short name: compilers spell it in
+// every note about a context made from settings passed by value.
+template <typename... Parts>
+struct group;
+
 namespace component_signature {
 
 namespace signature_internal {
@@ -160,11 +167,11 @@ struct with {};
 
 // The components, after the options set if any. Only what was set is in
 // the type, so compiler messages spell make(ct::health) as
-// component_signature::signature<health> and make(ct::health).sparse() as
-// component_signature::signature<component_signature::with<storage::sparse>,
-// health>.
+// strata::group<health> and make(ct::health).sparse() as
+// strata::group<strata::component_signature::with<strata::storage::sparse>,
+// health> (strata::group, below).
 template <typename... Parts>
-struct signature;
+using signature = group<Parts...>;
 
 namespace signature_internal {
 
@@ -261,11 +268,16 @@ struct body<Components, with<Options...>> {
 
 }  // namespace signature_internal
 
+}  // namespace component_signature
+
 template <typename... Parts>
-struct signature : signature_internal::body<
-                       typename signature_internal::parts<Parts...>::components,
-                       typename signature_internal::parts<Parts...>::options> {
-};
+struct group : component_signature::signature_internal::body<
+                   typename component_signature::signature_internal::parts<
+                       Parts...>::components,
+                   typename component_signature::signature_internal::parts<
+                       Parts...>::options> {};
+
+namespace component_signature {
 
 template <tag_value... Components>
 constexpr auto make(Components...) {
@@ -283,22 +295,20 @@ constexpr auto make(Components...) {
 }  // namespace component_signature
 
 // The short name, optional: cs::make(...). Compiler messages spell the
-// namespace's own name, component_signature.
+// types, strata::group and strata::components, not the namespace.
 namespace cs = component_signature;
 
 template <typename T>
 inline constexpr bool is_component_signature_v = false;
 template <typename... Parts>
-inline constexpr bool
-    is_component_signature_v<component_signature::signature<Parts...>> = true;
+inline constexpr bool is_component_signature_v<group<Parts...>> = true;
 
-namespace component_signature {
-
-// The list component_signatures(...) builds; spelled component_signature::list
-// in compiler messages (every note about a context made from settings passed by
-// value spells it), named component_signature_list in code.
+// The list component_signatures(...) builds, named component_signature_list
+// in code. Spelled `strata::components<...>` in compiler messages: every
+// note about a context made from settings passed by value spells it, so it
+// has a short name in namespace strata.
 template <typename... Signatures>
-struct list {
+struct components {
   base_internal::flat_tuple<Signatures...> signatures;
 
   using signature_types = type_list<Signatures...>;
@@ -357,10 +367,13 @@ struct list {
   }();
 };
 
+namespace component_signature {
+template <typename... Signatures>
+using list = components<Signatures...>;
 }  // namespace component_signature
 
 template <typename... Signatures>
-using component_signature_list = component_signature::list<Signatures...>;
+using component_signature_list = components<Signatures...>;
 
 template <typename T>
 inline constexpr bool is_component_signature_list_v = false;

@@ -30,13 +30,16 @@
 //
 // The settings' type holds the options set, in the order they were set,
 // and nothing for an option left at its default: a list, a limit, a
-// relation, a built-in scheduler or a run policy stands for itself, a
-// run-time number for its key (which holds the number), so
+// relation, a built-in scheduler, a run policy or a hand-off mode stands
+// for itself, a run-time number or a flag for an entry named after its
+// setter (which holds the number), so
 // `settings().component_signatures(c).system_signatures(s).threads(n)` is a
-// `settings_t<component_signature::list<...>,
-// system_signature::list<...>, context_keys::threads>`.
-// Compilers spell that type in every note about a context made from
-// settings passed by value (make_context(settings)), so it is kept short;
+// `strata::settings_t<strata::components<...>, strata::systems<...>,
+// strata::threads>`: it reads as the calls made. Compilers spell that type
+// in every note about a context made from settings passed by value
+// (make_context(settings)), so every type in it has a short name in
+// namespace strata and holds only what was set (strata::group for a
+// component signature, a system list spelled flat: see their headers);
 // make_context<settings>() spells `named_settings<settings>` instead.
 #ifndef STRATA_CONTEXT_SETTINGS_H_
 #define STRATA_CONTEXT_SETTINGS_H_
@@ -63,14 +66,14 @@
 
 namespace strata {
 
-struct context_defaults;  // below
-
 // The settings' type: the entries of the options set, in the order they
-// were set (`strata::settings_t<component_signature_list<...>,
-// system_signature_list<...>, context_keys::threads>`), nothing for an
-// option left at its default. Compilers spell it in every note about a
-// context made from settings passed by value, so it holds no keys, no
-// defaults and no wrapper a value does not need.
+// were set (`strata::settings_t<strata::components<...>,
+// strata::systems<...>, strata::threads>`), nothing for an option left at
+// its default. Compilers spell it in every note about a context made from
+// settings passed by value, so it holds no keys, no defaults and no wrapper
+// a value does not need, and the types in it have short names in namespace
+// strata; the defaults are context_internal::context_defaults
+// (internal/settings_entries.h).
 template <typename... Entries>
 struct settings_t {
   base_internal::flat_tuple<Entries...> options;
@@ -89,15 +92,14 @@ struct settings_t {
     if constexpr (index < sizeof...(Entries)) {
       return settings_internal::value_of(base_internal::get<index>(options));
     } else {
-      return context_defaults_value<Key>();
+      return context_internal::context_defaults::value.template get<Key>();
     }
   }
 
   // The type of Key's value.
   template <typename Key>
-  using value_type =
-      typename settings_internal::value_type_of<Key, context_defaults,
-                                                Entries...>::type;
+  using value_type = typename settings_internal::value_type_of<
+      Key, context_internal::context_defaults, Entries...>::type;
 
   template <std::size_t N>
   constexpr auto fixed_entity_limit() const {
@@ -120,11 +122,11 @@ struct settings_t {
   // state in data.output().
   constexpr auto allow_inner_parallelism() const {
     return set(settings_internal::once<context_keys::inner_parallelism, keys>,
-               context_keys::allow_inner_parallelism{});
+               ::strata::allow_inner_parallelism{});
   }
   constexpr auto disallow_inner_parallelism() const {
     return set(settings_internal::once<context_keys::inner_parallelism, keys>,
-               context_keys::disallow_inner_parallelism{});
+               ::strata::disallow_inner_parallelism{});
   }
   // The lists are checked against each other as soon as the settings hold
   // both (every component a system names is stored, every resource it uses
@@ -186,14 +188,13 @@ struct settings_t {
   // access to non-contiguous storage does; also forces that slower path.
   constexpr auto checked_access() const {
     return set(settings_internal::once<context_keys::checked_access, keys>,
-               context_keys::checked_access{});
+               ::strata::checked_access{});
   }
   // When the threaded scheduler hands work to other threads
   // (scheduler/hand_off.h): hand_off::automatic (default, from measured
   // costs), hand_off::always, hand_off::never.
   constexpr auto hand_off(strata::hand_off mode) const {
-    return set(settings_internal::once<context_keys::hand_off, keys>,
-               context_keys::hand_off{mode});
+    return set(settings_internal::once<context_keys::hand_off, keys>, mode);
   }
   // Who makes those decisions (scheduler/hand_off.h): run_policy::adaptive
   // (default, from measured costs) or run_policy::fixed (from the settings
@@ -212,17 +213,17 @@ struct settings_t {
   // workers). 0 means std::thread::hardware_concurrency().
   constexpr auto threads(std::size_t n) const {
     return set(settings_internal::once<context_keys::threads, keys>,
-               context_keys::threads{n});
+               ::strata::threads{n});
   }
   constexpr auto refresh_parallelism(bool enabled) const {
     return set(settings_internal::once<context_keys::refresh_parallelism, keys>,
-               context_keys::refresh_parallelism{enabled});
+               ::strata::refresh_parallelism{enabled});
   }
   // Records which thread ran each system and subtask, and when (see
   // context/trace.h). Off by default, and then compiled out.
   constexpr auto trace() const {
     return set(settings_internal::once<context_keys::trace, keys>,
-               context_keys::trace{});
+               ::strata::trace{});
   }
 
   // Component hooks (context/hooks.h). Every component a hook names must
@@ -283,9 +284,6 @@ struct settings_t {
       !std::is_same_v<hierarchy_type, no_hierarchy>;
 
  private:
-  template <typename Key>
-  static constexpr const auto& context_defaults_value();
-
   // Sets Key to `value` (its entry, settings_internal::entry_for) unless it
   // is set (then once<Key, keys>, named by the setter, reported it, and the
   // settings stay as they were: the report is the only error).
@@ -300,31 +298,6 @@ struct settings_t {
     }
   }
 };
-
-// The options of context settings, with their defaults.
-struct context_defaults {
-  static constexpr auto value = make_option_defaults(
-      option_default<context_keys::entity_limit>(dynamic_limit{}),
-      option_default<context_keys::inner_parallelism>(std::false_type{}),
-      option_default<context_keys::components>(component_signature_list<>{}),
-      option_default<context_keys::systems>(system_signature_list<>{}),
-      option_default<context_keys::resources>(resource_list<>{}),
-      option_default<context_keys::checked_access>(std::false_type{}),
-      option_default<context_keys::hand_off>(hand_off::automatic),
-      option_default<context_keys::scheduler>(scheduler::sequential),
-      option_default<context_keys::threads>(std::size_t{0}),
-      option_default<context_keys::refresh_parallelism>(true),
-      option_default<context_keys::trace>(std::false_type{}),
-      option_default<context_keys::hooks>(component_hook_list<>{}),
-      option_default<context_keys::hierarchy>(no_hierarchy{}),
-      option_default<context_keys::run_policy>(run_policy::adaptive));
-};
-
-template <typename... Entries>
-template <typename Key>
-constexpr const auto& settings_t<Entries...>::context_defaults_value() {
-  return context_defaults::value.template get<Key>();
-}
 
 constexpr auto settings() { return settings_t<>{}; }
 

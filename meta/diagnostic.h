@@ -31,9 +31,9 @@
 //     evaluation: GCC would add an "in 'constexpr' expansion of" note that
 //     spells the whole call, with every argument expression;
 //   * the types a note spells are short: signatures hold only what was set,
-//     as `system_signature::signature<game::s1,
-//     system_signature::write<game::c1>, system_signature::read<game::c2>>`
-//     (scheduler/system_signature.h), and a context made with
+//     as `strata::signature<game::s1, strata::writes<game::c1>,
+//     strata::reads<game::c2>>` (scheduler/system_signature.h), the types
+//     in them have short names in namespace strata, and a context made with
 //     make_context<settings>() is spelled `named_settings<settings>`;
 //   * checks that find several culprits (every racing pair, every cycle)
 //     name them all in one rule, so the notes are printed once;

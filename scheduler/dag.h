@@ -22,7 +22,9 @@
 // resource the settings do not declare (the context settings check both as
 // soon as they hold the lists).
 //
-// The resulting `system_signature_list` answers, in constant expressions:
+// The resulting `system_signature_list` (spelled `strata::systems<...>`,
+// flat: each system type followed by its lists) answers, in constant
+// expressions:
 // system ids (`id(st::x)`, declaration order), direct dependencies and
 // dependents (`dependencies_of<I>`, `dependents_of<I>`), reachability
 // (`runs_before(a, b)`: b depends on a, directly or transitively), a
@@ -54,14 +56,11 @@
 
 namespace strata {
 
-namespace system_signature {
+namespace dag_internal {
 
-// The checked list system_signatures(...) builds; spelled
-// system_signature::list in compiler messages (every note about a context made
-// from settings passed by value spells it), named system_signature_list in
-// code.
+// What a list of system signatures answers (system_signature_list, below).
 template <typename... Signatures>
-struct list {
+struct signature_list {
   base_internal::flat_tuple<Signatures...> signatures;
 
   using signature_types = type_list<Signatures...>;
@@ -183,16 +182,89 @@ struct list {
   }
 };
 
-}  // namespace system_signature
+// The signatures of a flat spelling (strata::systems, below): a system
+// type starts a signature, and each list after it is one of its lists.
+// Done is a type_list of the signatures complete, Current the one being
+// read (void before the first).
+template <typename Done, typename Current, typename... Parts>
+struct unflatten {
+  using type = Done;
+};
+template <typename... Done, typename Current>
+struct unflatten<type_list<Done...>, Current> {
+  using type = type_list<Done..., Current>;
+};
+template <typename... Done>
+struct unflatten<type_list<Done...>, void> {
+  using type = type_list<Done...>;
+};
+template <bool IsList, typename Done, typename Current, typename... Parts>
+struct unflatten_step;
+template <typename Done, typename Current, typename Part, typename... Rest>
+struct unflatten<Done, Current, Part, Rest...>
+    : unflatten_step<system_signature::signature_internal::is_list_v<Part>,
+                     Done, Current, Part, Rest...> {};
+template <typename Done, typename System, typename... Lists, typename Part,
+          typename... Rest>
+struct unflatten_step<true, Done, signature<System, Lists...>, Part, Rest...>
+    : unflatten<Done, signature<System, Lists..., Part>, Rest...> {};
+template <typename... Done, typename Current, typename Part, typename... Rest>
+struct unflatten_step<false, type_list<Done...>, Current, Part, Rest...>
+    : unflatten<type_list<Done..., Current>, signature<Part>, Rest...> {};
+template <typename Part, typename... Rest>
+struct unflatten_step<false, type_list<>, void, Part, Rest...>
+    : unflatten<type_list<>, signature<Part>, Rest...> {};
+
+template <typename Signatures>
+struct list_of;
+template <typename... Signatures>
+struct list_of<type_list<Signatures...>> {
+  using type = signature_list<Signatures...>;
+};
+
+// A signature's parts: its system, then its lists.
+template <typename Signature>
+struct parts_of;
+template <typename System, typename... Lists>
+struct parts_of<signature<System, Lists...>> {
+  using type = type_list<System, Lists...>;
+};
+template <typename Parts>
+struct spelled;
+
+}  // namespace dag_internal
+
+// The checked list system_signatures(...) builds, named
+// system_signature_list in code. Compilers spell it in every note about a
+// context made from settings passed by value, so its type spells each
+// signature flat, without a wrapper: its system, then its lists
+// (`strata::systems<producer, strata::outputs<hits>, consumer,
+// strata::reads<position>, strata::depends_on<producer>>`), and it has a
+// short name in namespace strata.
+template <typename... Parts>
+struct systems : dag_internal::list_of<typename dag_internal::unflatten<
+                     type_list<>, void, Parts...>::type>::type {};
+
+namespace dag_internal {
+template <typename... Parts>
+struct spelled<type_list<Parts...>> {
+  using type = systems<Parts...>;
+};
+}  // namespace dag_internal
 
 template <typename... Signatures>
-using system_signature_list = system_signature::list<Signatures...>;
+using system_signature_list = typename dag_internal::spelled<
+    concat_t<typename dag_internal::parts_of<Signatures>::type...>>::type;
+
+namespace system_signature {
+template <typename... Signatures>
+using list = system_signature_list<Signatures...>;
+}  // namespace system_signature
 
 template <typename T>
 inline constexpr bool is_system_signature_list_v = false;
-template <typename... S>
-inline constexpr bool is_system_signature_list_v<system_signature_list<S...>> =
-    true;
+template <typename... Parts>
+inline constexpr bool is_system_signature_list_v<systems<Parts...>> = true;
 
 // Builds the checked list. The checks run when this function is
 // instantiated (it returns auto), in order, and stop at the first broken
@@ -235,19 +307,18 @@ constexpr auto system_signatures(Signatures... signatures) {
     }
   }
   return list{
-      base_internal::flat_tuple<Signatures...>(std::in_place, signatures...)};
+      {base_internal::flat_tuple<Signatures...>(std::in_place, signatures...)}};
 }
 
 // Every component a system signature names (read, write, optional or
 // excluded) must be stored by a component signature. `Components` is a
 // component_signature_list (anything with a `stores<T>` member). The
 // context settings check this as soon as they hold both lists.
-template <typename Components, typename... Signatures>
-constexpr auto check_components_stored(
-    const Components&, const system_signature_list<Signatures...>&) {
+template <typename Components, typename... Parts>
+constexpr auto check_components_stored(const Components&,
+                                       const systems<Parts...>&) {
   using missing =
-      dag_internal::unstored_component<Components,
-                                       system_signature_list<Signatures...>>;
+      dag_internal::unstored_component<Components, systems<Parts...>>;
   if constexpr (missing::found) {
     diagnostic::report(
         diagnostic::system_component_not_stored<typename missing::system,
@@ -259,12 +330,11 @@ constexpr auto check_components_stored(
 // Every resource a system signature reads or writes must be declared by the
 // context settings. `Resources` is a resource list (anything with a
 // `declares<T>` member, context/resources.h).
-template <typename Resources, typename... Signatures>
-constexpr auto check_resources_declared(
-    const Resources&, const system_signature_list<Signatures...>&) {
+template <typename Resources, typename... Parts>
+constexpr auto check_resources_declared(const Resources&,
+                                        const systems<Parts...>&) {
   using missing =
-      dag_internal::undeclared_resource<Resources,
-                                        system_signature_list<Signatures...>>;
+      dag_internal::undeclared_resource<Resources, systems<Parts...>>;
   if constexpr (missing::found) {
     diagnostic::report(
         diagnostic::system_resource_not_declared<typename missing::system,

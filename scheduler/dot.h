@@ -166,11 +166,10 @@ inline void append_comment(std::string& out, std::string_view text) {
 }  // namespace dot_internal
 
 // The DOT text of the system graph (see the top of this file).
-template <typename... Signatures>
-std::string system_graph_dot(
-    const system_signature_list<Signatures...>& systems,
-    const dot_options& options = {}) {
-  using list = system_signature_list<Signatures...>;
+template <typename... Parts>
+std::string system_graph_dot(const ::strata::systems<Parts...>& systems,
+                             const dot_options& options = {}) {
+  using list = ::strata::systems<Parts...>;
   std::string out;
   dot_internal::append_comment(out, options.comment);
   out += "digraph ";

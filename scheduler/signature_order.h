@@ -15,11 +15,11 @@
 namespace strata {
 
 // The order .in_hierarchy_order() gives (an item of
-// system_signature::order<...>).
+// strata::order<...>).
 struct hierarchy_order {};
 
 // The order .ordered_by(ct::x, compare) gives (an item of
-// system_signature::order<...>).
+// strata::order<...>).
 template <typename Component, typename Compare>
 struct component_order {};
 

@@ -84,10 +84,12 @@
 // messages spell a signature in about as many characters as its
 // declaration:
 //   make(st::s1).write(ct::c1).read(ct::c2).dependencies(st::s0) is a
-//   system_signature::signature<s1, system_signature::write<c1>,
-//       system_signature::read<c2>, system_signature::dependencies<s0>>
-// (`strata::system_signature` is the namespace; `strata::ss` is an optional
-// short alias of it, and compiler messages spell the long name).
+//   strata::signature<s1, strata::writes<c1>, strata::reads<c2>,
+//       strata::depends_on<s0>>
+// (the setters are in namespace `strata::system_signature`; `strata::ss` is
+// an optional short alias of it). The signature and its lists are declared
+// in namespace strata with short names: compilers spell them in every note
+// about a context made from settings passed by value.
 // The signature exposes the lists as `read_types`, `write_types`,
 // `optional_read_types`, `optional_write_types`, `excluded_types`,
 // `read_resource_types`, `write_resource_types`, `dependency_types`,
@@ -130,27 +132,30 @@ struct default_parallelism {
   std::string describe() const { return "context default"; }
 };
 
-namespace system_signature {
-
+// A system's signature: the system, then the lists set, in the order they
+// were set. Declared in namespace strata, not system_signature, because
+// compilers spell it in every note about a context made from settings
+// passed by value; system_signature::signature names it too.
 template <typename System, typename... Lists>
 struct signature {
   template <typename Like>
-  using items = signature_internal::items_like_t<Like, Lists...>;
+  using items =
+      system_signature::signature_internal::items_like_t<Like, Lists...>;
 
   using system_type = System;
-  using read_types = items<system_signature::read<>>;
-  using write_types = items<system_signature::write<>>;
-  using optional_read_types = items<system_signature::read_optional<>>;
-  using optional_write_types = items<system_signature::write_optional<>>;
-  using excluded_types = items<system_signature::exclude<>>;
-  using read_resource_types = items<system_signature::read_resource<>>;
-  using write_resource_types = items<system_signature::write_resource<>>;
-  using dependency_types = items<system_signature::dependencies<>>;
-  using changed_types = items<system_signature::changed<>>;
-  using added_types = items<system_signature::added<>>;
+  using read_types = items<strata::reads<>>;
+  using write_types = items<strata::writes<>>;
+  using optional_read_types = items<strata::reads_optional<>>;
+  using optional_write_types = items<strata::writes_optional<>>;
+  using excluded_types = items<strata::excludes<>>;
+  using read_resource_types = items<strata::reads_resource<>>;
+  using write_resource_types = items<strata::writes_resource<>>;
+  using dependency_types = items<strata::depends_on<>>;
+  using changed_types = items<strata::changed<>>;
+  using added_types = items<strata::added<>>;
   // Message types of the effect channel (context/effect_channel.h).
-  using sent_types = items<system_signature::sends<>>;
-  using received_types = items<system_signature::receives<>>;
+  using sent_types = items<strata::sends<>>;
+  using received_types = items<strata::receives<>>;
   // Whether the system's iteration is restricted by changed() or added().
   static constexpr bool has_change_filter =
       size_v<changed_types> + size_v<added_types> > 0;
@@ -164,21 +169,23 @@ struct signature {
   using mentioned_types = concat_t<accessed_types, excluded_types>;
   using accessed_resource_types =
       concat_t<read_resource_types, write_resource_types>;
-  using output_type =
-      typename signature_internal::single_or<items<system_signature::output<>>,
-                                             no_output>::type;
-  using parallelism_type = typename signature_internal::single_or<
-      items<system_signature::parallelism<>>, default_parallelism>::type;
+  using output_type = typename system_signature::signature_internal::single_or<
+      items<strata::outputs<>>, no_output>::type;
+  using parallelism_type =
+      typename system_signature::signature_internal::single_or<
+          items<strata::parallelism<>>, default_parallelism>::type;
   static constexpr bool has_output = !std::is_same_v<output_type, no_output>;
   static constexpr bool visits_in_hierarchy_order =
-      contains_v<hierarchy_order, items<system_signature::order<>>>;
+      contains_v<hierarchy_order, items<strata::order<>>>;
   // ordered_by(ct::x, compare): x and compare (void without ordered_by).
-  using order_component_type = typename signature_internal::order_traits<
-      typename signature_internal::single_or<items<system_signature::order<>>,
-                                             void>::type>::component;
-  using order_compare_type = typename signature_internal::order_traits<
-      typename signature_internal::single_or<items<system_signature::order<>>,
-                                             void>::type>::compare;
+  using order_component_type =
+      typename system_signature::signature_internal::order_traits<
+          typename system_signature::signature_internal::single_or<
+              items<strata::order<>>, void>::type>::component;
+  using order_compare_type =
+      typename system_signature::signature_internal::order_traits<
+          typename system_signature::signature_internal::single_or<
+              items<strata::order<>>, void>::type>::compare;
   static constexpr bool visits_in_component_order =
       !std::is_void_v<order_component_type>;
 
@@ -192,50 +199,50 @@ struct signature {
   template <tag_value... Components>
   constexpr auto read(Components...) const {
     return with_components<
-        system_signature::read<tag_type<Components>...>, write_types,
+        strata::reads<tag_type<Components>...>, write_types,
         concat_t<optional_read_types, optional_write_types, excluded_types>>();
   }
   template <tag_value... Components>
   constexpr auto write(Components...) const {
     return with_components<
-        system_signature::write<tag_type<Components>...>, read_types,
+        strata::writes<tag_type<Components>...>, read_types,
         concat_t<optional_read_types, optional_write_types, excluded_types>>();
   }
   template <tag_value... Components>
   constexpr auto read_optional(Components...) const {
     return with_components<
-        system_signature::read_optional<tag_type<Components>...>, type_list<>,
+        strata::reads_optional<tag_type<Components>...>, type_list<>,
         concat_t<required_types, optional_write_types, excluded_types>>();
   }
   template <tag_value... Components>
   constexpr auto write_optional(Components...) const {
     return with_components<
-        system_signature::write_optional<tag_type<Components>...>, type_list<>,
+        strata::writes_optional<tag_type<Components>...>, type_list<>,
         concat_t<required_types, optional_read_types, excluded_types>>();
   }
   template <tag_value... Components>
   constexpr auto exclude(Components...) const {
-    return with_components<system_signature::exclude<tag_type<Components>...>,
+    return with_components<strata::excludes<tag_type<Components>...>,
                            type_list<>, accessed_types>();
   }
 
   template <tag_value... Components>
   constexpr auto changed(Components...) const {
-    return with_filter<system_signature::changed<tag_type<Components>...>>();
+    return with_filter<strata::changed<tag_type<Components>...>>();
   }
   template <tag_value... Components>
   constexpr auto added(Components...) const {
-    return with_filter<system_signature::added<tag_type<Components>...>>();
+    return with_filter<strata::added<tag_type<Components>...>>();
   }
 
   template <typename... Resources>
   constexpr auto read_resource() const {
-    return with_resources<system_signature::read_resource<Resources...>,
+    return with_resources<strata::reads_resource<Resources...>,
                           write_resource_types>();
   }
   template <typename... Resources>
   constexpr auto write_resource() const {
-    return with_resources<system_signature::write_resource<Resources...>,
+    return with_resources<strata::writes_resource<Resources...>,
                           read_resource_types>();
   }
 
@@ -243,16 +250,16 @@ struct signature {
   // system sends, and receives.
   template <typename... Messages>
   constexpr auto sends() const {
-    return with_messages<system_signature::sends<Messages...>>();
+    return with_messages<strata::sends<Messages...>>();
   }
   template <typename... Messages>
   constexpr auto receives() const {
-    return with_messages<system_signature::receives<Messages...>>();
+    return with_messages<strata::receives<Messages...>>();
   }
 
   template <tag_value... Systems>
   constexpr auto dependencies(Systems...) const {
-    using list = system_signature::dependencies<tag_type<Systems>...>;
+    using list = strata::depends_on<tag_type<Systems>...>;
     if constexpr (check_list<list>() &&
                   (std::is_same_v<System, tag_type<Systems>> || ...)) {
       diagnostic::report(diagnostic::system_depends_on_itself<System>);
@@ -262,33 +269,29 @@ struct signature {
 
   template <typename Strategy>
   constexpr auto parallelism(Strategy chosen) const {
-    if constexpr (!check_list<system_signature::parallelism<Strategy>>()) {
+    if constexpr (!check_list<strata::parallelism<Strategy>>()) {
       return *this;
     } else {
-      return signature<System, Lists...,
-                       system_signature::parallelism<Strategy>>{chosen};
+      return signature<System, Lists..., strata::parallelism<Strategy>>{chosen};
     }
   }
 
   constexpr auto in_hierarchy_order() const {
-    if constexpr (!std::is_same_v<items<system_signature::order<>>,
-                                  type_list<>>) {
+    if constexpr (!std::is_same_v<items<strata::order<>>, type_list<>>) {
       diagnostic::report(diagnostic::two_orders_in_signature<System>);
       return *this;
-    } else if constexpr (!check_list<
-                             system_signature::order<hierarchy_order>>()) {
+    } else if constexpr (!check_list<strata::order<hierarchy_order>>()) {
       return *this;
     } else {
-      return signature<System, Lists...,
-                       system_signature::order<hierarchy_order>>{strategy};
+      return signature<System, Lists..., strata::order<hierarchy_order>>{
+          strategy};
     }
   }
 
   template <tag_value Component, typename Compare = order_by_less>
   constexpr auto ordered_by(Component, Compare = {}) const {
     using T = tag_type<Component>;
-    if constexpr (!std::is_same_v<items<system_signature::order<>>,
-                                  type_list<>>) {
+    if constexpr (!std::is_same_v<items<strata::order<>>, type_list<>>) {
       diagnostic::report(diagnostic::two_orders_in_signature<System>);
       return *this;
     } else if constexpr (!contains_v<T, required_types>) {
@@ -307,8 +310,7 @@ struct signature {
       return *this;
     } else {
       return signature<System, Lists...,
-                       system_signature::order<component_order<T, Compare>>>{
-          strategy};
+                       strata::order<component_order<T, Compare>>>{strategy};
     }
   }
 
@@ -317,11 +319,10 @@ struct signature {
     static_assert(
         !std::is_same_v<Output, no_output> && !std::is_reference_v<Output>,
         "output<T>(): T must be an object type");
-    if constexpr (!check_list<system_signature::output<Output>>()) {
+    if constexpr (!check_list<strata::outputs<Output>>()) {
       return *this;
     } else {
-      return signature<System, Lists..., system_signature::output<Output>>{
-          strategy};
+      return signature<System, Lists..., strata::outputs<Output>>{strategy};
     }
   }
 
@@ -330,34 +331,41 @@ struct signature {
   // neither (internal/signature_checks.h).
   template <typename List>
   static constexpr bool check_list() {
-    return signature_internal::check_list<System, items<List>, List>();
+    return system_signature::signature_internal::check_list<System, items<List>,
+                                                            List>();
   }
 
   // Each adds List after its checks; a failed check is reported, and the
   // list still added, so the report is the only error.
   template <typename List, typename ReadWrite, typename Others>
   constexpr auto with_components() const {
-    signature_internal::check_components<System, items<List>, List, ReadWrite,
-                                         Others>();
+    system_signature::signature_internal::check_components<
+        System, items<List>, List, ReadWrite, Others>();
     return signature<System, Lists..., List>{strategy};
   }
   template <typename List>
   constexpr auto with_filter() const {
-    signature_internal::check_filter<System, items<List>, List,
-                                     required_types>();
+    system_signature::signature_internal::check_filter<System, items<List>,
+                                                       List, required_types>();
     return signature<System, Lists..., List>{strategy};
   }
   template <typename List>
   constexpr auto with_messages() const {
-    signature_internal::check_messages<System, items<List>, List>();
+    system_signature::signature_internal::check_messages<System, items<List>,
+                                                         List>();
     return signature<System, Lists..., List>{strategy};
   }
   template <typename List, typename Other>
   constexpr auto with_resources() const {
-    signature_internal::check_resources<System, items<List>, List, Other>();
+    system_signature::signature_internal::check_resources<System, items<List>,
+                                                          List, Other>();
     return signature<System, Lists..., List>{strategy};
   }
 };
+
+namespace system_signature {
+
+using ::strata::signature;
 
 template <tag_value System>
 constexpr signature<tag_type<System>> make(System) {
@@ -366,15 +374,14 @@ constexpr signature<tag_type<System>> make(System) {
 
 }  // namespace system_signature
 
-// The short name, optional: system_signature::make(...). Compiler messages
-// spell the namespace's own name, system_signature.
+// The short name, optional: ss::make(...). Compiler messages spell the
+// types, strata::signature and its lists, not the namespace.
 namespace ss = system_signature;
 
 template <typename T>
 inline constexpr bool is_system_signature_v = false;
 template <typename System, typename... Lists>
-inline constexpr bool
-    is_system_signature_v<system_signature::signature<System, Lists...>> = true;
+inline constexpr bool is_system_signature_v<signature<System, Lists...>> = true;
 
 }  // namespace strata
 

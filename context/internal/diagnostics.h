@@ -212,8 +212,9 @@ struct constructed_system<Argument,
 template <typename Argument>
 using constructed_system_t = typename constructed_system<Argument>::type;
 
-// The first system of List that is not default-constructible and that no
-// system_arguments_t among Args constructs; void if none.
+// The first system of List (a system_signature_list) that is not
+// default-constructible and that no system_arguments_t among Args
+// constructs; void if none.
 template <typename List, typename... Args>
 struct unconstructible_system_of;
 template <template <typename...> class L, typename... Signatures,
@@ -230,7 +231,8 @@ struct unconstructible_system_of<L<Signatures...>, Args...> {
 };
 template <typename List, typename... Args>
 using unconstructible_system =
-    typename unconstructible_system_of<List, Args...>::type;
+    typename unconstructible_system_of<typename List::signature_types,
+                                       Args...>::type;
 
 }  // namespace strata::context_internal
 

@@ -1,5 +1,6 @@
 // The entries of a context settings' type (context/settings.h): the keys
-// of its options, and how an entry names its key and holds its value.
+// of its options, the entries of the options set by a run-time number or a
+// flag, how an entry names its key and holds its value, and the defaults.
 //
 // Internal: users reach these through strata::settings() and its setters;
 // context_keys are named in messages (an option set twice) and by the
@@ -25,58 +26,65 @@
 
 namespace strata {
 
-// The options' keys. An option whose value is a run-time number of a fixed
-// type is set by an entry of its key's own type, which holds the value: the
-// settings' type then spells `context_keys::threads`, not the key and the
-// value's type.
+// The options' keys: what a setter called twice is reported by
+// (context_option_set_twice<context_keys::threads>), and what the context
+// reads the settings by (settings.template get<context_keys::threads>()).
 namespace context_keys {
 struct entity_limit {};
 struct inner_parallelism {};
 struct components {};
 struct systems {};
 struct resources {};
-struct checked_access {
-  using key = checked_access;
-  static constexpr std::true_type value{};
-};
-struct hand_off {
-  using key = hand_off;
-  ::strata::hand_off value;
-};
+struct checked_access {};
+struct hand_off {};
 struct scheduler {};
-struct threads {
-  using key = threads;
-  std::size_t value;
-};
-struct refresh_parallelism {
-  using key = refresh_parallelism;
-  bool value;
-};
-struct trace {
-  using key = trace;
-  static constexpr std::true_type value{};
-};
+struct threads {};
+struct refresh_parallelism {};
+struct trace {};
 struct hooks {};
 struct hierarchy {};
 struct run_policy {};
-// The entries of allow_inner_parallelism() and disallow_...().
+}  // namespace context_keys
+
+// The entries of the options whose value is a run-time number or a flag,
+// each named after its setter and holding its value, so that the settings'
+// type reads as the calls made
+// (`strata::settings_t<..., strata::allow_inner_parallelism,
+// strata::threads>`). They are in namespace strata, with no more words than
+// the setter's, because compilers spell them in every note about a context
+// made from settings passed by value; users never name them.
 struct allow_inner_parallelism {
-  using key = inner_parallelism;
+  using key = context_keys::inner_parallelism;
   static constexpr std::true_type value{};
 };
 struct disallow_inner_parallelism {
-  using key = inner_parallelism;
+  using key = context_keys::inner_parallelism;
   static constexpr std::false_type value{};
 };
-}  // namespace context_keys
+struct checked_access {
+  using key = context_keys::checked_access;
+  static constexpr std::true_type value{};
+};
+struct threads {
+  using key = context_keys::threads;
+  std::size_t value;
+};
+struct refresh_parallelism {
+  using key = context_keys::refresh_parallelism;
+  bool value;
+};
+struct trace {
+  using key = context_keys::trace;
+  static constexpr std::true_type value{};
+};
 
 namespace settings_internal {
 
 // The option an entry of the settings' type sets, and its value. An entry
-// with `key` and `value` members (context_keys above, strata::option) holds
+// with `key` and `value` members (the entries above, strata::option) holds
 // its value; a value whose type belongs to one option (a signature list, a
-// limit, a relation, a built-in scheduler, a run policy) is its own entry,
-// so the settings' type spells the value alone.
+// limit, a relation, a built-in scheduler, a run policy, a hand-off mode)
+// is its own entry, so the settings' type spells the value alone.
 template <typename Entry>
 struct entry_traits {
   using key = typename Entry::key;
@@ -90,9 +98,8 @@ struct own_entry {
 template <typename... S>
 struct entry_traits<component_signature_list<S...>>
     : own_entry<context_keys::components> {};
-template <typename... S>
-struct entry_traits<system_signature_list<S...>>
-    : own_entry<context_keys::systems> {};
+template <typename... Parts>
+struct entry_traits<systems<Parts...>> : own_entry<context_keys::systems> {};
 template <typename... R>
 struct entry_traits<resource_list<R...>> : own_entry<context_keys::resources> {
 };
@@ -112,6 +119,8 @@ struct entry_traits<scheduler::sequential_t>
 template <>
 struct entry_traits<scheduler::atomic_counter_t>
     : own_entry<context_keys::scheduler> {};
+template <>
+struct entry_traits<::strata::hand_off> : own_entry<context_keys::hand_off> {};
 template <>
 struct entry_traits<run_policy::fixed_t> : own_entry<context_keys::run_policy> {
 };
@@ -165,6 +174,31 @@ struct value_type_of {
 };
 
 }  // namespace settings_internal
+
+namespace context_internal {
+
+// The options of context settings, with their defaults: what
+// settings_t::get<Key>() gives for an option left unset. Not part of the
+// settings' type, so never spelled in a message.
+struct context_defaults {
+  static constexpr auto value = make_option_defaults(
+      option_default<context_keys::entity_limit>(dynamic_limit{}),
+      option_default<context_keys::inner_parallelism>(std::false_type{}),
+      option_default<context_keys::components>(component_signature_list<>{}),
+      option_default<context_keys::systems>(system_signature_list<>{}),
+      option_default<context_keys::resources>(resource_list<>{}),
+      option_default<context_keys::checked_access>(std::false_type{}),
+      option_default<context_keys::hand_off>(hand_off::automatic),
+      option_default<context_keys::scheduler>(scheduler::sequential),
+      option_default<context_keys::threads>(std::size_t{0}),
+      option_default<context_keys::refresh_parallelism>(true),
+      option_default<context_keys::trace>(std::false_type{}),
+      option_default<context_keys::hooks>(component_hook_list<>{}),
+      option_default<context_keys::hierarchy>(no_hierarchy{}),
+      option_default<context_keys::run_policy>(run_policy::adaptive));
+};
+
+}  // namespace context_internal
 
 }  // namespace strata
 

@@ -104,8 +104,9 @@ struct no_signature {
   using accessed_resource_types = type_list<>;
 };
 
-// The first system of List whose Items (a member type_list of its
-// signature, e.g. dependency_types) has an item `keep` rejects: `found`, and
+// The first system of List (a type_list of signatures) whose Items (a
+// member type_list of its signature, e.g. dependency_types) has an item
+// `keep` rejects: `found`, and
 // the system and the item (void when none is found).
 template <typename List, template <typename> class Items, typename Keep>
 struct first_rejected_item;
@@ -153,16 +154,18 @@ struct is_declared_by {
 // A dependency on a system the list does not have.
 template <typename List>
 using unknown_dependency =
-    first_rejected_item<List, dependency_types_of,
+    first_rejected_item<typename List::signature_types, dependency_types_of,
                         is_system_of<typename List::system_types>>;
 // A component no component signature stores (Components has `stores<T>`).
 template <typename Components, typename List>
 using unstored_component =
-    first_rejected_item<List, mentioned_types_of, is_stored_by<Components>>;
+    first_rejected_item<typename List::signature_types, mentioned_types_of,
+                        is_stored_by<Components>>;
 // A resource the settings do not declare (Resources has `declares<T>`).
 template <typename Resources, typename List>
 using undeclared_resource =
-    first_rejected_item<List, resource_types_of, is_declared_by<Resources>>;
+    first_rejected_item<typename List::signature_types, resource_types_of,
+                        is_declared_by<Resources>>;
 
 // Every cycle of List's graph as diagnostic::cycle<systems...>, in a
 // type_list (empty when the graph is acyclic).

@@ -1,5 +1,5 @@
 // The lists a system signature's type holds (scheduler/system_signature.h), one
-// kind per setter and named after it (`system_signature::read<c1, c2>`), and
+// kind per setter and named after it (`strata::reads<c1, c2>` for read()), and
 // the compile-time queries the signature answers from them.
 //
 // Internal: users name the setters, not these types; compilers spell them
@@ -13,29 +13,35 @@
 #include "meta/type_list.h"
 #include "scheduler/signature_order.h"
 
-namespace strata::system_signature {
+namespace strata {
 
-// The lists a signature's type holds, one per setter, named after it.
+// The lists a signature's type holds, one per setter, named after it in the
+// third person (read() adds `reads<...>`) and declared in namespace strata:
+// compilers spell them in every note about a context made from settings
+// passed by value, so they are short, and read as what the system does
+// (`strata::system<movement, strata::reads<velocity>,
+// strata::writes<position>>`). Not `read`/`write`: those would clash with
+// the C library's functions in a program that says `using namespace strata`.
 template <typename... Components>
-struct read {};
+struct reads {};
 template <typename... Components>
-struct write {};
+struct writes {};
 template <typename... Components>
-struct read_optional {};
+struct reads_optional {};
 template <typename... Components>
-struct write_optional {};
+struct writes_optional {};
 template <typename... Components>
-struct exclude {};
+struct excludes {};
 template <typename... Resources>
-struct read_resource {};
+struct reads_resource {};
 template <typename... Resources>
-struct write_resource {};
+struct writes_resource {};
 template <typename... Systems>
-struct dependencies {};
+struct depends_on {};
 template <typename... Strategy>  // one
 struct parallelism {};
 template <typename... Output>  // one
-struct output {};
+struct outputs {};
 template <typename... Components>
 struct changed {};
 template <typename... Components>
@@ -47,7 +53,46 @@ struct receives {};
 template <typename... Order>  // one
 struct order {};
 
+}  // namespace strata
+
+namespace strata::system_signature {
+
 namespace signature_internal {
+
+// Whether T is one of the lists above (else it is a system type, in the
+// flat spelling of a list of signatures: scheduler/dag.h).
+template <typename T>
+inline constexpr bool is_list_v = false;
+template <typename... Ts>
+inline constexpr bool is_list_v<reads<Ts...>> = true;
+template <typename... Ts>
+inline constexpr bool is_list_v<writes<Ts...>> = true;
+template <typename... Ts>
+inline constexpr bool is_list_v<reads_optional<Ts...>> = true;
+template <typename... Ts>
+inline constexpr bool is_list_v<writes_optional<Ts...>> = true;
+template <typename... Ts>
+inline constexpr bool is_list_v<excludes<Ts...>> = true;
+template <typename... Ts>
+inline constexpr bool is_list_v<reads_resource<Ts...>> = true;
+template <typename... Ts>
+inline constexpr bool is_list_v<writes_resource<Ts...>> = true;
+template <typename... Ts>
+inline constexpr bool is_list_v<depends_on<Ts...>> = true;
+template <typename... Ts>
+inline constexpr bool is_list_v<parallelism<Ts...>> = true;
+template <typename... Ts>
+inline constexpr bool is_list_v<outputs<Ts...>> = true;
+template <typename... Ts>
+inline constexpr bool is_list_v<changed<Ts...>> = true;
+template <typename... Ts>
+inline constexpr bool is_list_v<added<Ts...>> = true;
+template <typename... Ts>
+inline constexpr bool is_list_v<sends<Ts...>> = true;
+template <typename... Ts>
+inline constexpr bool is_list_v<receives<Ts...>> = true;
+template <typename... Ts>
+inline constexpr bool is_list_v<order<Ts...>> = true;
 
 template <typename List>
 struct list_traits;
