@@ -15,7 +15,7 @@
 #include "base/internal/make_object.h"
 #include "component_storage/component_storage.h"
 #include "context/internal/diagnostics.h"
-#include "context/refresh.h"
+#include "context/internal/refresh_queue.h"
 #include "context/resources.h"
 #include "context/system_instance.h"
 #include "entity/entity_id.h"

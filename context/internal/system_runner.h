@@ -211,7 +211,7 @@ class system_runner {
     auto& policy = core.policy();
     const auto plan =
         policy.template before_call<Selected>(core.subscriptions(), key);
-    const step_decision decision =
+    const scheduler_internal::step_decision decision =
         run_systems<Selected, Table>(core, calls, plan);
     policy.template after_call<Selected>(core.subscriptions(), key, plan,
                                          decision);
@@ -229,8 +229,9 @@ class system_runner {
   // for both tables.
   template <const auto& Selected, const auto& Table, typename Calls,
             typename Plan>
-  static step_decision run_systems(core_type& core, Calls& calls,
-                                   const Plan& plan) {
+  static scheduler_internal::step_decision run_systems(core_type& core,
+                                                       Calls& calls,
+                                                       const Plan& plan) {
     const auto* table = &Table;
     if constexpr (Types::scheduler_type::runs_subtasks_in_parallel) {
       if (plan.mode == call_mode::calling_thread_unplanned) {
