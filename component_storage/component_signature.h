@@ -1,11 +1,14 @@
 // Component signatures: which storage holds which component types.
 //
-//   namespace cs = strata::component_signature;
 //   constexpr auto components = strata::component_signatures(
-//       cs::make(ct::position, ct::velocity),          // SoA buffer
-//       cs::make(ct::color, ct::circle).aos(),         // interleaved
-//       cs::make(ct::health).sparse(),                 // packed set
-//       cs::make(ct::debug_name).hash_map());          // rare
+//       // SoA buffer
+//       strata::component_signature::make(ct::position, ct::velocity),
+//       // interleaved
+//       strata::component_signature::make(ct::color, ct::circle).aos(),
+//       // packed set
+//       strata::component_signature::make(ct::health).sparse(),
+//       // rare
+//       strata::component_signature::make(ct::debug_name).hash_map());
 //
 // The namespace is strata::component_signature; strata::cs is an optional
 // short alias of it (compiler messages spell the long name).
@@ -282,8 +285,9 @@ constexpr auto make(Components...) {
 
 }  // namespace component_signature
 
-// The short name, optional: cs::make(...). Compiler messages spell the
-// namespace's own name, component_signature.
+// The short name, optional, for users who want it: strata::cs is
+// strata::component_signature. Compiler messages spell the namespace's own
+// name, component_signature.
 namespace cs = component_signature;
 
 template <typename T>

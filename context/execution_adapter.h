@@ -110,8 +110,9 @@ constexpr selector<match_predicate<Predicate>> matching(Predicate) {
 
 }  // namespace execution_adapter
 
-// The short name, optional (ECST's, for "system execution adapter"):
-// sea::all(). Compiler messages spell the namespace's own name.
+// The short name, optional, for users who want it (ECST's, for "system
+// execution adapter"): strata::sea is strata::execution_adapter. Compiler
+// messages spell the namespace's own name.
 namespace sea = execution_adapter;
 
 template <typename T>

@@ -19,14 +19,14 @@
 // system was ever measured; scheduler/hand_off.h). The context calls that
 // form when a strategy has it.
 //
-// Built-in strategies (`strata::ips`): automatic() (the default: as many
-// subtasks as the predicted work fills at hand_off_policy::kMinSubtaskNs
-// each, up to one per thread, one while the cost is unknown, so small
-// systems never pay for a split; work that fills 16 or more per thread is
-// cut into 2 to 4 slices per thread of at least 8 subtasks' worth each,
-// so a thread free early takes slices a busy one has not started), none(),
-// split_evenly(n),
-// split_evenly_per_core(), split_every_n(n). Composers (`strata::ipc`):
+// Built-in strategies (`strata::inner_parallelism`): automatic() (the default:
+// as many subtasks as the predicted work fills at
+// hand_off_policy::kMinSubtaskNs each, up to one per thread, one while the cost
+// is unknown, so small systems never pay for a split; work that fills 16 or
+// more per thread is cut into 2 to 4 slices per thread of at least 8 subtasks'
+// worth each, so a thread free early takes slices a busy one has not started),
+// none(), split_evenly(n), split_evenly_per_core(), split_every_n(n). Composers
+// (`strata::inner_parallelism_composer`):
 // fixed_threshold(t, above, below) uses `above` from t entities up and `below`
 // under it; none_below_threshold(t, s) is fixed_threshold(t, s, none()).
 //
@@ -235,7 +235,8 @@ constexpr auto none_below_threshold(std::size_t threshold, Strategy strategy) {
 
 }  // namespace inner_parallelism_composer
 
-// The short names of the ECST material.
+// The short names of the ECST material, optional, for users who want them:
+// strata::ips and strata::ipc.
 namespace ips = inner_parallelism;
 namespace ipc = inner_parallelism_composer;
 
