@@ -275,12 +275,13 @@ struct settings_t {
       value_type<context_keys::inner_parallelism>::value;
   static constexpr bool trace_enabled = value_type<context_keys::trace>::value;
   using hook_list_type = value_type<context_keys::hooks>;
-  // strata::no_hierarchy, or the hierarchy_relation the settings declare.
+  // strata::context_internal::no_hierarchy, or the hierarchy_relation the
+  // settings declare.
   using hierarchy_type = value_type<context_keys::hierarchy>;
   // run_policy::fixed_t or run_policy::adaptive_t.
   using run_policy_type = value_type<context_keys::run_policy>;
   static constexpr bool hierarchy_declared =
-      !std::is_same_v<hierarchy_type, no_hierarchy>;
+      !std::is_same_v<hierarchy_type, context_internal::no_hierarchy>;
 
  private:
   template <typename Key>
@@ -316,7 +317,7 @@ struct context_defaults {
       option_default<context_keys::refresh_parallelism>(true),
       option_default<context_keys::trace>(std::false_type{}),
       option_default<context_keys::hooks>(component_hook_list<>{}),
-      option_default<context_keys::hierarchy>(no_hierarchy{}),
+      option_default<context_keys::hierarchy>(context_internal::no_hierarchy{}),
       option_default<context_keys::run_policy>(run_policy::adaptive));
 };
 

@@ -82,6 +82,8 @@ concept cost_aware_strategy = inner_parallelism_strategy<S> &&
     } -> std::convertible_to<std::size_t>;
 };
 
+namespace scheduler_internal {
+
 // s.subtasks(entities, threads[, predicted_ns]).
 template <inner_parallelism_strategy S>
 constexpr std::size_t requested_subtasks(const S& s, std::size_t entities,
@@ -93,6 +95,8 @@ constexpr std::size_t requested_subtasks(const S& s, std::size_t entities,
     return s.subtasks(entities, threads);
   }
 }
+
+}  // namespace scheduler_internal
 
 // A strategy (or anything) whose describe() makes a std::string.
 template <typename S>
@@ -211,9 +215,10 @@ struct fixed_threshold_t {
   }
   constexpr std::size_t subtasks(std::size_t entities, std::size_t threads,
                                  std::int64_t predicted_ns) const {
-    return entities >= threshold
-               ? requested_subtasks(above, entities, threads, predicted_ns)
-               : requested_subtasks(below, entities, threads, predicted_ns);
+    return entities >= threshold ? scheduler_internal::requested_subtasks(
+                                       above, entities, threads, predicted_ns)
+                                 : scheduler_internal::requested_subtasks(
+                                       below, entities, threads, predicted_ns);
   }
   std::string describe() const {
     return "fixed_threshold(" + std::to_string(threshold) + ", " +
@@ -246,8 +251,8 @@ template <inner_parallelism_strategy Strategy>
 constexpr std::size_t subtask_count(const Strategy& strategy,
                                     std::size_t entities, std::size_t threads,
                                     std::int64_t predicted_ns = -1) {
-  const std::size_t requested =
-      requested_subtasks(strategy, entities, threads, predicted_ns);
+  const std::size_t requested = scheduler_internal::requested_subtasks(
+      strategy, entities, threads, predicted_ns);
   return std::clamp<std::size_t>(requested, 1,
                                  std::max<std::size_t>(entities, 1));
 }

@@ -16,6 +16,7 @@
 #include "component_storage/component_storage.h"
 #include "context/internal/diagnostics.h"
 #include "context/internal/refresh_queue.h"
+#include "context/internal/resource_storage.h"
 #include "context/resources.h"
 #include "context/system_instance.h"
 #include "entity/entity_id.h"
