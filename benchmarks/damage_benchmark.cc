@@ -356,12 +356,12 @@ constexpr auto kSystems = strata::system_signatures(
         .write(ct::fighter)
         .read_resource<roster>()
         .sends<damage>()
-        .parallelism(strata::ips::split_evenly_per_core()),
+        .parallelism(strata::inner_parallelism::split_evenly_per_core()),
     strata::system_signature::make(st::absorb)
         .write(ct::wounds)
         .receives<damage>()
         .dependencies(st::strike)
-        .parallelism(strata::ips::split_evenly_per_core()));
+        .parallelism(strata::inner_parallelism::split_evenly_per_core()));
 
 constexpr auto kBase =
     strata::settings()
@@ -380,12 +380,13 @@ constexpr auto kOneThreadApply =
                 .write(ct::fighter)
                 .read_resource<roster>()
                 .sends<damage>()
-                .parallelism(strata::ips::split_evenly_per_core()),
+                .parallelism(
+                    strata::inner_parallelism::split_evenly_per_core()),
             strata::system_signature::make(st::apply)
                 .write(ct::wounds)
                 .receives<damage>()
                 .dependencies(st::strike)
-                .parallelism(strata::ips::none())));
+                .parallelism(strata::inner_parallelism::none())));
 constexpr auto kTwoThreads = kBase.system_signatures(kSystems)
                                  .allow_inner_parallelism()
                                  .scheduler(strata::scheduler::atomic_counter)

@@ -1,11 +1,14 @@
 // Component signatures: which storage holds which component types.
 //
-//   namespace cs = strata::component_signature;
 //   constexpr auto components = strata::component_signatures(
-//       cs::make(ct::position, ct::velocity),          // SoA buffer
-//       cs::make(ct::color, ct::circle).aos(),         // interleaved
-//       cs::make(ct::health).sparse(),                 // packed set
-//       cs::make(ct::debug_name).hash_map());          // rare
+//       // SoA buffer
+//       strata::component_signature::make(ct::position, ct::velocity),
+//       // interleaved
+//       strata::component_signature::make(ct::color, ct::circle).aos(),
+//       // packed set
+//       strata::component_signature::make(ct::health).sparse(),
+//       // rare
+//       strata::component_signature::make(ct::debug_name).hash_map());
 //
 // The namespace is strata::component_signature; strata::cs is an optional
 // short alias of it. Compiler messages spell a signature's type,

@@ -1,9 +1,9 @@
 // The aggregate component storage: one chunk per component signature.
 //
-//   namespace cs = strata::component_signature;  // or strata::cs
 //   constexpr auto components = strata::component_signatures(
-//       cs::make(ct::position, ct::velocity),   // contiguous, SoA
-//       cs::make(ct::health).sparse());
+//       strata::component_signature::make(ct::position,  // contiguous, SoA
+//                                         ct::velocity),
+//       strata::component_signature::make(ct::health).sparse());
 //   strata::component_storage<decltype(components),
 //                             strata::fixed_limit<100'000>> storage;
 //   storage.add(ct::position, e, bits, 1.f, 2.f);  // sets bits[id(position)]

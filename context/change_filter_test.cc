@@ -98,10 +98,10 @@ struct arrival_watcher {
   }
 };
 
-constexpr auto split = strata::ips::split_evenly_per_core();
+constexpr auto split = strata::inner_parallelism::split_evenly_per_core();
 // Systems that write positions by id (data.write, try_get) run as one
 // subtask (the split rule, context/data_proxy.h); the watchers split.
-constexpr auto writes_by_id = strata::ips::none();
+constexpr auto writes_by_id = strata::inner_parallelism::none();
 constexpr auto components = strata::component_signatures(
     strata::component_signature::make(ct::position),
     strata::component_signature::make(ct::velocity).sparse());

@@ -144,6 +144,7 @@
 #include "context/execution_adapter.h"
 #include "context/internal/context_types.h"
 #include "context/internal/core.h"
+#include "context/internal/query_each.h"
 #include "context/internal/world_common.h"
 #include "context/refresh.h"
 #include "context/resources.h"
@@ -217,7 +218,8 @@ class context {
   }
   template <typename... Excluded, typename F>
   void for_each(exclusion<Excluded...>, F&& f) const {
-    query_each<types, /*ReadOnly=*/true>(*core_, exclusion<Excluded...>{}, f);
+    context_internal::query_each<types, /*ReadOnly=*/true>(
+        *core_, exclusion<Excluded...>{}, f);
   }
 
   // The hierarchy between steps (context/hierarchy.h; with one declared in

@@ -447,29 +447,29 @@ constexpr auto systems = strata::system_signatures(
         .read(ct::velocity)
         .write(ct::position)
         .exclude(ct::frozen)
-        .parallelism(strata::ips::split_evenly(3)),
+        .parallelism(strata::inner_parallelism::split_evenly(3)),
     strata::system_signature::make(st::damage)
         .write(ct::health)
         .read_optional(ct::velocity)
-        .parallelism(strata::ips::split_every_n(5)),
+        .parallelism(strata::inner_parallelism::split_every_n(5)),
     strata::system_signature::make(st::freezer)
         .read(ct::position)
         .write_optional(ct::frozen)
         .dependencies(st::movement)
         // It writes frozen through try_get (an optional component), which
         // only a system that never splits may (data_proxy.h).
-        .parallelism(strata::ips::none()),
+        .parallelism(strata::inner_parallelism::none()),
     strata::system_signature::make(st::spawner)
         .read(ct::health)
         .exclude(ct::frozen)
         .dependencies(st::damage)
-        .parallelism(strata::ips::split_every_n(4)),
+        .parallelism(strata::inner_parallelism::split_every_n(4)),
     strata::system_signature::make(st::census)
         .read(ct::velocity)
         .read_optional(ct::health)
         .exclude(ct::position)
         .dependencies(st::damage)
-        .parallelism(strata::ips::split_evenly(2))
+        .parallelism(strata::inner_parallelism::split_evenly(2))
         .output<census_output>());
 
 // The same signatures, by hand, for the model.

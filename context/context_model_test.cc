@@ -79,30 +79,30 @@ inline constexpr auto triage = strata::tag<::triage>;
 constexpr auto components = strata::component_signatures(
     strata::component_signature::make(ct::position, ct::velocity),
     strata::component_signature::make(ct::health).sparse());
-constexpr auto systems =
-    strata::system_signatures(strata::system_signature::make(st::movement)
-                                  .read(ct::velocity)
-                                  .write(ct::position),
-                              strata::system_signature::make(st::damage)
-                                  .write(ct::health)
-                                  .parallelism(strata::ips::split_evenly(3)),
-                              strata::system_signature::make(st::census)
-                                  .read(ct::position)
-                                  .dependencies(st::movement)
-                                  .output<int>()
-                                  .parallelism(strata::ips::split_every_n(7)),
-                              strata::system_signature::make(st::resting)
-                                  .read(ct::position)
-                                  .exclude(ct::velocity)
-                                  .dependencies(st::movement)
-                                  .output<int>()
-                                  .parallelism(strata::ips::split_evenly(2)),
-                              strata::system_signature::make(st::triage)
-                                  .read(ct::velocity)
-                                  .read_optional(ct::health)
-                                  .dependencies(st::damage)
-                                  .output<int>()
-                                  .parallelism(strata::ips::split_every_n(5)));
+constexpr auto systems = strata::system_signatures(
+    strata::system_signature::make(st::movement)
+        .read(ct::velocity)
+        .write(ct::position),
+    strata::system_signature::make(st::damage)
+        .write(ct::health)
+        .parallelism(strata::inner_parallelism::split_evenly(3)),
+    strata::system_signature::make(st::census)
+        .read(ct::position)
+        .dependencies(st::movement)
+        .output<int>()
+        .parallelism(strata::inner_parallelism::split_every_n(7)),
+    strata::system_signature::make(st::resting)
+        .read(ct::position)
+        .exclude(ct::velocity)
+        .dependencies(st::movement)
+        .output<int>()
+        .parallelism(strata::inner_parallelism::split_evenly(2)),
+    strata::system_signature::make(st::triage)
+        .read(ct::velocity)
+        .read_optional(ct::health)
+        .dependencies(st::damage)
+        .output<int>()
+        .parallelism(strata::inner_parallelism::split_every_n(5)));
 
 // The reference ECS.
 struct reference {

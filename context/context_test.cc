@@ -102,11 +102,11 @@ constexpr auto systems = strata::system_signatures(
     strata::system_signature::make(st::counter)
         .read(ct::position)
         .dependencies(st::movement)
-        .parallelism(strata::ips::split_evenly(3))
+        .parallelism(strata::inner_parallelism::split_evenly(3))
         .output<int>(),
     strata::system_signature::make(st::summer)
         .dependencies(st::counter)
-        .parallelism(strata::ips::none()),
+        .parallelism(strata::inner_parallelism::none()),
     strata::system_signature::make(st::reaper).read(ct::health));
 
 template <typename Settings>
@@ -451,7 +451,7 @@ TEST(ContextTest, ExceptionFromASystemReachesStepAndContextStaysUsable) {
   constexpr auto sys = strata::system_signatures(
       strata::system_signature::make(strata::tag<thrower>)
           .read(ct::position)
-          .parallelism(strata::ips::split_evenly(4)));
+          .parallelism(strata::inner_parallelism::split_evenly(4)));
   auto ctx = strata::make_context(strata::settings()
                                       .allow_inner_parallelism()
                                       .component_signatures(components)

@@ -77,20 +77,22 @@ constexpr auto churn_settings =
             strata::system_signature::make(st::gunnery)
                 .read(ct::gun)
                 .sends<damage>()
-                .parallelism(strata::ips::split_evenly_per_core()),
+                .parallelism(
+                    strata::inner_parallelism::split_evenly_per_core()),
             strata::system_signature::make(st::aim)
                 .write(ct::gun)
                 .dependencies(st::gunnery)
-                .parallelism(strata::ips::none()),
+                .parallelism(strata::inner_parallelism::none()),
             strata::system_signature::make(st::repair)
                 .write(ct::hull)
                 .receives<damage>()
                 .dependencies(st::gunnery)
-                .parallelism(strata::ips::split_evenly_per_core()),
+                .parallelism(
+                    strata::inner_parallelism::split_evenly_per_core()),
             strata::system_signature::make(st::reaper)
                 .read(ct::hull)
                 .dependencies(st::repair)
-                .parallelism(strata::ips::split_evenly(2))))
+                .parallelism(strata::inner_parallelism::split_evenly(2))))
         .scheduler(strata::scheduler::atomic_counter);
 
 TEST(EffectChannelTest, SteadyStepsThatSendKillAndCreateAllocateNothing) {

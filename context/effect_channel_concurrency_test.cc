@@ -88,18 +88,21 @@ constexpr auto settings =
         .system_signatures(strata::system_signatures(
             strata::system_signature::make(st::pick)
                 .write(ct::attacker)
-                .parallelism(strata::ips::split_evenly_per_core()),
+                .parallelism(
+                    strata::inner_parallelism::split_evenly_per_core()),
             strata::system_signature::make(st::strike)
                 .read(ct::attacker)
                 .read_resource<roster>()
                 .sends<damage>()
                 .dependencies(st::pick)
-                .parallelism(strata::ips::split_evenly_per_core()),
+                .parallelism(
+                    strata::inner_parallelism::split_evenly_per_core()),
             strata::system_signature::make(st::absorb)
                 .write(ct::ledger)
                 .receives<damage>()
                 .dependencies(st::strike)
-                .parallelism(strata::ips::split_evenly_per_core())))
+                .parallelism(
+                    strata::inner_parallelism::split_evenly_per_core())))
         .scheduler(strata::scheduler::atomic_counter);
 
 struct outcome {

@@ -66,11 +66,11 @@ constexpr auto ledger_settings =
             strata::system_signature::make(st::volley)
                 .read(ct::gun)
                 .sends<damage>()
-                .parallelism(strata::ips::split_evenly(3)),
+                .parallelism(strata::inner_parallelism::split_evenly(3)),
             strata::system_signature::make(st::ledger)
                 .receives<damage>()
                 .dependencies(st::volley)
-                .parallelism(strata::ips::none())))
+                .parallelism(strata::inner_parallelism::none())))
         .scheduler(strata::scheduler::atomic_counter)
         .threads(4);
 

@@ -107,15 +107,16 @@ constexpr auto model_settings =
                 .read(ct::shot)
                 .read_resource<pool>()
                 .sends<damage>()
-                .parallelism(strata::ips::split_evenly_per_core()),
+                .parallelism(
+                    strata::inner_parallelism::split_evenly_per_core()),
             strata::system_signature::make(st::whole_sender)
                 .read_resource<pool>()
                 .sends<damage>()
-                .parallelism(strata::ips::none()),
+                .parallelism(strata::inner_parallelism::none()),
             strata::system_signature::make(st::witness)
                 .receives<damage>()
                 .dependencies(st::split_sender, st::whole_sender)
-                .parallelism(strata::ips::none())))
+                .parallelism(strata::inner_parallelism::none())))
         .scheduler(strata::scheduler::atomic_counter);
 
 TEST(EffectChannelTest, ModelOfSendsToLiveDeadAndStaleIds) {

@@ -83,11 +83,11 @@ constexpr auto settings =
                 .read(ct::gun)
                 .read_resource<naming_choice>()
                 .sends<damage>()
-                .parallelism(strata::ips::split_evenly(3)),
+                .parallelism(strata::inner_parallelism::split_evenly(3)),
             strata::system_signature::make(st::sink)
                 .receives<damage>()
                 .dependencies(st::volley)
-                .parallelism(strata::ips::none())))
+                .parallelism(strata::inner_parallelism::none())))
         .scheduler(strata::scheduler::sequential)
         .threads(1);
 

@@ -63,16 +63,18 @@ constexpr auto settings =
             strata::system_signature::make(st::gunnery)
                 .read(ct::gun)
                 .sends<damage>()
-                .parallelism(strata::ips::split_evenly_per_core()),
+                .parallelism(
+                    strata::inner_parallelism::split_evenly_per_core()),
             strata::system_signature::make(st::mines)
                 .read(ct::hull)
                 .sends<damage>()
-                .parallelism(strata::ips::none()),
+                .parallelism(strata::inner_parallelism::none()),
             strata::system_signature::make(st::repair)
                 .write(ct::hull)
                 .receives<damage>()
                 .dependencies(st::gunnery, st::mines)
-                .parallelism(strata::ips::split_evenly_per_core())))
+                .parallelism(
+                    strata::inner_parallelism::split_evenly_per_core())))
         .scheduler(strata::scheduler::atomic_counter);
 
 // The reference: every hull's messages in (gunnery by gun index, then

@@ -109,15 +109,15 @@ constexpr auto settings =
         .component_signatures(strata::component_signatures(
             strata::component_signature::make(ct::gun),
             strata::component_signature::make(ct::hull)))
-        .system_signatures(
-            strata::system_signatures(strata::system_signature::make(st::volley)
-                                          .read(ct::gun)
-                                          .sends<damage>(),
-                                      strata::system_signature::make(st::impact)
-                                          .write(ct::hull)
-                                          .receives<damage>()
-                                          .dependencies(st::volley)
-                                          .parallelism(strata::ips::none())))
+        .system_signatures(strata::system_signatures(
+            strata::system_signature::make(st::volley)
+                .read(ct::gun)
+                .sends<damage>(),
+            strata::system_signature::make(st::impact)
+                .write(ct::hull)
+                .receives<damage>()
+                .dependencies(st::volley)
+                .parallelism(strata::inner_parallelism::none())))
         .scheduler(strata::scheduler::sequential)
         .threads(1);
 using context_type = decltype(strata::make_context<settings>());

@@ -110,8 +110,9 @@ constexpr selector<match_predicate<Predicate>> matching(Predicate) {
 
 }  // namespace execution_adapter
 
-// The short name, optional (ECST's, for "system execution adapter"):
-// sea::all(). Compiler messages spell the namespace's own name.
+// The short name, optional, for users who want it (ECST's, for "system
+// execution adapter"): strata::sea is strata::execution_adapter. Compiler
+// messages spell the namespace's own name.
 namespace sea = execution_adapter;
 
 template <typename T>
@@ -120,7 +121,10 @@ template <typename M, execution_adapter::adapter_kind K, typename F>
 inline constexpr bool
     is_execution_adapter_v<execution_adapter::adapter<M, K, F>> = true;
 
-// Index of the first adapter matching System, or sizeof...(Adapters).
+namespace context_internal {
+
+// Index of the first adapter matching System, or sizeof...(Adapters): the
+// adapter a system runs through (context/internal/system_runner.h).
 template <typename System, typename... Adapters>
 constexpr std::size_t first_matching_adapter() {
   constexpr bool matches[] = {Adapters::matcher::template matches<System>...,
@@ -130,6 +134,8 @@ constexpr std::size_t first_matching_adapter() {
   }
   return sizeof...(Adapters);
 }
+
+}  // namespace context_internal
 
 }  // namespace strata
 

@@ -113,8 +113,10 @@ inline constexpr hierarchy_relation<true> kill_children{};
 // Killing a parent makes its children roots (each keeps its subtree).
 inline constexpr hierarchy_relation<false> detach_children{};
 
+namespace context_internal {
 // The settings' default: no hierarchy, no storage, no refresh phase.
 struct no_hierarchy {};
+}  // namespace context_internal
 
 template <typename T>
 inline constexpr bool is_hierarchy_relation_v = false;

@@ -65,7 +65,7 @@ constexpr auto settings =
             strata::system_signature::make(st::propagate)
                 .write(ct::placed)
                 .read(ct::offset)
-                .parallelism(strata::ips::split_evenly(3))
+                .parallelism(strata::inner_parallelism::split_evenly(3))
                 .in_hierarchy_order(),
             strata::system_signature::make(st::adopter).read(ct::wanted)))
         .scheduler(strata::scheduler::atomic_counter)

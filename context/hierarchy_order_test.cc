@@ -71,18 +71,18 @@ constexpr auto systems = strata::system_signatures(
     strata::system_signature::make(st::propagate)
         .write(ct::world)
         .read(ct::local)
-        .parallelism(strata::ips::split_evenly(4))
+        .parallelism(strata::inner_parallelism::split_evenly(4))
         .in_hierarchy_order(),
     strata::system_signature::make(st::visit_order)
         .read(ct::world)
         .dependencies(st::propagate)
-        .parallelism(strata::ips::none())
+        .parallelism(strata::inner_parallelism::none())
         .output<std::vector<std::size_t>>()
         .in_hierarchy_order(),
     strata::system_signature::make(st::propagate_passed)
         .write(ct::passed)
         .read(ct::local)
-        .parallelism(strata::ips::split_evenly(4))
+        .parallelism(strata::inner_parallelism::split_evenly(4))
         .output<std::vector<std::size_t>>()
         .in_hierarchy_order());
 constexpr auto settings = strata::settings()

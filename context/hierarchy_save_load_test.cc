@@ -56,17 +56,17 @@ inline constexpr auto visit_order = strata::tag<::visit_order>;
 constexpr auto components =
     strata::component_signatures(strata::component_signature::make(ct::local),
                                  strata::component_signature::make(ct::world));
-constexpr auto systems =
-    strata::system_signatures(strata::system_signature::make(st::propagate)
-                                  .write(ct::world)
-                                  .read(ct::local)
-                                  .in_hierarchy_order(),
-                              strata::system_signature::make(st::visit_order)
-                                  .read(ct::world)
-                                  .dependencies(st::propagate)
-                                  .parallelism(strata::ips::none())
-                                  .output<std::vector<entity_id>>()
-                                  .in_hierarchy_order());
+constexpr auto systems = strata::system_signatures(
+    strata::system_signature::make(st::propagate)
+        .write(ct::world)
+        .read(ct::local)
+        .in_hierarchy_order(),
+    strata::system_signature::make(st::visit_order)
+        .read(ct::world)
+        .dependencies(st::propagate)
+        .parallelism(strata::inner_parallelism::none())
+        .output<std::vector<entity_id>>()
+        .in_hierarchy_order());
 constexpr auto killing = strata::settings()
                              .component_signatures(components)
                              .system_signatures(systems)

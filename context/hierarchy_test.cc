@@ -48,10 +48,10 @@ inline constexpr auto adopter = strata::tag<::adopter>;
 constexpr auto components = strata::component_signatures(
     strata::component_signature::make(ct::position),
     strata::component_signature::make(wanted));
-constexpr auto systems =
-    strata::system_signatures(strata::system_signature::make(st::adopter)
-                                  .read(wanted)
-                                  .parallelism(strata::ips::split_evenly(3)));
+constexpr auto systems = strata::system_signatures(
+    strata::system_signature::make(st::adopter)
+        .read(wanted)
+        .parallelism(strata::inner_parallelism::split_evenly(3)));
 
 constexpr auto killing = strata::settings()
                              .allow_inner_parallelism()

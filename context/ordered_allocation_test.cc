@@ -63,7 +63,7 @@ constexpr auto settings =
                 .write(ct::weight)
                 .read(ct::depth)
                 .dependencies(st::sink)
-                .parallelism(strata::ips::split_evenly(3))
+                .parallelism(strata::inner_parallelism::split_evenly(3))
                 .ordered_by(ct::depth)))
         .scheduler(strata::scheduler::atomic_counter)
         .threads(2)

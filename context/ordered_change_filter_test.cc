@@ -52,13 +52,13 @@ constexpr auto settings =
                 .read(ct::layer)
                 .changed(ct::layer)
                 .ordered_by(ct::layer, strata::order_by_member<&layer::depth>)
-                .parallelism(strata::ips::split_evenly(3))
+                .parallelism(strata::inner_parallelism::split_evenly(3))
                 .output<visits>(),
             strata::system_signature::make(st::through_for_entities)
                 .read(ct::layer)
                 .changed(ct::layer)
                 .ordered_by(ct::layer, strata::order_by_member<&layer::depth>)
-                .parallelism(strata::ips::split_evenly(3))
+                .parallelism(strata::inner_parallelism::split_evenly(3))
                 .output<visits>()))
         .scheduler(strata::scheduler::atomic_counter);
 

@@ -78,12 +78,12 @@ constexpr auto systems = strata::system_signatures(
     strata::system_signature::make(st::draw)
         .read(ct::sprite)
         .dependencies(st::shuffle)
-        .parallelism(strata::ips::split_evenly(4))
+        .parallelism(strata::inner_parallelism::split_evenly(4))
         .output<visits>()
         .ordered_by(ct::sprite, strata::order_by_member<&sprite::depth>),
     strata::system_signature::make(st::list_ranks)
         .read(ct::rank)
-        .parallelism(strata::ips::split_evenly(3))
+        .parallelism(strata::inner_parallelism::split_evenly(3))
         .output<visits>()
         .ordered_by(ct::rank));
 constexpr auto settings = strata::settings()

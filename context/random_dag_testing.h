@@ -64,20 +64,23 @@ struct odd_user_strategy {  // a user strategy: deliberately odd answers
 };
 template <std::size_t K>
 constexpr auto strategy_for() {
-  if constexpr (K == 0) return ips::none();
-  if constexpr (K == 1) return ips::split_evenly(3);
-  if constexpr (K == 2) return ips::split_evenly_per_core();
-  if constexpr (K == 3) return ips::split_every_n(7);
+  if constexpr (K == 0) return inner_parallelism::none();
+  if constexpr (K == 1) return inner_parallelism::split_evenly(3);
+  if constexpr (K == 2) return inner_parallelism::split_evenly_per_core();
+  if constexpr (K == 3) return inner_parallelism::split_every_n(7);
   if constexpr (K == 4)
-    return ipc::none_below_threshold(40, ips::split_evenly(4));
+    return inner_parallelism_composer::none_below_threshold(
+        40, inner_parallelism::split_evenly(4));
   if constexpr (K == 5)
-    return ipc::fixed_threshold(100, ips::split_every_n(25),
-                                ips::split_evenly(2));
+    return inner_parallelism_composer::fixed_threshold(
+        100, inner_parallelism::split_every_n(25),
+        inner_parallelism::split_evenly(2));
   if constexpr (K == 6) return odd_user_strategy{};
   // Cost-aware: its subtask count depends on measured times, so it differs
   // from run to run; results must not.
-  if constexpr (K == 7) return ips::automatic();
-  if constexpr (K == 8) return ips::split_every_n(1);  // one per entity
+  if constexpr (K == 7) return inner_parallelism::automatic();
+  if constexpr (K == 8)
+    return inner_parallelism::split_every_n(1);  // one per entity
 }
 
 template <std::size_t N>

@@ -1,7 +1,5 @@
 // The refresh driven directly, on a small world of its own: an entity
 // storage, a component storage and two fake system instances.
-#include "context/refresh.h"
-
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -15,6 +13,7 @@
 #include "component_storage/component_signature.h"
 #include "component_storage/component_storage.h"
 #include "context/deferred_queue.h"
+#include "context/internal/refresh_queue.h"
 #include "context/internal/subscription.h"
 #include "entity/entity_id.h"
 #include "entity/entity_metadata.h"
@@ -48,7 +47,8 @@ using metadata_type =
 using entity_storage_type =
     basic_entity_storage<dynamic_limit, entity_traits32, metadata_type>;
 using component_storage_type = component_storage<component_list, dynamic_limit>;
-using queue_type = refresh_queue<entity_storage_type, component_storage_type>;
+using queue_type = context_internal::refresh_queue<entity_storage_type,
+                                                   component_storage_type>;
 
 // A world of up to 16 component types keeps each entity's bitset and
 // refresh flags in 4 bytes beside its id slot (entity storage keeps the two

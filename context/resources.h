@@ -21,6 +21,9 @@
 // make_context. Two systems that no dependency orders may not both use a
 // resource if either writes it (scheduler/dag.h).
 //
+// The context keeps the values in a context_internal::resource_storage
+// (internal/resource_storage.h), which users never name.
+//
 // Thread-safety: as components. Systems the scheduler runs at once never
 // write the same resource; the step proxy and the context are used by one
 // thread, never while systems run.
@@ -29,7 +32,6 @@
 
 #include <type_traits>
 
-#include "base/internal/flat_tuple.h"
 #include "meta/diagnostic.h"
 #include "meta/type_list.h"
 
@@ -87,33 +89,6 @@ template <typename T>
 inline constexpr bool is_resource_list_v = false;
 template <typename... Ts>
 inline constexpr bool is_resource_list_v<resource_list<Ts...>> = true;
-
-// The values of a context's resources.
-template <typename List>
-class resource_storage;
-template <typename... Ts>
-class resource_storage<resource_list<Ts...>> {
- public:
-  template <typename T>
-  T& get() noexcept {
-    return base_internal::get<T>(values_);
-  }
-  template <typename T>
-  const T& get() const noexcept {
-    return base_internal::get<T>(values_);
-  }
-
- private:
-  template <typename T>
-  static constexpr bool check() {
-    if constexpr (!std::is_default_constructible_v<T>) {
-      diagnostic::report(diagnostic::resource_not_default_constructible<T>);
-    }
-    return true;
-  }
-  static_assert((check<Ts>() && ...));
-  base_internal::flat_tuple<Ts...> values_{};
-};
 
 }  // namespace strata
 

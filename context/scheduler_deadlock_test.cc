@@ -164,30 +164,34 @@ void run_strategy(const char* name) {
   }
 }
 
-TEST(SchedulerDeadlockTest, None) { run_strategy<strata::ips::none()>("none"); }
+TEST(SchedulerDeadlockTest, None) {
+  run_strategy<strata::inner_parallelism::none()>("none");
+}
 TEST(SchedulerDeadlockTest, SplitEvenly1) {
-  run_strategy<strata::ips::split_evenly(1)>("split_evenly(1)");
+  run_strategy<strata::inner_parallelism::split_evenly(1)>("split_evenly(1)");
 }
 TEST(SchedulerDeadlockTest, SplitEvenly3) {
-  run_strategy<strata::ips::split_evenly(3)>("split_evenly(3)");
+  run_strategy<strata::inner_parallelism::split_evenly(3)>("split_evenly(3)");
 }
 TEST(SchedulerDeadlockTest, SplitEvenly64) {
-  run_strategy<strata::ips::split_evenly(64)>("split_evenly(64)");
+  run_strategy<strata::inner_parallelism::split_evenly(64)>("split_evenly(64)");
 }
 TEST(SchedulerDeadlockTest, SplitEvenlyPerCore) {
-  run_strategy<strata::ips::split_evenly_per_core()>("split_evenly_per_core");
+  run_strategy<strata::inner_parallelism::split_evenly_per_core()>(
+      "split_evenly_per_core");
 }
 TEST(SchedulerDeadlockTest, SplitEveryN7) {
-  run_strategy<strata::ips::split_every_n(7)>("split_every_n(7)");
+  run_strategy<strata::inner_parallelism::split_every_n(7)>("split_every_n(7)");
 }
 TEST(SchedulerDeadlockTest, FixedThreshold) {
-  run_strategy<strata::ipc::fixed_threshold(50, strata::ips::split_evenly(4),
-                                            strata::ips::split_every_n(2))>(
-      "fixed_threshold");
+  run_strategy<strata::inner_parallelism_composer::fixed_threshold(
+      50, strata::inner_parallelism::split_evenly(4),
+      strata::inner_parallelism::split_every_n(2))>("fixed_threshold");
 }
 TEST(SchedulerDeadlockTest, NoneBelowThreshold) {
-  run_strategy<strata::ipc::none_below_threshold(
-      10, strata::ips::split_evenly_per_core())>("none_below_threshold");
+  run_strategy<strata::inner_parallelism_composer::none_below_threshold(
+      10, strata::inner_parallelism::split_evenly_per_core())>(
+      "none_below_threshold");
 }
 TEST(SchedulerDeadlockTest, UserStrategy) {
   run_strategy<user_strategy{}>("user strategy");

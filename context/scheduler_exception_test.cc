@@ -112,7 +112,7 @@ struct sibling : system_base<5> {
 constexpr auto components = strata::component_signatures(
     strata::component_signature::make(ct::position),
     strata::component_signature::make(ct::marker).sparse());
-constexpr auto split4 = strata::ips::split_evenly(4);
+constexpr auto split4 = strata::inner_parallelism::split_evenly(4);
 constexpr auto systems = strata::system_signatures(
     strata::system_signature::make(strata::tag<root>)
         .read(ct::position)
@@ -333,14 +333,14 @@ constexpr auto same_state_components = strata::component_signatures(
 constexpr auto same_state_systems = strata::system_signatures(
     strata::system_signature::make(strata::tag<culler>)
         .read(strata::testing::ct::health)
-        .parallelism(strata::ips::split_evenly(3)),
+        .parallelism(strata::inner_parallelism::split_evenly(3)),
     strata::system_signature::make(strata::tag<ager>)
         .write(strata::testing::ct::health)
         .dependencies(strata::tag<culler>)
-        .parallelism(strata::ips::split_evenly_per_core()),
+        .parallelism(strata::inner_parallelism::split_evenly_per_core()),
     strata::system_signature::make(strata::tag<spawner>)
         .read(strata::testing::ct::position)
-        .parallelism(strata::ips::split_evenly(2)));
+        .parallelism(strata::inner_parallelism::split_evenly(2)));
 
 // (index, hp) of every entity with health, in index order, after 30 steps
 // of which steps 10 and 20 throw.

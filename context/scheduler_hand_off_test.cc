@@ -37,15 +37,15 @@ struct idle_system {
   }
 };
 
-// Never split (ips::none()): only the outer decision, handing a whole
-// system to the worker, can move a run off the calling thread.
+// Never split (inner_parallelism::none()): only the outer decision, handing a
+// whole system to the worker, can move a run off the calling thread.
 constexpr auto pair_of_systems = strata::system_signatures(
     strata::system_signature::make(strata::tag<idle_system<0>>)
         .read(ct::position)
-        .parallelism(strata::ips::none()),
+        .parallelism(strata::inner_parallelism::none()),
     strata::system_signature::make(strata::tag<idle_system<1>>)
         .read(ct::position)
-        .parallelism(strata::ips::none()));
+        .parallelism(strata::inner_parallelism::none()));
 
 constexpr auto components = strata::component_signatures(
     strata::component_signature::make(ct::position));
@@ -144,10 +144,10 @@ struct per_entity_system {
 constexpr auto pair_of_per_entity_systems = strata::system_signatures(
     strata::system_signature::make(strata::tag<per_entity_system<0>>)
         .read(ct::position)
-        .parallelism(strata::ips::none()),
+        .parallelism(strata::inner_parallelism::none()),
     strata::system_signature::make(strata::tag<per_entity_system<1>>)
         .read(ct::position)
-        .parallelism(strata::ips::none()));
+        .parallelism(strata::inner_parallelism::none()));
 
 TEST(SchedulerHandOffTest, DecisionsFollowAWorldThatGrows) {
   // 8 entities: 8 us per system, a step the scheduler runs inline and then

@@ -127,26 +127,26 @@ using se = busy_system<diamond_tag, 4>;
 constexpr auto diamond = strata::system_signatures(
     strata::system_signature::make(strata::tag<sa>)
         .read(ct::position)
-        .parallelism(strata::ips::split_evenly_per_core())
+        .parallelism(strata::inner_parallelism::split_evenly_per_core())
         .output<std::uint64_t>(),
     strata::system_signature::make(strata::tag<sb>)
         .read(ct::position)
         .dependencies(strata::tag<sa>)
-        .parallelism(strata::ips::split_evenly(3))
+        .parallelism(strata::inner_parallelism::split_evenly(3))
         .output<std::uint64_t>(),
     strata::system_signature::make(strata::tag<sc>)
         .read(ct::position)
         .dependencies(strata::tag<sa>)
-        .parallelism(strata::ips::split_every_n(7))
+        .parallelism(strata::inner_parallelism::split_every_n(7))
         .output<std::uint64_t>(),
     strata::system_signature::make(strata::tag<sd>)
         .read(ct::position)
         .dependencies(strata::tag<sb>, strata::tag<sc>)
-        .parallelism(strata::ips::split_evenly(4))
+        .parallelism(strata::inner_parallelism::split_evenly(4))
         .output<std::uint64_t>(),
     strata::system_signature::make(strata::tag<se>)
         .read(ct::position)
-        .parallelism(strata::ips::split_evenly(2))
+        .parallelism(strata::inner_parallelism::split_evenly(2))
         .output<std::uint64_t>());
 constexpr auto components = strata::component_signatures(
     strata::component_signature::make(ct::position));

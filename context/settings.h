@@ -276,12 +276,13 @@ struct settings_t {
       value_type<context_keys::inner_parallelism>::value;
   static constexpr bool trace_enabled = value_type<context_keys::trace>::value;
   using hook_list_type = value_type<context_keys::hooks>;
-  // strata::no_hierarchy, or the hierarchy_relation the settings declare.
+  // strata::context_internal::no_hierarchy, or the hierarchy_relation the
+  // settings declare.
   using hierarchy_type = value_type<context_keys::hierarchy>;
   // run_policy::fixed_t or run_policy::adaptive_t.
   using run_policy_type = value_type<context_keys::run_policy>;
   static constexpr bool hierarchy_declared =
-      !std::is_same_v<hierarchy_type, no_hierarchy>;
+      !std::is_same_v<hierarchy_type, context_internal::no_hierarchy>;
 
  private:
   // Sets Key to `value` (its entry, settings_internal::entry_for) unless it

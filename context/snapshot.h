@@ -372,8 +372,9 @@ class world_snapshot {
   std::uint64_t step_count_ = 0;
   bool has_change_state_ = false;
   // The parent/child relation (context/hierarchy.h), when declared.
-  [[no_unique_address]] std::conditional_t<
-      Types::has_hierarchy, context_internal::hierarchy_storage, no_hierarchy>
+  [[no_unique_address]] std::conditional_t<Types::has_hierarchy,
+                                           context_internal::hierarchy_storage,
+                                           context_internal::no_hierarchy>
       hierarchy_;
 };
 

@@ -149,22 +149,22 @@ inline constexpr auto components = component_signatures(
     component_signature::make(ct::health).sparse(),
     component_signature::make(ct::label).hash_map().serialize_with(cereal_io{}),
     component_signature::make(ct::marked));
-inline constexpr auto systems =
-    system_signatures(system_signature::make(st::move)
-                          .read(ct::velocity)
-                          .write(ct::position)
-                          .parallelism(ips::split_evenly(3)),
-                      system_signature::make(st::turn)
-                          .read(ct::velocity)
-                          .write(ct::spin)
-                          .parallelism(ips::split_evenly_per_core()),
-                      system_signature::make(st::burn)
-                          .read(ct::heat)
-                          .write(ct::health)
-                          .parallelism(ips::split_evenly(2)),
-                      system_signature::make(st::spawn)
-                          .read(ct::position, ct::marked)
-                          .dependencies(st::move));
+inline constexpr auto systems = system_signatures(
+    system_signature::make(st::move)
+        .read(ct::velocity)
+        .write(ct::position)
+        .parallelism(inner_parallelism::split_evenly(3)),
+    system_signature::make(st::turn)
+        .read(ct::velocity)
+        .write(ct::spin)
+        .parallelism(inner_parallelism::split_evenly_per_core()),
+    system_signature::make(st::burn)
+        .read(ct::heat)
+        .write(ct::health)
+        .parallelism(inner_parallelism::split_evenly(2)),
+    system_signature::make(st::spawn)
+        .read(ct::position, ct::marked)
+        .dependencies(st::move));
 inline constexpr auto base_settings =
     settings()
         .dynamic_entity_limit(64)

@@ -65,13 +65,13 @@ constexpr auto settings =
             strata::system_signature::make(st::push_leaders)
                 .read(lt::leader)
                 .write_optional(ct::velocity)
-                .parallelism(strata::ips::none()),
+                .parallelism(strata::inner_parallelism::none()),
             strata::system_signature::make(st::follow)
                 .read(lt::leader)
                 .write(ct::position)
                 .read_optional(ct::velocity)
                 .dependencies(st::push_leaders)
-                .parallelism(strata::ips::split_evenly(4))))
+                .parallelism(strata::inner_parallelism::split_evenly(4))))
         .scheduler(strata::scheduler::atomic_counter)
         .threads(4);
 

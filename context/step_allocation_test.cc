@@ -146,27 +146,27 @@ constexpr auto systems = strata::system_signatures(
     strata::system_signature::make(st::accelerate)
         .read(ct::acceleration)
         .write(ct::velocity)
-        .parallelism(strata::ips::split_evenly_per_core()),
+        .parallelism(strata::inner_parallelism::split_evenly_per_core()),
     strata::system_signature::make(st::move)
         .read(ct::velocity)
         .write(ct::position)
         .dependencies(st::accelerate)
-        .parallelism(strata::ips::split_every_n(256)),
+        .parallelism(strata::inner_parallelism::split_every_n(256)),
     strata::system_signature::make(st::age).write(ct::life).parallelism(
-        strata::ips::split_evenly(3)),
+        strata::inner_parallelism::split_evenly(3)),
     strata::system_signature::make(st::bounds)
         .read(ct::position)
         .dependencies(st::move)
-        .parallelism(strata::ips::split_evenly_per_core())
+        .parallelism(strata::inner_parallelism::split_evenly_per_core())
         .output<std::vector<entity_id>>(),
     strata::system_signature::make(st::report)
         .dependencies(st::bounds)
-        .parallelism(strata::ips::none()),
+        .parallelism(strata::inner_parallelism::none()),
     strata::system_signature::make(st::render)
         .read(ct::position, ct::life)
         .dependencies(st::move, st::age)
-        .parallelism(strata::ipc::none_below_threshold(
-            100, strata::ips::split_evenly(4)))
+        .parallelism(strata::inner_parallelism_composer::none_below_threshold(
+            100, strata::inner_parallelism::split_evenly(4)))
         .output<std::vector<float>>(),
     strata::system_signature::make(st::census)
         .read(ct::position)
@@ -174,7 +174,7 @@ constexpr auto systems = strata::system_signatures(
         .read_optional(ct::life)
         .write_resource<clock>()
         .dependencies(st::move, st::age)
-        .parallelism(strata::ips::split_evenly(2)));
+        .parallelism(strata::inner_parallelism::split_evenly(2)));
 
 // The `i`th entity of a test world: every entity moves, four in five
 // accelerate, two in three have a life.

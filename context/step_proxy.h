@@ -79,6 +79,7 @@
 #include "context/internal/for_each.h"
 #include "context/internal/hierarchy_queries.h"
 #include "context/internal/proxy_hierarchy_queries.h"
+#include "context/internal/query_each.h"
 #include "entity/entity_handle.h"
 #include "entity/entity_id.h"
 #include "meta/diagnostic.h"
@@ -189,7 +190,8 @@ class critical_proxy
   }
   template <typename... Excluded, typename F>
   void for_each(exclusion<Excluded...>, F&& f) {
-    query_each<Types, /*ReadOnly=*/false>(core_, exclusion<Excluded...>{}, f);
+    context_internal::query_each<Types, /*ReadOnly=*/false>(
+        core_, exclusion<Excluded...>{}, f);
   }
 
   template <typename T>
@@ -299,45 +301,6 @@ class step_proxy : public critical_proxy<Types> {
     return typename runner::template call<selected>(this->core_);
   }
 };
-
-// The queries shared by proxies and the context: f over every entity with
-// the components f's parameters name and none of Excluded. ReadOnly: only
-// const T& parameters are allowed.
-template <typename Types, bool ReadOnly, typename Core, typename... Excluded,
-          typename F>
-void query_each(Core& core, exclusion<Excluded...>, F& f) {
-  using signature = context_internal::for_each_signature<F>;
-  if constexpr (!signature::known) {
-    diagnostic::report(
-        diagnostic::for_each_needs_typed_parameters<std::decay_t<F>>);
-  } else {
-    [&]<typename... P>(type_list<P...>) {
-      static_assert((std::is_lvalue_reference_v<P> && ...),
-                    "for_each(f): f takes an optional leading "
-                    "strata::entity_id, then components as T& or const T&");
-      static_assert(
-          first_duplicate_index_v<type_list<std::remove_cvref_t<P>...>> ==
-              sizeof...(P),
-          "for_each(f): f names the same component in two "
-          "parameters; take it once");
-      static_assert(
-          !ReadOnly || (std::is_const_v<std::remove_reference_t<P>> && ...),
-          "ctx.for_each(f) between steps is read-only: take every "
-          "component as const T& (write in a step instead)");
-      using storage_type = typename Types::component_storage_type;
-      using bits_type = typename Types::bitset_type;
-      using components = typename Types::component_list;
-      bits_type required, excluded;
-      (required.set(components::template id_of<std::remove_cvref_t<P>>()), ...);
-      (excluded.set(components::template id_of<Excluded>()), ...);
-      auto& storage = const_cast<storage_type&>(core.components());
-      context_internal::loop_entities<signature::takes_id>(
-          core.entities(), required, excluded, f,
-          context_internal::component_access<std::remove_cvref_t<P>,
-                                             storage_type, false>(storage)...);
-    }(typename signature::component_parameters{});
-  }
-}
 
 template <typename Types>
 template <typename F>

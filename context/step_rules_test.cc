@@ -168,7 +168,7 @@ constexpr auto components = strata::component_signatures(
 constexpr auto systems = strata::system_signatures(
     strata::system_signature::make(strata::tag<visitor>)
         .write(ct::position)
-        .parallelism(strata::ips::split_evenly_per_core()),
+        .parallelism(strata::inner_parallelism::split_evenly_per_core()),
     strata::system_signature::make(strata::tag<reader<fragile>>)
         .read(ct::fragile),
     strata::system_signature::make(strata::tag<reader<fragile_sparse>>)

@@ -51,11 +51,11 @@ constexpr auto components = strata::component_signatures(
 constexpr auto systems = strata::system_signatures(
     strata::system_signature::make(strata::tag<first>)
         .write(ct::position)
-        .parallelism(strata::ips::split_evenly(2)),
+        .parallelism(strata::inner_parallelism::split_evenly(2)),
     strata::system_signature::make(strata::tag<second>)
         .write(ct::position)
         .dependencies(strata::tag<first>)
-        .parallelism(strata::ips::split_evenly(3)),
+        .parallelism(strata::inner_parallelism::split_evenly(3)),
     // none(), not the automatic default: that one
     // splits by measured cost, so its count would
     // depend on the machine (under TSan, 30
@@ -63,7 +63,7 @@ constexpr auto systems = strata::system_signatures(
     strata::system_signature::make(strata::tag<third>)
         .read(ct::position)
         .dependencies(strata::tag<second>)
-        .parallelism(strata::ips::none()));
+        .parallelism(strata::inner_parallelism::none()));
 constexpr std::size_t kSubtasks[] = {2, 3, 1};
 
 TEST(TraceTest, EventsAndChromeJson) {

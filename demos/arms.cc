@@ -79,14 +79,14 @@ constexpr auto kSettings =
         .component_signatures(component_signatures(
             component_signature::make(ct::local, ct::world),
             component_signature::make(ct::look)))
-        .system_signatures(
-            system_signatures(system_signature::make(st::spin).write(ct::local),
-                              system_signature::make(st::place)
-                                  .write(ct::world)
-                                  .read(ct::local)
-                                  .dependencies(st::spin)
-                                  .parallelism(ips::split_evenly_per_core())
-                                  .in_hierarchy_order()))
+        .system_signatures(system_signatures(
+            system_signature::make(st::spin).write(ct::local),
+            system_signature::make(st::place)
+                .write(ct::world)
+                .read(ct::local)
+                .dependencies(st::spin)
+                .parallelism(inner_parallelism::split_evenly_per_core())
+                .in_hierarchy_order()))
         .scheduler(scheduler::atomic_counter)
         .hierarchy(kill_children);
 

@@ -88,7 +88,7 @@ constexpr auto settings =
             strata::system_signature::make(st::tally)
                 .receives<damage>()
                 .dependencies(st::gunnery)
-                .parallelism(strata::ips::none())))
+                .parallelism(strata::inner_parallelism::none())))
         .threads(4);
 // --- end snippet ---
 

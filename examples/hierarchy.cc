@@ -72,7 +72,7 @@ constexpr auto settings =
                 .write(ct::position)
                 .read(ct::orbit)
                 .dependencies(st::turn_orbits)
-                .parallelism(strata::ips::split_evenly(2))
+                .parallelism(strata::inner_parallelism::split_evenly(2))
                 .in_hierarchy_order()))
         .scheduler(strata::scheduler::atomic_counter)
         .hierarchy(strata::kill_children);  // a dead planet takes its moons

@@ -107,17 +107,19 @@ constexpr auto settings =
             strata::system_signature::make(st::radar)
                 .read(ct::ship)
                 .write(ct::gun)
-                .parallelism(strata::ips::none()),
+                .parallelism(strata::inner_parallelism::none()),
             strata::system_signature::make(st::gunnery)
                 .write(ct::gun)
                 .sends<damage>()
                 .dependencies(st::radar)
-                .parallelism(strata::ips::split_evenly_per_core()),
+                .parallelism(
+                    strata::inner_parallelism::split_evenly_per_core()),
             strata::system_signature::make(st::hulls)
                 .write(ct::ship)
                 .receives<damage>()
                 .dependencies(st::gunnery)
-                .parallelism(strata::ips::split_evenly_per_core())))
+                .parallelism(
+                    strata::inner_parallelism::split_evenly_per_core())))
         .scheduler(strata::scheduler::atomic_counter);
 
 struct result {

@@ -69,6 +69,7 @@
 #include "base/check.h"
 #include "scheduler/chain.h"
 #include "scheduler/hand_off.h"
+#include "scheduler/internal/step_decision.h"
 #include "scheduler/sequential.h"
 #include "threading/task_group.h"
 #include "threading/thread_pool.h"
@@ -115,11 +116,12 @@ struct atomic_counter_t {
   // std::array<bool, SystemList::count>), each after its selected
   // dependencies; predict(i) is system i's predicted run time in ns (or
   // run_cost::unknown).
-  // Returns what it decided (scheduler/hand_off.h).
+  // Returns what it decided (scheduler/internal/step_decision.h).
   template <typename SystemList, auto Selected, typename RunSystem,
             typename Predict>
-  static step_decision execute(thread_pool& pool, RunSystem&& run_system,
-                               Predict&& predict, hand_off_policy policy = {}) {
+  static scheduler_internal::step_decision execute(
+      thread_pool& pool, RunSystem&& run_system, Predict&& predict,
+      hand_off_policy policy = {}) {
     constexpr std::size_t n = SystemList::count;
     if constexpr (n == 0) {
       return {};
@@ -130,7 +132,7 @@ struct atomic_counter_t {
                     "dependent of a selected system");
       // The ranks decide whether the pool pays (automatic) and in which
       // order ready systems go (automatic, always); `never` needs neither.
-      step_decision decision;
+      scheduler_internal::step_decision decision;
       if (pool.worker_count() > 0 && policy.mode != hand_off::never) {
         const path_ranks<n> ranks = rank_by_path<SystemList, Selected>(predict);
         decision.off_critical_ns = ranks.total - ranks.critical;
@@ -148,7 +150,8 @@ struct atomic_counter_t {
 
   // Without predictions: every system is worth its own thread.
   template <typename SystemList, auto Selected, typename RunSystem>
-  static step_decision execute(thread_pool& pool, RunSystem&& run_system) {
+  static scheduler_internal::step_decision execute(thread_pool& pool,
+                                                   RunSystem&& run_system) {
     return execute<SystemList, Selected>(
         pool, run_system, [](std::size_t) { return std::int64_t{0}; },
         hand_off::always);

@@ -1,9 +1,11 @@
 // The system dependency DAG, derived and checked at compile time.
 //
-//   namespace ss = strata::system_signature;  // strata::ss is the same
 //   constexpr auto systems = strata::system_signatures(
-//       ss::make(st::acceleration).write(ct::velocity),
-//       ss::make(st::movement).read(ct::velocity).write(ct::position)
+//       strata::system_signature::make(st::acceleration)
+//           .write(ct::velocity),
+//       strata::system_signature::make(st::movement)
+//           .read(ct::velocity)
+//           .write(ct::position)
 //           .dependencies(st::acceleration));
 //
 // `system_signatures(...)` rejects, with a static_assert that names the

@@ -71,35 +71,40 @@ namespace {
 
 using namespace ::dot_test;
 
-static_assert(describable_strategy<ips::none_t>);
+static_assert(describable_strategy<inner_parallelism::none_t>);
 static_assert(describable_strategy<default_parallelism>);
 static_assert(describable_strategy<labelled>);
 static_assert(!describable_strategy<halves>);
 static_assert(!describable_strategy<odd_describe>);
 
 TEST(DescribeStrategyTest, BuiltInsDescribeThemselves) {
-  EXPECT_EQ(describe_strategy(ips::none()), "none");
-  EXPECT_EQ(describe_strategy(ips::split_evenly(4)), "split_evenly(4)");
-  EXPECT_EQ(describe_strategy(ips::split_evenly_per_core()),
+  EXPECT_EQ(describe_strategy(inner_parallelism::none()), "none");
+  EXPECT_EQ(describe_strategy(inner_parallelism::split_evenly(4)),
+            "split_evenly(4)");
+  EXPECT_EQ(describe_strategy(inner_parallelism::split_evenly_per_core()),
             "split_evenly_per_core");
-  EXPECT_EQ(describe_strategy(ips::split_every_n(4096)), "split_every_n(4096)");
+  EXPECT_EQ(describe_strategy(inner_parallelism::split_every_n(4096)),
+            "split_every_n(4096)");
   EXPECT_EQ(describe_strategy(default_parallelism{}), "context default");
-  EXPECT_EQ(ips::split_evenly(2).describe(), "split_evenly(2)");
+  EXPECT_EQ(inner_parallelism::split_evenly(2).describe(), "split_evenly(2)");
 }
 
 TEST(DescribeStrategyTest, ComposersComposeTheirPartsDescriptions) {
   EXPECT_EQ(
-      describe_strategy(ipc::fixed_threshold(
-          16384, ips::split_evenly_per_core(), ips::split_every_n(4096))),
+      describe_strategy(inner_parallelism_composer::fixed_threshold(
+          16384, inner_parallelism::split_evenly_per_core(),
+          inner_parallelism::split_every_n(4096))),
       "fixed_threshold(16384, split_evenly_per_core, split_every_n(4096))");
-  EXPECT_EQ(describe_strategy(
-                ipc::none_below_threshold(2048, ips::split_evenly_per_core())),
+  EXPECT_EQ(describe_strategy(inner_parallelism_composer::none_below_threshold(
+                2048, inner_parallelism::split_evenly_per_core())),
             "fixed_threshold(2048, split_evenly_per_core, none)");
   // Nested.
   EXPECT_EQ(
-      describe_strategy(ipc::fixed_threshold(
-          100, ipc::none_below_threshold(1000, ips::split_evenly(8)),
-          ips::split_evenly(2))),
+      describe_strategy(inner_parallelism_composer::fixed_threshold(
+          100,
+          inner_parallelism_composer::none_below_threshold(
+              1000, inner_parallelism::split_evenly(8)),
+          inner_parallelism::split_evenly(2))),
       "fixed_threshold(100, fixed_threshold(1000, split_evenly(8), none), "
       "split_evenly(2))");
 }
@@ -109,32 +114,34 @@ TEST(DescribeStrategyTest, UserStrategiesWithAndWithoutDescribe) {
   EXPECT_EQ(describe_strategy(odd_describe{}), "custom strategy");
   EXPECT_EQ(describe_strategy(labelled{}), "three \"equal\" parts \\ more");
   // Composed with built-ins, on either side.
-  EXPECT_EQ(describe_strategy(ipc::fixed_threshold(10, halves{}, labelled{})),
+  EXPECT_EQ(describe_strategy(inner_parallelism_composer::fixed_threshold(
+                10, halves{}, labelled{})),
             "fixed_threshold(10, custom strategy, three \"equal\" parts \\ "
             "more)");
-  EXPECT_EQ(describe_strategy(ipc::none_below_threshold(64, halves{})),
+  EXPECT_EQ(describe_strategy(
+                inner_parallelism_composer::none_below_threshold(64, halves{})),
             "fixed_threshold(64, custom strategy, none)");
 }
 
 TEST(SystemGraphDotTest, ExactTextOfASmallGraph) {
-  constexpr auto systems =
-      system_signatures(system_signature::make(st::push)
-                            .write(ct::velocity)
-                            .parallelism(ips::split_evenly_per_core()),
-                        system_signature::make(st::move)
-                            .read(ct::velocity, ct::mass)
-                            .write(ct::position)
-                            .dependencies(st::push)
-                            .parallelism(ipc::none_below_threshold(
-                                2048, ips::split_every_n(512))),
-                        system_signature::make(st::collide)
-                            .read(ct::position)
-                            .dependencies(st::move)
-                            .output<contacts>()
-                            .parallelism(halves{}),
-                        system_signature::make(st::drift)
-                            .read(ct::position)
-                            .dependencies(st::move, st::push));
+  constexpr auto systems = system_signatures(
+      system_signature::make(st::push)
+          .write(ct::velocity)
+          .parallelism(inner_parallelism::split_evenly_per_core()),
+      system_signature::make(st::move)
+          .read(ct::velocity, ct::mass)
+          .write(ct::position)
+          .dependencies(st::push)
+          .parallelism(inner_parallelism_composer::none_below_threshold(
+              2048, inner_parallelism::split_every_n(512))),
+      system_signature::make(st::collide)
+          .read(ct::position)
+          .dependencies(st::move)
+          .output<contacts>()
+          .parallelism(halves{}),
+      system_signature::make(st::drift)
+          .read(ct::position)
+          .dependencies(st::move, st::push));
   EXPECT_EQ(
       system_graph_dot(systems),
       "digraph systems {\n"

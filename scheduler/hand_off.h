@@ -35,6 +35,11 @@
 // use them to check that results do not depend on it; `never` is a threaded
 // scheduler that behaves like the sequential one).
 //
+// run_cost is public although the context keeps and updates it: a system
+// instance shows it (instance.cost(): whether the system was measured, what
+// it predicts), and a cost-aware inner parallelism strategy receives its
+// prediction, run_cost::unknown before the first measurement.
+//
 // Thread-safety: run_cost is written by the thread that ran the system and
 // read by the scheduler before the system runs again (the scheduler orders
 // both); a policy is an immutable value.
@@ -126,18 +131,6 @@ struct adaptive_t {};
 inline constexpr fixed_t fixed{};
 inline constexpr adaptive_t adaptive{};
 }  // namespace run_policy
-
-// What a threaded scheduler decided for one execute() call: whether any
-// system went to the pool, and the predicted work off the call's critical
-// path (the predicted total minus the longest predicted chain of systems)
-// it decided from. A caller that sees a call run inline can keep running
-// it inline, without the per-system predictions, until the work off the
-// critical path could reach kInlineStepNs (context/internal/
-// system_runner.h does, with the systems' growth as the trigger).
-struct step_decision {
-  bool used_pool = false;
-  std::int64_t off_critical_ns = 0;
-};
 
 // The measured cost of one system's runs.
 class run_cost {

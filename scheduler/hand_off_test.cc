@@ -48,7 +48,8 @@ TEST(HandOffPolicyTest, SubtasksSplitWhenTheWorkBeyondOneIsWorthAThread) {
   EXPECT_FALSE(automatic.worth_splitting(per, 8));  // 7/8 of it: short
   EXPECT_TRUE(automatic.worth_splitting(2 * per, 8));
   // Where inner_parallelism::automatic() splits in two, the split pays.
-  EXPECT_EQ(subtask_count(ips::automatic(), 1'000'000, 2, 2 * per), 2u);
+  EXPECT_EQ(
+      subtask_count(inner_parallelism::automatic(), 1'000'000, 2, 2 * per), 2u);
 }
 
 TEST(HandOffPolicyTest, ForcedModesIgnoreThePrediction) {
@@ -63,9 +64,9 @@ TEST(HandOffPolicyTest, ForcedModesIgnoreThePrediction) {
 }
 
 TEST(AutomaticStrategyTest, SplitsOnlyWhatFillsSubtasks) {
-  constexpr auto automatic = ips::automatic();
+  constexpr auto automatic = inner_parallelism::automatic();
   constexpr std::int64_t per = hand_off_policy::kMinSubtaskNs;
-  static_assert(cost_aware_strategy<ips::automatic_t>);
+  static_assert(cost_aware_strategy<inner_parallelism::automatic_t>);
   EXPECT_EQ(subtask_count(automatic, 1'000'000, 8), 1u);  // cost unknown
   EXPECT_EQ(subtask_count(automatic, 1'000'000, 8, run_cost::unknown), 1u);
   EXPECT_EQ(subtask_count(automatic, 1'000'000, 8, per - 1), 1u);
@@ -76,10 +77,12 @@ TEST(AutomaticStrategyTest, SplitsOnlyWhatFillsSubtasks) {
 }
 
 TEST(AutomaticStrategyTest, LargeWorkSplitsIntoSeveralSlicesPerThread) {
-  constexpr auto automatic = ips::automatic();
+  constexpr auto automatic = inner_parallelism::automatic();
   constexpr std::int64_t per = hand_off_policy::kMinSubtaskNs;
-  constexpr std::size_t slice = ips::automatic_t::kMinSubtasksPerSlice;
-  constexpr std::size_t most = ips::automatic_t::kMaxSlicesPerThread;
+  constexpr std::size_t slice =
+      inner_parallelism::automatic_t::kMinSubtasksPerSlice;
+  constexpr std::size_t most =
+      inner_parallelism::automatic_t::kMaxSlicesPerThread;
   // One slice per thread until each thread's share fills two slices.
   EXPECT_EQ(subtask_count(automatic, 1'000'000, 2, 2 * slice * per - 1), 2u);
   EXPECT_EQ(subtask_count(automatic, 1'000'000, 2, 2 * 2 * slice * per), 4u);
@@ -96,10 +99,11 @@ TEST(AutomaticStrategyTest, LargeWorkSplitsIntoSeveralSlicesPerThread) {
 }
 
 TEST(AutomaticStrategyTest, ComposesWithAThreshold) {
-  constexpr auto automatic = ips::automatic();
+  constexpr auto automatic = inner_parallelism::automatic();
   constexpr std::int64_t per = hand_off_policy::kMinSubtaskNs;
   // Composed: the prediction reaches the strategy above the threshold.
-  constexpr auto composed = ipc::none_below_threshold(100, automatic);
+  constexpr auto composed =
+      inner_parallelism_composer::none_below_threshold(100, automatic);
   EXPECT_EQ(subtask_count(composed, 1000, 8, 4 * per), 4u);
   EXPECT_EQ(subtask_count(composed, 50, 8, 4 * per), 1u);
 }

@@ -19,14 +19,14 @@
 // system was ever measured; scheduler/hand_off.h). The context calls that
 // form when a strategy has it.
 //
-// Built-in strategies (`strata::ips`): automatic() (the default: as many
-// subtasks as the predicted work fills at hand_off_policy::kMinSubtaskNs
-// each, up to one per thread, one while the cost is unknown, so small
-// systems never pay for a split; work that fills 16 or more per thread is
-// cut into 2 to 4 slices per thread of at least 8 subtasks' worth each,
-// so a thread free early takes slices a busy one has not started), none(),
-// split_evenly(n),
-// split_evenly_per_core(), split_every_n(n). Composers (`strata::ipc`):
+// Built-in strategies (`strata::inner_parallelism`): automatic() (the default:
+// as many subtasks as the predicted work fills at
+// hand_off_policy::kMinSubtaskNs each, up to one per thread, one while the cost
+// is unknown, so small systems never pay for a split; work that fills 16 or
+// more per thread is cut into 2 to 4 slices per thread of at least 8 subtasks'
+// worth each, so a thread free early takes slices a busy one has not started),
+// none(), split_evenly(n), split_evenly_per_core(), split_every_n(n). Composers
+// (`strata::inner_parallelism_composer`):
 // fixed_threshold(t, above, below) uses `above` from t entities up and `below`
 // under it; none_below_threshold(t, s) is fixed_threshold(t, s, none()).
 //
@@ -82,6 +82,8 @@ concept cost_aware_strategy = inner_parallelism_strategy<S> &&
     } -> std::convertible_to<std::size_t>;
 };
 
+namespace scheduler_internal {
+
 // s.subtasks(entities, threads[, predicted_ns]).
 template <inner_parallelism_strategy S>
 constexpr std::size_t requested_subtasks(const S& s, std::size_t entities,
@@ -93,6 +95,8 @@ constexpr std::size_t requested_subtasks(const S& s, std::size_t entities,
     return s.subtasks(entities, threads);
   }
 }
+
+}  // namespace scheduler_internal
 
 // A strategy (or anything) whose describe() makes a std::string.
 template <typename S>
@@ -211,9 +215,10 @@ struct fixed_threshold_t {
   }
   constexpr std::size_t subtasks(std::size_t entities, std::size_t threads,
                                  std::int64_t predicted_ns) const {
-    return entities >= threshold
-               ? requested_subtasks(above, entities, threads, predicted_ns)
-               : requested_subtasks(below, entities, threads, predicted_ns);
+    return entities >= threshold ? scheduler_internal::requested_subtasks(
+                                       above, entities, threads, predicted_ns)
+                                 : scheduler_internal::requested_subtasks(
+                                       below, entities, threads, predicted_ns);
   }
   std::string describe() const {
     return "fixed_threshold(" + std::to_string(threshold) + ", " +
@@ -235,7 +240,8 @@ constexpr auto none_below_threshold(std::size_t threshold, Strategy strategy) {
 
 }  // namespace inner_parallelism_composer
 
-// The short names of the ECST material.
+// The short names of the ECST material, optional, for users who want them:
+// strata::ips and strata::ipc.
 namespace ips = inner_parallelism;
 namespace ipc = inner_parallelism_composer;
 
@@ -245,8 +251,8 @@ template <inner_parallelism_strategy Strategy>
 constexpr std::size_t subtask_count(const Strategy& strategy,
                                     std::size_t entities, std::size_t threads,
                                     std::int64_t predicted_ns = -1) {
-  const std::size_t requested =
-      requested_subtasks(strategy, entities, threads, predicted_ns);
+  const std::size_t requested = scheduler_internal::requested_subtasks(
+      strategy, entities, threads, predicted_ns);
   return std::clamp<std::size_t>(requested, 1,
                                  std::max<std::size_t>(entities, 1));
 }

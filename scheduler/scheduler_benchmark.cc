@@ -198,7 +198,7 @@ constexpr auto kMovementAlone = strata::system_signatures(
     strata::system_signature::make(bench::st::movement<bench::access::typed>)
         .read(bench::ct::velocity)
         .write(bench::ct::position)
-        .parallelism(strata::ips::split_evenly_per_core()));
+        .parallelism(strata::inner_parallelism::split_evenly_per_core()));
 
 void BM_Movement(benchmark::State& state) {
   bench::strata_world world(

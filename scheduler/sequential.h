@@ -25,6 +25,7 @@
 #include <exception>
 
 #include "scheduler/hand_off.h"
+#include "scheduler/internal/step_decision.h"
 
 namespace strata::scheduler {
 
@@ -66,8 +67,10 @@ struct sequential_t {
   // The threaded schedulers' interface; predictions do not matter here.
   template <typename SystemList, auto Selected, typename Pool,
             typename RunSystem, typename Predict>
-  static step_decision execute(Pool& pool, RunSystem&& run_system, Predict&&,
-                               hand_off_policy = {}) {
+  static scheduler_internal::step_decision execute(Pool& pool,
+                                                   RunSystem&& run_system,
+                                                   Predict&&,
+                                                   hand_off_policy = {}) {
     execute<SystemList, Selected>(pool, run_system);
     return {};
   }

@@ -217,7 +217,8 @@ cost_model::call_plan cost_model::before_call(const call_systems& systems,
 }
 
 void cost_model::after_call(const call_systems& systems, const void* call,
-                            const call_plan& plan, step_decision decision) {
+                            const call_plan& plan,
+                            scheduler_internal::step_decision decision) {
   if (plan.mode == call_mode::calling_thread) return;
   const std::int64_t elapsed =
       plan.timed ? trace_span::now_ns() - plan.start_ns : 0;
@@ -298,7 +299,7 @@ cost_model::prediction_summary cost_model::summarize(
 // counts as off the critical path: a lower limit, never a wrong one).
 void cost_model::remember_inline(const call_systems& systems, const void* call,
                                  const call_plan& plan,
-                                 step_decision decision) {
+                                 scheduler_internal::step_decision decision) {
   const prediction_summary& predicted = plan.predicted;
   const std::int64_t off_critical =
       plan.too_small ? predicted.total : decision.off_critical_ns;

@@ -28,6 +28,7 @@
 #include "context/internal/run_policy.h"
 #include "context/trace.h"
 #include "scheduler/hand_off.h"
+#include "scheduler/internal/step_decision.h"
 
 namespace strata::context_internal {
 
@@ -150,7 +151,8 @@ class cost_model {
   }
   call_plan before_call(const call_systems& systems, const void* call);
   void after_call(const call_systems& systems, const void* call,
-                  const call_plan& plan, step_decision decision);
+                  const call_plan& plan,
+                  scheduler_internal::step_decision decision);
   // Every call decides again, from fresh measurements of every system.
   void forget_decisions(run_cost* const* costs, std::size_t count) noexcept;
 
@@ -168,7 +170,8 @@ class cost_model {
   call_plan plan_decided(const call_systems& systems);
   prediction_summary summarize(const call_systems& systems) const;
   void remember_inline(const call_systems& systems, const void* call,
-                       const call_plan& plan, step_decision decision);
+                       const call_plan& plan,
+                       scheduler_internal::step_decision decision);
   void remember_threads_lose(const call_systems& systems, const void* call);
   void after_timed_inline_run(const call_systems& systems, const void* call,
                               const call_plan& plan, std::int64_t ns);
@@ -203,7 +206,8 @@ class adaptive_run_policy {
   }
   template <const auto& Selected, typename Subscriptions>
   void after_call(const Subscriptions& subscriptions, const void* call,
-                  const call_plan& plan, step_decision decision) {
+                  const call_plan& plan,
+                  scheduler_internal::step_decision decision) {
     // Nothing to learn from a planned call on the calling thread, or an
     // untimed one run by a remembered decision (the cheapest run there is).
     if (plan.mode != call_mode::scheduled && !plan.timed) return;

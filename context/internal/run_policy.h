@@ -53,6 +53,7 @@
 #include <limits>
 
 #include "scheduler/hand_off.h"
+#include "scheduler/internal/step_decision.h"
 
 namespace strata::context_internal {
 
@@ -107,7 +108,7 @@ class fixed_run_policy {
   void after_system(Runtime&, const system_plan&) const noexcept {}
   template <const auto& Selected, typename Subscriptions>
   void after_call(const Subscriptions&, const void*, const call_plan&,
-                  step_decision) const noexcept {}
+                  scheduler_internal::step_decision) const noexcept {}
   void after_refresh(bool /*grown*/) const noexcept {}
   void forget_decisions() const noexcept {}
 

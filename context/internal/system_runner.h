@@ -213,7 +213,7 @@ class system_runner {
     auto& policy = core.policy();
     const auto plan =
         policy.template before_call<Selected>(core.subscriptions(), key);
-    const step_decision decision =
+    const scheduler_internal::step_decision decision =
         run_systems<Selected, Table>(core, calls, plan);
     policy.template after_call<Selected>(core.subscriptions(), key, plan,
                                          decision);
@@ -229,8 +229,9 @@ class system_runner {
   // function per system, and the scheduler's walks over the systems,
   // sequential order, and ranking and pool, compiled once per call).
   template <const auto& Selected, const auto& Table, typename Plan>
-  static step_decision run_systems(core_type& core, void* const* calls,
-                                   const Plan& plan) {
+  static scheduler_internal::step_decision run_systems(core_type& core,
+                                                       void* const* calls,
+                                                       const Plan& plan) {
     bool unplanned = false;
     if constexpr (Types::scheduler_type::runs_subtasks_in_parallel) {
       unplanned = plan.mode == call_mode::calling_thread_unplanned;

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "base/internal/flat_tuple.h"
+#include "context/internal/resource_storage.h"
 #include "context/resources.h"
 #include "meta/diagnostic.h"
 #include "meta/type_list.h"
