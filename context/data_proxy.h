@@ -241,7 +241,7 @@ class data_proxy
   // then are ignored.
   void kill_entity(entity_id id) {
     state_.to_kill.push_back(id);
-    core_.note_subtask_work();
+    core_.note_subtask_work(context_internal::subtask_work::kills, I);
   }
 
   // Runs f(defer_proxy&) during the refresh, where critical operations are
@@ -249,7 +249,7 @@ class data_proxy
   template <typename F>
   void defer(F&& f) {
     state_.deferred.push(std::forward<F>(f));
-    core_.note_subtask_work();
+    core_.note_subtask_work(context_internal::subtask_work::deferred, I);
   }
 
   // This subtask's output (reset before the run).
