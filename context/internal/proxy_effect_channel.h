@@ -232,7 +232,7 @@ class proxy_effect_channel {
   // The entity indices of this subtask's slice, [sender_floor, slice_end).
   template <typename Boxes>
   void find_slice(Boxes& boxes) {
-    const auto& indices = self().instance_.subscribed().indices();
+    const auto& indices = self().instance_.subscribed_indices();
     const auto& state = self().state_;
     const auto index_of_rank = [&](std::size_t rank) {
       return static_cast<std::uint32_t>(
