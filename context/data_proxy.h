@@ -184,18 +184,32 @@ template <typename Types, std::size_t I>
 class data_proxy
     : public context_internal::proxy_iteration<data_proxy<Types, I>>,
       public context_internal::proxy_random_access<data_proxy<Types, I>>,
-      public context_internal::proxy_effect_channel<data_proxy<Types, I>>,
+      public context_internal::proxy_effect_channel<
+          data_proxy<Types, I>,
+          context_internal::sends_or_receives<
+              typename system_instance<Types, I>::signature_type>>,
       public context_internal::proxy_hierarchy<data_proxy<Types, I>> {
+  using effect_channel = context_internal::proxy_effect_channel<
+      data_proxy, context_internal::sends_or_receives<
+                      typename system_instance<Types, I>::signature_type>>;
+
  public:
   using instance_type = system_instance<Types, I>;
   using system_type = typename instance_type::system_type;
   using signature_type = typename instance_type::signature_type;
   using output_type = typename instance_type::output_type;
 
+  // The effect-channel base of a system that sends or receives copies the
+  // entity storage's liveness view; that of one that does neither is empty
+  // and is not given the storage.
   data_proxy(context_internal::context_core<Types>& core,
              instance_type& instance, typename instance_type::state_type& state,
-             std::size_t subtask)
-      : context_internal::proxy_effect_channel<data_proxy>(core.entities()),
+             std::size_t subtask) requires(!effect_channel::open)
+      : core_(core), instance_(instance), state_(state), subtask_(subtask) {}
+  data_proxy(context_internal::context_core<Types>& core,
+             instance_type& instance, typename instance_type::state_type& state,
+             std::size_t subtask) requires(effect_channel::open)
+      : effect_channel(core.entities()),
         core_(core),
         instance_(instance),
         state_(state),
@@ -227,7 +241,7 @@ class data_proxy
   // then are ignored.
   void kill_entity(entity_id id) {
     state_.to_kill.push_back(id);
-    core_.note_subtask_work();
+    core_.note_subtask_work(context_internal::subtask_work::kills, I);
   }
 
   // Runs f(defer_proxy&) during the refresh, where critical operations are
@@ -235,7 +249,7 @@ class data_proxy
   template <typename F>
   void defer(F&& f) {
     state_.deferred.push(std::forward<F>(f));
-    core_.note_subtask_work();
+    core_.note_subtask_work(context_internal::subtask_work::deferred, I);
   }
 
   // This subtask's output (reset before the run).
@@ -277,7 +291,7 @@ class data_proxy
  private:
   friend class context_internal::proxy_iteration<data_proxy>;
   friend class context_internal::proxy_random_access<data_proxy>;
-  friend class context_internal::proxy_effect_channel<data_proxy>;
+  friend effect_channel;
   friend class context_internal::proxy_hierarchy<data_proxy>;
   friend class context_internal::hierarchy_query_members<data_proxy>;
 

@@ -166,8 +166,10 @@ struct world {
       target.on_unsubscribe(id);
     }
   }
+  // Every instance, whatever the kind: take_subtask_work() says there
+  // always is some.
   template <typename F>
-  void for_each_instance_in_order(F&& f) {
+  void for_each_instance_that_left(context_internal::subtask_work, F&& f) {
     f(movers_instance);
     f(medics_instance);
   }

@@ -201,13 +201,20 @@ class context_core
     (std::make_index_sequence<system_count>{});
   }
 
-  // Subtasks left kills or deferred functions for the refresh (set by data
-  // proxies, possibly from several threads; read after systems joined).
-  void note_subtask_work() noexcept {
-    subtask_work_.store(true, std::memory_order_relaxed);
+  // A subtask of `system` left kills or deferred functions for the refresh
+  // (noted by data proxies, possibly from several threads; taken after
+  // systems joined).
+  void note_subtask_work(subtask_work kind, std::size_t system) noexcept {
+    subtask_work_.note(kind, system);
   }
-  bool take_subtask_work() noexcept {
-    return subtask_work_.exchange(false, std::memory_order_relaxed);
+  bool take_subtask_work() noexcept { return subtask_work_.take(); }
+  // f(instance), in id order, for every system whose subtasks left `kind`
+  // by the last take_subtask_work().
+  template <typename F>
+  void for_each_instance_that_left(subtask_work kind, F&& f) {
+    for_each_instance_in_order([&](auto& instance) {
+      if (subtask_work_.taken(kind, instance.id)) f(instance);
+    });
   }
 
   // Component hooks (context/hooks.h): the refresh runs them between its
@@ -308,9 +315,9 @@ class context_core
   // functions, kills), kills, matches, refused creations or parent changes
   // queued.
   bool refresh_has_work() const noexcept {
-    return subtask_work_.load(std::memory_order_relaxed) ||
-           refresh_.pending_kills() != 0 || refresh_.pending_matches() != 0 ||
-           refused_creations_ != 0 || parent_requests_pending();
+    return subtask_work_.any_noted() || refresh_.pending_kills() != 0 ||
+           refresh_.pending_matches() != 0 || refused_creations_ != 0 ||
+           parent_requests_pending();
   }
   // set_parent / remove_parent requests wait for the refresh.
   bool parent_requests_pending() const {
@@ -366,7 +373,7 @@ class context_core
   // A remove_component since the last run: some instance may hold
   // departures to settle before systems run.
   bool departures_noted_ = false;
-  std::atomic<bool> subtask_work_{false};
+  subtask_work_set<system_count> subtask_work_;
   std::uint64_t step_count_ = 0;
   context_internal::change_tracking<Types> changes_;
   [[no_unique_address]] std::conditional_t<Types::trace_enabled, trace_log,

@@ -38,6 +38,7 @@
 #include "scheduler/hand_off.h"
 #include "scheduler/inner_parallelism.h"
 #include "scheduler/system_signature.h"
+#include "sparse_set/ordered_index_set.h"
 
 namespace strata::context_internal {
 
@@ -95,6 +96,10 @@ class instance_runtime {
   // Subscribed entities after pending departures (a look).
   std::size_t subscribed_count() const {
     return subscription_.subscribed_indices().size();
+  }
+  // Their indices, ascending (a look): what the data proxy visits.
+  const ordered_index_set& subscribed_indices() const {
+    return subscription_.subscribed_indices();
   }
   // Subtasks of the latest run (or prepared for the current one).
   std::size_t subtask_count() const noexcept { return active_subtasks_; }

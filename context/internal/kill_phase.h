@@ -100,7 +100,7 @@ template <typename State, typename Entities, typename Queue>
 template <typename World, typename Queue>
 void gather_subtask_kills(World& world, Queue& queue) {
   auto& entities = world.entities();
-  world.for_each_instance_in_order([&](auto& instance) {
+  world.for_each_instance_that_left(subtask_work::kills, [&](auto& instance) {
     gather_kills_of(instance.states(), instance.state_count(), entities, queue);
   });
 }

@@ -10,6 +10,10 @@
 //     same components: phase 3 matches the components once per system
 //     instead of once per entity and system, and adds the batch to each
 //     matching system in one pass (ordered_index_set::insert_all).
+// What subtasks leave (kills, deferred functions) stays in their subtask
+// states (internal/system_instance_parts.h); which systems left each kind
+// is noted in a subtask_work_set, so the refresh visits only those.
+//
 // An entity is in at most one of matches and batches: both mark it `queued`
 // in its refresh flags (internal/subscription.h), so its later changes in
 // the step add no entry; a batch entity whose components changed after its
@@ -20,6 +24,8 @@
 #ifndef STRATA_CONTEXT_INTERNAL_PENDING_CHANGES_H_
 #define STRATA_CONTEXT_INTERNAL_PENDING_CHANGES_H_
 
+#include <array>
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -92,6 +98,60 @@ struct pending_changes {
   std::vector<std::uint32_t> slots;
   // A subscription grew past its growth limit (subscription.h).
   bool subscription_grew = false;
+};
+
+// What the subtasks of a step left for the refresh, as sets of system ids:
+// one of the systems whose subtasks killed entities, one of those whose
+// subtasks deferred functions. Data proxies note while systems run, from
+// any thread (relaxed atomics: the refresh reads after the systems joined);
+// the refresh takes the notes, then visits only the systems noted for
+// each kind, so a system that killed is not asked for deferred functions.
+enum class subtask_work : unsigned char { kills, deferred };
+
+template <std::size_t SystemCount>
+class subtask_work_set {
+ public:
+  // A subtask of `system` left `kind`. The bit is tested before it is set:
+  // after a system's first note the word is only read, so subtasks that
+  // kill many entities do not take the cache line from each other.
+  void note(subtask_work kind, std::size_t system) noexcept {
+    const std::size_t bit = bit_of(kind, system);
+    std::atomic<std::uint64_t>& word = noted_[bit / 64];
+    const std::uint64_t mask = std::uint64_t{1} << (bit % 64);
+    if ((word.load(std::memory_order_relaxed) & mask) == 0) {
+      word.fetch_or(mask, std::memory_order_relaxed);
+    }
+  }
+  bool any_noted() const noexcept {
+    for (const auto& word : noted_) {
+      if (word.load(std::memory_order_relaxed) != 0) return true;
+    }
+    return false;
+  }
+  // Moves the notes to the taken set (clearing them); whether any was
+  // noted.
+  bool take() noexcept {
+    std::uint64_t any = 0;
+    for (std::size_t w = 0; w < words; ++w) {
+      taken_[w] = noted_[w].exchange(0, std::memory_order_relaxed);
+      any |= taken_[w];
+    }
+    return any != 0;
+  }
+  // Whether the last take() had `kind` for `system`.
+  bool taken(subtask_work kind, std::size_t system) const noexcept {
+    const std::size_t bit = bit_of(kind, system);
+    return (taken_[bit / 64] >> (bit % 64) & 1) != 0;
+  }
+
+ private:
+  static constexpr std::size_t words = (2 * SystemCount + 63) / 64;
+  static constexpr std::size_t bit_of(subtask_work kind, std::size_t system) {
+    return static_cast<std::size_t>(kind) * SystemCount + system;
+  }
+
+  std::array<std::atomic<std::uint64_t>, words> noted_{};
+  std::array<std::uint64_t, words> taken_{};
 };
 
 }  // namespace strata::context_internal

@@ -17,6 +17,11 @@
 // visited only: an id copied out of a message is an ordinary id again
 // once f returns, so a copy kept past the step can never skip a check.
 //
+// A system that neither sends nor receives gets the class with nothing in
+// it (`Open` false): no state, a trivial constructor, and calls of send,
+// messages or for_each_message only report the undeclared type; making its
+// proxy reaches no entity storage.
+//
 // Liveness of targets. send and messages check a target against a copy of
 // the entity storage's liveness view (the id array's address and length,
 // entity/entity_storage.h), taken when the proxy is made: one load from the
@@ -33,6 +38,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <type_traits>
 
 #include "base/check.h"
 #include "context/internal/diagnostics.h"
@@ -50,15 +56,24 @@ namespace strata::context_internal {
 template <typename Proxy>
 class proxy_random_access;
 
+// Whether a system with signature `Signature` sends or receives messages.
+template <typename Signature>
+inline constexpr bool sends_or_receives =
+    size_v<typename Signature::sent_types> != 0 ||
+    size_v<typename Signature::received_types> != 0;
+
 // send / messages / for_each_message of data_proxy (Proxy), which
-// befriends it.
-template <typename Proxy>
+// befriends it; `Open`: the system sends or receives (sends_or_receives).
+template <typename Proxy, bool Open>
 class proxy_effect_channel {
  public:
+  static constexpr bool open = Open;
+
+  proxy_effect_channel() requires(!Open) = default;
   // `entities`: the context's entity storage.
   template <typename Entities>
-  explicit proxy_effect_channel(const Entities& entities)
-      : live_entities_(entities.liveness()) {}
+  explicit proxy_effect_channel(const Entities& entities) requires(Open)
+      : channel_{.live_entities = entities.liveness()} {}
 
   // Sends `value` from `sender` to `target`, for the systems that receive
   // T; a target that is not alive (dead, stale or null) drops the message,
@@ -82,7 +97,7 @@ class proxy_effect_channel {
       // the message has to be kept across the rule's rare call.
       auto& boxes = self().state_.outboxes;
       auto& box = boxes.template box<T>();
-      if (live_entities_.alive(target)) [[likely]] {
+      if (channel_.live_entities.alive(target)) [[likely]] {
         box.sent.append(message<T>{sender, target, value});
       } else {
         ++box.dropped;
@@ -102,7 +117,7 @@ class proxy_effect_channel {
                          typename Proxy::system_type, T>);
       return std::span<const message<T>>{};
     } else {
-      if (!live_entities_.alive(target)) {
+      if (!channel_.live_entities.alive(target)) {
         return std::span<const message<T>>{};
       }
       auto& box = self().instance_.inboxes.template box<T>();
@@ -130,9 +145,9 @@ class proxy_effect_channel {
       diagnostic::report(
           diagnostic::for_each_message_in_split_system<system_type, T>);
     } else {
-      visit_scope scope(visited_target_);
+      visit_scope scope(channel_.visited_target);
       auto visit = [&](const message<T>& m) {
-        visited_target_ = reinterpret_cast<std::uintptr_t>(&m.target);
+        channel_.visited_target = reinterpret_cast<std::uintptr_t>(&m.target);
         f(m);
       };
       self().instance_.inboxes.template box<T>().for_each(visit);
@@ -164,24 +179,30 @@ class proxy_effect_channel {
     if constexpr (size_v<typename Proxy::signature_type::received_types> == 0) {
       return false;
     } else {
-      return visited_target_ != 0 &&
-             id == *reinterpret_cast<const entity_id*>(visited_target_);
+      return channel_.visited_target != 0 &&
+             id == *reinterpret_cast<const entity_id*>(channel_.visited_target);
     }
   }
 
   Proxy& self() { return static_cast<Proxy&>(*this); }
   const Proxy& self() const { return static_cast<const Proxy&>(*this); }
 
-  // The address of the visited message's target, 0 outside a visit
-  // (mutable: for_each_message is const, and this is the proxy's own
-  // bookkeeping). An integer, not a pointer: storing it once per message
-  // then makes the compiler reload nothing around the loop (a pointer
-  // store may alias every pointer it holds, an id-sized store the
-  // message's own fields), and the check of the visited target, the
-  // same load as the caller's, folds away.
-  mutable std::uintptr_t visited_target_ = 0;
-  // alive(id) for targets (see the top of this file).
-  liveness_view<entity_id::traits> live_entities_;
+  struct channel_state {
+    // The address of the visited message's target, 0 outside a visit
+    // (mutable: for_each_message is const, and this is the proxy's own
+    // bookkeeping). An integer, not a pointer: storing it once per message
+    // then makes the compiler reload nothing around the loop (a pointer
+    // store may alias every pointer it holds, an id-sized store the
+    // message's own fields), and the check of the visited target, the
+    // same load as the caller's, folds away.
+    mutable std::uintptr_t visited_target = 0;
+    // alive(id) for targets (see the top of this file).
+    liveness_view<entity_id::traits> live_entities;
+  };
+  struct no_channel_state {};
+  [[no_unique_address]] std::conditional_t<Open, channel_state,
+                                           no_channel_state>
+      channel_;
 
   // The sender rule of send() in a system that may split. Before the
   // subtask's first send the range is empty (outboxes::clear), so that send
@@ -211,7 +232,7 @@ class proxy_effect_channel {
   // The entity indices of this subtask's slice, [sender_floor, slice_end).
   template <typename Boxes>
   void find_slice(Boxes& boxes) {
-    const auto& indices = self().instance_.subscribed().indices();
+    const auto& indices = self().instance_.subscribed_indices();
     const auto& state = self().state_;
     const auto index_of_rank = [&](std::size_t rank) {
       return static_cast<std::uint32_t>(

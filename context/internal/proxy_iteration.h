@@ -81,7 +81,7 @@ class proxy_iteration {
       };
       visit_slice(passing);
     } else if constexpr (Proxy::signature_type::has_change_filter) {
-      const auto& set = self().instance_.subscribed().indices();
+      const auto& set = self().instance_.subscribed_indices();
       const auto& entities = self().core_.entities();
       const auto& state = self().state_;
       if (state.begin < state.end) {
@@ -168,7 +168,7 @@ class proxy_iteration {
     const auto run = [&](const auto& filter) {
       if constexpr (Proxy::in_hierarchy_order) {
         loop_hierarchy_level<TakesId>(
-            core.hierarchy().storage, instance.subscribed().indices(),
+            core.hierarchy().storage, instance.subscribed_indices(),
             hierarchy_slice_of(), self().cursor_, core.entities(), f, filter,
             stamps,
             component_access<std::remove_cvref_t<P>, storage_type, checked>(
@@ -181,7 +181,7 @@ class proxy_iteration {
                 core.components())...);
       } else {
         loop_ranks<TakesId>(
-            instance.subscribed().indices(), state.begin, state.end,
+            instance.subscribed_indices(), state.begin, state.end,
             core.entities(), f, filter, stamps,
             component_access<std::remove_cvref_t<P>, storage_type, checked>(
                 core.components())...);
@@ -201,7 +201,7 @@ class proxy_iteration {
     if constexpr (Proxy::in_hierarchy_order) {
       auto& cursor = self().cursor_;
       const auto& entities = self().core_.entities();
-      const auto& set = self().instance_.subscribed().indices();
+      const auto& set = self().instance_.subscribed_indices();
       cursor.every_entity = set.size() == entities.size();
       for_level_slice(
           self().core_.hierarchy().storage, set, cursor.every_entity,
@@ -225,7 +225,7 @@ class proxy_iteration {
           self().instance_.order, begin, end,
           [&](std::size_t index) { f(entities.live_id_at(index)); });
     } else {
-      self().instance_.subscribed().indices().for_each(
+      self().instance_.subscribed_indices().for_each(
           begin, end,
           [&](std::size_t index) { f(entities.live_id_at(index)); });
     }

@@ -15,8 +15,10 @@
 // whose metadata `extra` is an entity_refresh_flags); components();
 // take_subtask_work() (whether any subtask state holds kills or deferred
 // functions since the last refresh; it resets the answer);
-// for_each_instance_in_order(f) (f(instance) for every system instance,
-// context/system_instance.h, in system id order); for_each_subscription(f,
+// for_each_instance_that_left(kind, f) (f(instance), in system id order,
+// for every system instance, system_instance.h, whose subtasks left `kind`,
+// internal/pending_changes.h's subtask_work, by the last
+// take_subtask_work()); for_each_subscription(f,
 // parallel) (f(subscription) for every system's subscription,
 // internal/subscription.h, in id order or in parallel);
 // run_subscription_hook(system id, kind, entity) (the system's on_subscribe
@@ -67,9 +69,11 @@ template <typename State, typename DeferProxy>
 template <typename World, typename DeferProxy>
 std::exception_ptr run_deferred(World& world, DeferProxy& proxy) {
   std::exception_ptr failure;
-  world.for_each_instance_in_order([&](auto& instance) {
-    run_deferred_of(instance.states(), instance.state_count(), proxy, failure);
-  });
+  world.for_each_instance_that_left(
+      subtask_work::deferred, [&](auto& instance) {
+        run_deferred_of(instance.states(), instance.state_count(), proxy,
+                        failure);
+      });
   return failure;
 }
 

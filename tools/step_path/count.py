@@ -24,9 +24,9 @@ policy's, e.g. count.py out.1 out.2
 
 -v lists the files and the jumps. Check a surprising file or jump against
 the binary (addr2line on the function's address): valgrind can name the
-wrong file for a function's first line, as it does for the fixed policy's
-context_core::subscription (core.h), which it places in
-adaptive_run_policy.h, adding one file and two jumps to the fixed count.
+wrong file for a function's first line (a core.h accessor named as in a
+run policy's header, say), which shows as a file or jump that no call in
+the source explains.
 """
 import re
 import sys
