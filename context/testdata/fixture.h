@@ -34,10 +34,12 @@ constexpr auto split_settings_with(auto... system_signatures) {
 // cc_compile_fail_test(by_value = True) compiles each test a second time with
 // STRATA_COMPILE_FAIL_BY_VALUE: the settings then get a thread count known
 // only at run time and reach make_context by value through a function
-// template, as a driver that takes `--threads` does. Both must print the
-// same message: in one screen, or for a misuse found in a step or a
-// system's process within the ceiling context/BUILD.bazel sets (its notes
-// spell the settings type).
+// template, a driver such as a program that takes `--threads` writes. The
+// step function is written by the driver's caller and handed to it (as a
+// game loop takes its frame function): a lambda written inside the
+// driver's template is named after the template's arguments, which GCC
+// spells in every note that names the lambda, each time the whole settings
+// type. Both styles must print the same message in one screen.
 #ifdef STRATA_COMPILE_FAIL_BY_VALUE
 inline std::size_t threads_from_command_line = 2;  // not a constant
 
@@ -46,13 +48,12 @@ auto make_context_by_value(Settings settings, Extra&&... extra) {
   return strata::make_context(settings, std::forward<Extra>(extra)...);
 }
 
-template <typename Settings>
-void run_by_value(Settings settings) {
+// The driver: makes the context from settings known at run time and runs
+// one step of `step`.
+template <typename Settings, typename Step>
+void run_by_value(Settings settings, Step step) {
   auto ctx = strata::make_context(settings);
-  ctx.step([](auto& proxy) {
-    proxy.execute_systems()(strata::execution_adapter::all().for_subtasks(
-        [](auto& system, auto& data) { system.process(data); }));
-  });
+  ctx.step(step);
 }
 
 template <const auto& Settings, typename... Extra>
@@ -64,7 +65,10 @@ auto make_test_context(Extra&&... extra) {
 // Runs every system once with `process(data)`.
 template <const auto& Settings>
 void run_once() {
-  run_by_value(Settings.threads(threads_from_command_line));
+  run_by_value(Settings.threads(threads_from_command_line), [](auto& proxy) {
+    proxy.execute_systems()(strata::execution_adapter::all().for_subtasks(
+        [](auto& system, auto& data) { system.process(data); }));
+  });
 }
 #else
 template <const auto& Settings, typename... Extra>
