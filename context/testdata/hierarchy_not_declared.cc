@@ -1,6 +1,5 @@
 // A system asks for a parent in a program whose settings declare no
-// hierarchy; the settings reach make_context by value through a function
-// template, as a user's driver passes them.
+// hierarchy.
 #include "context/testdata/hierarchy_fixture.h"
 
 struct attacher {
@@ -13,7 +12,7 @@ struct attacher {
   }
 };
 
-int main() {
-  run_game(settings_with(strata::system_signature::make(strata::tag<attacher>)
-                             .read(ct::position)));
-}
+inline constexpr auto settings = settings_with(
+    strata::system_signature::make(strata::tag<attacher>).read(ct::position));
+
+int main() { run_once<settings>(); }

@@ -1,5 +1,4 @@
-// .in_hierarchy_order() in a program whose settings declare no hierarchy,
-// the settings passed by value through a function template.
+// .in_hierarchy_order() in a program whose settings declare no hierarchy.
 #include "context/testdata/hierarchy_fixture.h"
 
 struct propagate {
@@ -9,9 +8,9 @@ struct propagate {
   }
 };
 
-int main() {
-  run_game(
-      split_settings_with(strata::system_signature::make(strata::tag<propagate>)
-                              .write(ct::position)
-                              .in_hierarchy_order()));
-}
+inline constexpr auto settings =
+    split_settings_with(strata::system_signature::make(strata::tag<propagate>)
+                            .write(ct::position)
+                            .in_hierarchy_order());
+
+int main() { run_once<settings>(); }

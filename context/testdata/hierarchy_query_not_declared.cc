@@ -5,7 +5,7 @@
 inline constexpr auto settings = settings_with();
 
 int main() {
-  auto ctx = strata::make_context<settings>();
+  auto ctx = make_test_context<settings>();
   strata::entity_id e;
   ctx.step([&](auto& proxy) { e = proxy.create_entity(); });
   return static_cast<int>(ctx.depth_of(e));

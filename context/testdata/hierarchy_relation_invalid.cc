@@ -3,4 +3,4 @@
 
 inline constexpr auto settings = settings_with().hierarchy(true);
 
-int main() { auto ctx = strata::make_context<settings>(); }
+int main() { auto ctx = make_test_context<settings>(); }
