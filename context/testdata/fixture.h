@@ -29,6 +29,12 @@ constexpr auto split_settings_with(auto... system_signatures) {
   return settings_with(system_signatures...).allow_inner_parallelism();
 }
 
+// The same with a hierarchy (strata::kill_children).
+constexpr auto hierarchy_settings_with(auto... system_signatures) {
+  return split_settings_with(system_signatures...)
+      .hierarchy(strata::kill_children);
+}
+
 // How a test makes its context. By default as users are advised to, with
 // make_context<Settings>() (messages name the settings in a few words).
 // cc_compile_fail_test(by_value = True) compiles each test a second time with

@@ -1,6 +1,6 @@
 // data.for_each_with_parent in a system that does not declare
 // .in_hierarchy_order().
-#include "context/testdata/hierarchy_fixture.h"
+#include "context/testdata/fixture.h"
 
 using strata::testing::position;
 

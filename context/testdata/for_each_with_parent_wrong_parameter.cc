@@ -1,6 +1,6 @@
 // data.for_each_with_parent whose callable takes the parent's component as
 // a writable pointer (it must be const T*: the parent is read only).
-#include "context/testdata/hierarchy_fixture.h"
+#include "context/testdata/fixture.h"
 
 using strata::testing::position;
 

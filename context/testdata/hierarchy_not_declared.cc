@@ -1,6 +1,6 @@
 // A system asks for a parent in a program whose settings declare no
 // hierarchy.
-#include "context/testdata/hierarchy_fixture.h"
+#include "context/testdata/fixture.h"
 
 struct attacher {
   strata::entity_id parent;

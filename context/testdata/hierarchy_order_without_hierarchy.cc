@@ -1,5 +1,5 @@
 // .in_hierarchy_order() in a program whose settings declare no hierarchy.
-#include "context/testdata/hierarchy_fixture.h"
+#include "context/testdata/fixture.h"
 
 struct propagate {
   template <typename Data>

@@ -1,6 +1,6 @@
 // A system in hierarchy order writes its entity's parent: the split rule
 // (another subtask of the same level may write the same parent's row).
-#include "context/testdata/hierarchy_fixture.h"
+#include "context/testdata/fixture.h"
 
 struct pusher {
   template <typename Data>

@@ -1,5 +1,5 @@
 // A system declares both ordered_by() and in_hierarchy_order().
-#include "context/testdata/hierarchy_fixture.h"
+#include "context/testdata/fixture.h"
 
 struct drawer {
   template <typename Data>

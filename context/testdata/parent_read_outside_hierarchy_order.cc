@@ -1,5 +1,5 @@
 // data.parent in a system that does not declare .in_hierarchy_order().
-#include "context/testdata/hierarchy_fixture.h"
+#include "context/testdata/fixture.h"
 
 struct follower {
   template <typename Data>

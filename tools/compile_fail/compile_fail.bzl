@@ -180,9 +180,9 @@ def cc_compile_fail_test(
     passed by value through a function template, as a user's driver does),
     so one source proves both settings styles print one screen.
     by_value_overrides replaces attributes for that variant only, e.g.
-    {"max_output_bytes": ..., "max_output_lines_clang": ...}: a ceiling for
-    a message whose notes must spell the settings type (the BUILD file that
-    sets it says why), which still fails the test if the message grows.
+    {"max_output_bytes": ...}: a limit of its own for a message that cannot
+    keep the default (the BUILD file that sets it must say why), which
+    still fails the test if the message grows.
     """
     _cc_compile_fail_test(
         name = name,
