@@ -6,11 +6,17 @@ struct damage {
   int amount = 0;
 };
 
-struct shooter {};
-struct hull {};
+struct shooter {
+  template <typename Data>
+  void process(Data&) const {}
+};
+struct hull {
+  template <typename Data>
+  void process(Data&) const {}
+};
 
-constexpr auto systems = strata::system_signatures(
+constexpr auto settings = settings_with(
     strata::system_signature::make(strata::tag<shooter>).sends<damage>(),
     strata::system_signature::make(strata::tag<hull>).receives<damage>());
 
-int main() {}
+int main() { run_once<settings>(); }

@@ -5,11 +5,14 @@ struct damage {
   int amount = 0;
 };
 
-struct echo {};
+struct echo {
+  template <typename Data>
+  void process(Data&) const {}
+};
 
-constexpr auto systems =
-    strata::system_signatures(strata::system_signature::make(strata::tag<echo>)
-                                  .sends<damage>()
-                                  .receives<damage>());
+constexpr auto settings =
+    settings_with(strata::system_signature::make(strata::tag<echo>)
+                      .sends<damage>()
+                      .receives<damage>());
 
-int main() {}
+int main() { run_once<settings>(); }

@@ -3,8 +3,9 @@
 
 struct io {};
 
-constexpr auto twice = strata::component_signature::make(ct::position)
-                           .serialize_with(io{})
-                           .serialize_with(io{});
+constexpr auto settings = strata::settings().component_signatures(
+    strata::component_signatures(strata::component_signature::make(ct::position)
+                                     .serialize_with(io{})
+                                     .serialize_with(io{})));
 
-int main() {}
+int main() { run_once<settings>(); }
