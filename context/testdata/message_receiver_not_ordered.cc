@@ -15,8 +15,11 @@ struct hull {
   void process(Data&) const {}
 };
 
-constexpr auto settings = settings_with(
+constexpr auto systems = strata::system_signatures(
     strata::system_signature::make(strata::tag<shooter>).sends<damage>(),
     strata::system_signature::make(strata::tag<hull>).receives<damage>());
+constexpr auto settings = strata::settings()
+                              .component_signatures(components)
+                              .system_signatures(systems);
 
 int main() { run_once<settings>(); }
