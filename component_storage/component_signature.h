@@ -42,6 +42,7 @@
 #include <utility>
 
 #include "base/internal/flat_tuple.h"
+#include "component_storage/internal/signature_rules.h"
 #include "meta/diagnostic.h"
 #include "meta/tag.h"
 #include "meta/type_list.h"
@@ -59,61 +60,6 @@ namespace layout {
 struct soa {};  // one array per component (default)
 struct aos {};  // one array of structs holding every component of the group
 }  // namespace layout
-
-namespace diagnostic {
-
-template <typename Component>
-inline constexpr bool component_in_two_signatures = [] {
-  static_assert(always_false<Component>,
-                "a component type appears in two component signatures (or "
-                "twice in one); each component is stored by exactly one "
-                "signature: remove the repeat (the type is named above)");
-  return false;
-}();
-
-template <typename Component>
-inline constexpr bool component_listed_twice_in_signature = [] {
-  static_assert(always_false<Component>,
-                "component_signature::make(...) lists the same component "
-                "twice; list each "
-                "component once (the type is named above)");
-  return false;
-}();
-
-template <typename Components>
-inline constexpr bool storage_chosen_twice = [] {
-  static_assert(always_false<Components>,
-                "component signature: the storage is chosen twice (e.g. "
-                ".sparse().hash_map()); choose one storage per signature");
-  return false;
-}();
-
-template <typename Components>
-inline constexpr bool layout_chosen_twice = [] {
-  static_assert(always_false<Components>,
-                "component signature: the layout is chosen twice (.aos() / "
-                ".soa()); choose it once");
-  return false;
-}();
-
-template <typename Components>
-inline constexpr bool serializer_chosen_twice = [] {
-  static_assert(always_false<Components>,
-                "component signature: .serialize_with(...) is given twice; "
-                "choose one serializer per signature");
-  return false;
-}();
-
-template <typename Component>
-inline constexpr bool unknown_component = [] {
-  static_assert(always_false<Component>,
-                "this component is not stored by any component signature; "
-                "add it to strata::component_signatures(...) (the type is "
-                "named above)");
-  return false;
-}();
-
-}  // namespace diagnostic
 
 // A component signature's type (component_signature::signature in code).
 // Declared in namespace strata with a short name: compilers spell it in

@@ -178,20 +178,22 @@ struct assignment_sink {
   }
 };
 
+// The effect-channel base of system I's data proxy: open when its signature
+// sends or receives messages.
+template <typename Types, std::size_t I>
+using proxy_effect_channel_of = proxy_effect_channel<
+    data_proxy<Types, I>,
+    sends_or_receives<typename system_instance<Types, I>::signature_type>>;
+
 }  // namespace context_internal
 
 template <typename Types, std::size_t I>
 class data_proxy
     : public context_internal::proxy_iteration<data_proxy<Types, I>>,
       public context_internal::proxy_random_access<data_proxy<Types, I>>,
-      public context_internal::proxy_effect_channel<
-          data_proxy<Types, I>,
-          context_internal::sends_or_receives<
-              typename system_instance<Types, I>::signature_type>>,
+      public context_internal::proxy_effect_channel_of<Types, I>,
       public context_internal::proxy_hierarchy<data_proxy<Types, I>> {
-  using effect_channel = context_internal::proxy_effect_channel<
-      data_proxy, context_internal::sends_or_receives<
-                      typename system_instance<Types, I>::signature_type>>;
+  using effect_channel = context_internal::proxy_effect_channel_of<Types, I>;
 
  public:
   using instance_type = system_instance<Types, I>;

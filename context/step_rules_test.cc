@@ -10,6 +10,8 @@
 //     the step is the same under both schedulers at 1, 2, 3 and 8 threads;
 //   * a run that threw leaves no deferred work or kills, even when the
 //     system runs again in the same step;
+//   * kills and deferred functions left by one subtask alone, not the
+//     first, reach the refresh under both schedulers and both run policies;
 //   * a component constructor that throws while replacing leaves the old
 //     component; a failed move into storage takes the entity out of the
 //     systems that require it;
@@ -507,6 +509,76 @@ TEST(StepRulesTest, RefusedCreationsAreCountedReturnedAndObserved) {
   // A step without refusals reports none.
   ctx.step([](auto& proxy) { run_all(proxy); });
   EXPECT_EQ(refused_events.size(), 1u);
+}
+
+// ---------------------------------------------------------------------------
+// Work one subtask alone leaves reaches the refresh. The refresh visits only
+// the systems whose subtasks noted kills or deferred functions
+// (context/refresh.h), so a note lost by a subtask other than the first, on
+// whichever thread, would lose that work.
+
+constexpr int kNoteEntities = 64;
+constexpr int kLastX = kNoteEntities - 1;  // in the last of four subtasks
+
+// Kills the entity with the highest x and defers the creation of a marker,
+// both from the last of its subtasks only.
+struct last_subtask_worker {
+  template <typename Data>
+  void process(Data& data) const {
+    data.for_each([&](entity_id e, const position& p) {
+      if (static_cast<int>(p.x) != kLastX) return;
+      data.kill_entity(e);
+      data.defer([](auto& proxy) {
+        proxy.add_component(ct::marker, proxy.create_entity(),
+                            ::marker{7, kLastX});
+      });
+    });
+  }
+};
+
+constexpr auto note_base =
+    strata::settings()
+        .allow_inner_parallelism()
+        .fixed_entity_limit<4096>()
+        .component_signatures(strata::component_signatures(
+            strata::component_signature::make(ct::position),
+            strata::component_signature::make(ct::marker).sparse()))
+        .system_signatures(strata::system_signatures(
+            strata::system_signature::make(strata::tag<last_subtask_worker>)
+                .read(ct::position)
+                .parallelism(strata::inner_parallelism::split_evenly(4))));
+
+template <typename Settings>
+void expect_last_subtask_work_done(const Settings& settings) {
+  auto ctx = strata::make_context(settings);
+  ctx.step([](auto& proxy) {
+    for (int i = 0; i < kNoteEntities; ++i) {
+      proxy.add_component(ct::position, proxy.create_entity(),
+                          static_cast<float>(i), 0.f);
+    }
+  });
+  ctx.step([](auto& proxy) { run_all(proxy); });
+  int last_alive = 0;
+  ctx.for_each([&](const position& p) {
+    if (static_cast<int>(p.x) == kLastX) ++last_alive;
+  });
+  EXPECT_EQ(last_alive, 0) << "the last subtask's kill was lost";
+  EXPECT_EQ(markers_of(ctx), (std::vector<marker>{{7, kLastX}}))
+      << "the last subtask's deferred function was lost";
+  EXPECT_EQ(ctx.entity_count(), static_cast<std::size_t>(kNoteEntities));
+}
+
+TEST(StepRulesTest, KillsAndDeferralsOfOneSubtaskAloneReachTheRefresh) {
+  for (std::size_t threads : {1, 2, 8}) {
+    SCOPED_TRACE("threads=" + std::to_string(threads));
+    const auto threaded =
+        note_base.scheduler(strata::scheduler::atomic_counter).threads(threads);
+    expect_last_subtask_work_done(threaded);
+    expect_last_subtask_work_done(
+        threaded.run_policy(strata::run_policy::fixed));
+    expect_last_subtask_work_done(
+        note_base.scheduler(strata::scheduler::sequential).threads(threads));
+  }
 }
 
 }  // namespace

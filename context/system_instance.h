@@ -48,6 +48,11 @@
 
 namespace strata {
 
+namespace context_internal {
+template <typename Types, std::size_t I>
+class subtask_executor;
+}  // namespace context_internal
+
 template <typename Types, std::size_t I>
 class system_instance : public context_internal::runtime_of<Types, I> {
  public:
@@ -107,7 +112,6 @@ class system_instance : public context_internal::runtime_of<Types, I> {
 
   system_type& system() noexcept { return system_; }
   const system_type& system() const noexcept { return system_; }
-  runtime_type& runtime() noexcept { return *this; }
 
   // The subscribed entities, as ids (subscribed().indices(): as indices).
   // Departures noted since the last look are applied first.
@@ -151,6 +155,10 @@ class system_instance : public context_internal::runtime_of<Types, I> {
       return signature.parallelism_strategy();
     }
   }
+
+  // The executor of a run hands the system object to the user's callable
+  // itself: a run reaches the instance only as its runtime and its system.
+  friend class context_internal::subtask_executor<Types, I>;
 
   system_type system_;
 };

@@ -1,17 +1,17 @@
-// The parts of context/trace.h that need <chrono>, <ostream> or <cstdio>:
-// out of line, so that every file including the context does not parse
-// them (//benchmarks/compile:include_only). The clock is also the threaded
-// scheduler's (it times sampled runs to decide whether threads pay,
-// context/internal/system_runner.h): the call out of line is small beside
-// the clock_gettime reading it wraps.
+// The parts of context/trace.h that need <ostream> or <cstdio>: out of
+// line, so that every file including the context does not parse them
+// (//benchmarks/compile:include_only). The clock is the cost model's
+// (run_cost::now_ns, scheduler/hand_off.cc), so that spans and measured
+// costs read the same time.
 #include "context/trace.h"
 
-#include <chrono>
 #include <cstdio>
 #include <ostream>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "scheduler/hand_off.h"
 
 namespace strata {
 namespace {
@@ -41,11 +41,7 @@ thread_token this_thread_token() noexcept {
   return reinterpret_cast<thread_token>(&marker);
 }
 
-std::int64_t trace_span::now_ns() noexcept {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(
-             std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
+std::int64_t trace_span::now_ns() noexcept { return run_cost::now_ns(); }
 
 void trace_log::write_chrome_json(std::ostream& out,
                                   thread_token main_thread) const {

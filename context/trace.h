@@ -72,7 +72,8 @@ struct trace_span {
   std::int64_t start_ns = 0;
   std::int64_t end_ns = 0;
 
-  // steady_clock, in nanoseconds.
+  // The clock system costs are measured with (run_cost::now_ns,
+  // scheduler/hand_off.h): spans and costs read the same time.
   static std::int64_t now_ns() noexcept;
   void begin() {
     thread = this_thread_token();

@@ -137,6 +137,11 @@ class run_cost {
  public:
   static constexpr std::int64_t unknown = -1;
 
+  // The clock runs are timed with, for record(): steady_clock, in
+  // nanoseconds. Out of line (hand_off.cc), so that a header that names the
+  // cost model does not bring <chrono>.
+  static std::int64_t now_ns() noexcept;
+
   // A run over `entities` entities took `ns` nanoseconds.
   void record(std::int64_t ns, std::size_t entities) noexcept {
     if (ns < 0) ns = 0;

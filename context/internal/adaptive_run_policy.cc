@@ -52,8 +52,6 @@
 
 #include <algorithm>
 
-#include "context/trace.h"
-
 namespace strata::context_internal {
 
 namespace {
@@ -212,7 +210,7 @@ cost_model::call_plan cost_model::before_call(const call_systems& systems,
   call_plan plan = plan_of(call_mode::calling_thread_unplanned);
   plan.timed = how != mode::remembered;
   plan.probe = probe;
-  plan.start_ns = plan.timed ? trace_span::now_ns() : 0;
+  plan.start_ns = plan.timed ? run_cost::now_ns() : 0;
   return plan;
 }
 
@@ -221,7 +219,7 @@ void cost_model::after_call(const call_systems& systems, const void* call,
                             scheduler_internal::step_decision decision) {
   if (plan.mode == call_mode::calling_thread) return;
   const std::int64_t elapsed =
-      plan.timed ? trace_span::now_ns() - plan.start_ns : 0;
+      plan.timed ? run_cost::now_ns() - plan.start_ns : 0;
   if (plan.mode == call_mode::calling_thread_unplanned) {
     if (plan.timed) after_timed_inline_run(systems, call, plan, elapsed);
     return;
@@ -247,7 +245,7 @@ void cost_model::forget_decisions(run_cost* const* costs,
 
 void cost_model::record_run(run_cost& cost, std::int64_t start_ns,
                             std::size_t entities) {
-  cost.record(trace_span::now_ns() - start_ns, entities);
+  cost.record(run_cost::now_ns() - start_ns, entities);
 }
 
 cost_model::call_plan cost_model::plan_of(call_mode mode) const noexcept {
@@ -273,7 +271,7 @@ cost_model::call_plan cost_model::plan_decided(const call_systems& systems) {
       !sampling_ && plan.predicted.all_known && plan.predicted.total < small;
   if (plan.too_small) plan.hand_off = hand_off::never;
   plan.timed = true;
-  plan.start_ns = trace_span::now_ns();
+  plan.start_ns = run_cost::now_ns();
   return plan;
 }
 

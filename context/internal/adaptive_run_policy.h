@@ -26,7 +26,6 @@
 #include <limits>
 
 #include "context/internal/run_policy.h"
-#include "context/trace.h"
 #include "scheduler/hand_off.h"
 #include "scheduler/internal/step_decision.h"
 
@@ -34,7 +33,7 @@ namespace strata::context_internal {
 
 // One call's systems as the model sees them: which are selected, their
 // subscribed entity counts (after pending departures: subscribed; as they
-// are: raw_subscribed, as subscription::raw_subscribed_indices) and growth
+// are: raw_subscribed, subscription::raw_subscribed_count) and growth
 // limits through the subscriptions; constant per call (call_shape).
 struct call_shape {
   const bool* selected;
@@ -236,7 +235,7 @@ class adaptive_run_policy {
     if (parallel) model_.note_split();
     return {.parallel = parallel,
             .measure = measure,
-            .start_ns = measure ? trace_span::now_ns() : 0};
+            .start_ns = measure ? run_cost::now_ns() : 0};
   }
   // A measured run whose subtasks did not record its cost (a
   // detailed_instance callable that ran none, or a hierarchy-order run),
@@ -263,7 +262,7 @@ class adaptive_run_policy {
   std::int64_t predicted_ns(const Subscription& subscription,
                             std::size_t system) const {
     if (!model_.measures()) return run_cost::unknown;
-    return costs_[system]->predict(subscription.subscribed_indices().size());
+    return costs_[system]->predict(subscription.subscribed_count());
   }
   void watch_cost(std::size_t system, run_cost& cost) noexcept {
     costs_[system] = &cost;
@@ -291,12 +290,12 @@ class adaptive_run_policy {
   }
   template <typename S>
   static std::size_t subscribed(const void* subscriptions, std::size_t system) {
-    return of<S>(subscriptions, system).subscribed_indices().size();
+    return of<S>(subscriptions, system).subscribed_count();
   }
   template <typename S>
   static std::size_t raw_subscribed(const void* subscriptions,
                                     std::size_t system) {
-    return of<S>(subscriptions, system).raw_subscribed_indices().size();
+    return of<S>(subscriptions, system).raw_subscribed_count();
   }
   template <typename S>
   static void limit_growth(const void* subscriptions, std::size_t system,

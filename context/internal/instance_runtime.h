@@ -95,7 +95,7 @@ class instance_runtime {
 
   // Subscribed entities after pending departures (a look).
   std::size_t subscribed_count() const {
-    return subscription_.subscribed_indices().size();
+    return subscription_.subscribed_count();
   }
   // Their indices, ascending (a look): what the data proxy visits.
   const ordered_index_set& subscribed_indices() const {

@@ -112,6 +112,9 @@ class subscription {
   const ordered_index_set& raw_subscribed_indices() const noexcept {
     return members_;
   }
+  // Their counts, for those that need no index (the run policy).
+  std::size_t subscribed_count() const { return subscribed_indices().size(); }
+  std::size_t raw_subscribed_count() const noexcept { return members_.size(); }
 
   // remove_component took a required component from the entity at
   // `index`: it leaves at the next look unless it has it again by then.

@@ -91,13 +91,13 @@ template <typename State>
     State& state = states[subtask];
     if (state.error) state.error = nullptr;  // (an out-of-line call)
     if constexpr (traced) state.span.begin();
-    const std::int64_t start = measure ? trace_span::now_ns() : 0;
+    const std::int64_t start = measure ? run_cost::now_ns() : 0;
     try {
       body(subtask);
     } catch (...) {
       state.error = std::current_exception();
     }
-    if (measure) state.elapsed_ns = trace_span::now_ns() - start;
+    if (measure) state.elapsed_ns = run_cost::now_ns() - start;
     if constexpr (traced) state.span.end();
   };
   if (options.parallel && count > 1) {
@@ -142,10 +142,12 @@ class subtask_executor {
   friend class system_runner<Types>;
 
  public:
-  subtask_executor(context_core<Types>& core,
+  // `pool`: the core's, on which the subtasks run when `parallel`.
+  subtask_executor(context_core<Types>& core, thread_pool& pool,
                    system_instance<Types, I>& instance, bool parallel,
                    bool measure)
       : core_(core),
+        pool_(pool),
         instance_(instance),
         parallel_(parallel),
         measure_(measure) {}
@@ -204,7 +206,7 @@ class subtask_executor {
     } else {
       measured_ = measure_;
       instance_.begin_pass();
-      context_internal::run_subtasks(core_.pool(), instance_.pass_states(),
+      context_internal::run_subtasks(pool_, instance_.pass_states(),
                                      instance_.subtask_count(),
                                      {.parallel = parallel_,
                                       .measure = measure_,
@@ -219,7 +221,7 @@ class subtask_executor {
   }
 
   // The system this executor runs.
-  auto& system() noexcept { return instance_.system(); }
+  auto& system() noexcept { return instance_.system_; }
   // The system as its subtasks receive it: `const system&` when they may run
   // at once (context_internal::may_split, data_proxy.h), so that state
   // shared by every subtask cannot be written from them; `system&` when the
@@ -227,9 +229,9 @@ class subtask_executor {
   decltype(auto) subtask_system() noexcept {
     using signature = typename system_instance<Types, I>::signature_type;
     if constexpr (context_internal::may_split<Types, signature>) {
-      return std::as_const(instance_.system());
+      return std::as_const(instance_.system_);
     } else {
-      return (instance_.system());
+      return (instance_.system_);
     }
   }
 
@@ -245,7 +247,7 @@ class subtask_executor {
   template <typename Call>
   ABSL_ATTRIBUTE_ALWAYS_INLINE void run_pass(Call& call) {
     instance_.begin_pass();
-    context_internal::run_subtasks(core_.pool(), instance_.pass_states(),
+    context_internal::run_subtasks(pool_, instance_.pass_states(),
                                    instance_.subtask_count(),
                                    {.parallel = parallel_,
                                     .measure = false,
@@ -255,6 +257,7 @@ class subtask_executor {
   }
 
   context_core<Types>& core_;
+  thread_pool& pool_;
   system_instance<Types, I>& instance_;
   bool parallel_;
   bool measure_;

@@ -262,16 +262,28 @@ class system_runner {
   template <std::size_t I, typename Call>
   static void run_system(context_core<Types>& core, void* const* calls,
                          bool unplanned) {
-    auto& call = *static_cast<Call*>(calls[I]);
     auto& instance = core.template instance<I>();
+    // What the plan and the record work on: the instance as its runtime.
+    runtime_of<Types, I>& runtime = instance;
     before_run<I>(core, instance);
-    const system_plan plan = plan_system(core, instance.runtime(), unplanned);
-    subtask_executor<Types, I> executor(core, instance, plan.parallel,
-                                        plan.measure);
+    const system_plan plan = plan_system(core, runtime, unplanned);
+    subtask_executor<Types, I> executor(core, core.pool(), instance,
+                                        plan.parallel, plan.measure);
+    run_subtasks_of(*static_cast<Call*>(calls[I]), executor, instance);
+    record_system(core, runtime, plan, executor.measured());
+  }
+
+  // The run itself (traced): the call once with the executor (a
+  // detailed_instance adapter) or once per subtask (for_subtasks). A throw
+  // discards what the run left for the refresh (kills, deferred functions)
+  // and propagates. Part of run_system, always inlined into it.
+  template <typename Call, typename Executor, typename Instance>
+  ABSL_ATTRIBUTE_ALWAYS_INLINE static void run_subtasks_of(Call& call,
+                                                           Executor& executor,
+                                                           Instance& instance) {
     if constexpr (Types::trace_enabled) instance.run_span.begin();
     try {
-      if constexpr (std::remove_cvref_t<decltype(call)>::kind ==
-                    execution_adapter::adapter_kind::detailed) {
+      if constexpr (Call::kind == execution_adapter::adapter_kind::detailed) {
         call(executor, 0);
       } else {
         executor.run_each_subtask(executor.subtask_call(call));
@@ -282,7 +294,6 @@ class system_runner {
       throw;
     }
     if constexpr (Types::trace_enabled) instance.run_span.end();
-    record_system(core, instance.runtime(), plan, executor.measured());
   }
 
   // The first adapter of Refs (a tuple of adapter references) that matches
