@@ -27,10 +27,12 @@
 // entity_traits<std::uint16_t, 4>). When full, `try_create()` returns
 // std::nullopt and `create()` STRATA_CHECK-fails with a message naming the
 // limit; neither modifies the storage, so every existing entity stays alive
-// and unchanged. (std::optional, not absl::StatusOr: the one failure needs no
-// payload, and absl/status/statusor.h brings absl::Cord, its mutex and time
-// headers into every file including the context;
-// //benchmarks/compile:include_only measures that cost.)
+// and unchanged. (std::optional, not absl::StatusOr: the one failure needs
+// no payload, and absl/status/statusor.h brings absl::Cord, its mutex and
+// time headers into every file including the context;
+// //benchmarks/compile:include_only measures that cost.) A create that
+// throws (an allocation failure, or Metadata's constructor) leaves the
+// storage as it was too.
 //
 // Metadata. With a non-void `Metadata` (normally entity_metadata<N, Extra>) the
 // storage keeps one default-constructed Metadata per index, in a second
@@ -331,14 +333,29 @@ class basic_entity_storage {
   // id_slots function taking a callback for the metadata: that function,
   // with both paths, the vector's growth and the callback, is too large
   // for GCC to inline, and every creation in a loop would be a call. A
-  // fresh index of a dynamic storage gets its metadata entry first: if the
-  // id array's growth then throws, the metadata array is one entry longer,
-  // which no index reads, and no id was handed out.
+  // fresh index of a dynamic storage gets its metadata entry first, then
+  // its id; if the id array's growth throws, the entry is dropped again,
+  // so that a failed create leaves the storage as it was.
   id_type create_or_null() {
     if (!slots_.free().empty()) return slots_.create_recycled();
     if (slots_.used() == max_size()) return id_type::null();
-    if constexpr (has_metadata && !is_fixed) metas_.emplace_back();
-    return slots_.create_fresh();
+    if constexpr (has_metadata && !is_fixed) {
+      return create_fresh_with_metadata();
+    } else {
+      return slots_.create_fresh();
+    }
+  }
+  // Out of line: its exception handling, inlined, made create_or_null too
+  // large for GCC to inline into creation loops.
+  [[gnu::noinline]] id_type create_fresh_with_metadata() requires(
+      has_metadata && !is_fixed) {
+    metas_.emplace_back();
+    try {
+      return slots_.create_fresh();
+    } catch (...) {
+      metas_.pop_back();
+      throw;
+    }
   }
 
   // Error paths stay out of line so the hot paths inline small; the text is

@@ -220,34 +220,40 @@ class proxy_random_access {
   // The target of the message for_each_message is visiting is known to be
   // alive (internal/proxy_effect_channel.h, trusted targets): for it the
   // liveness check is skipped, never the component check.
+  // One liveness check serves both cases: with one per case, the code of an
+  // access grows past what GCC inlines, and for_each_message's loop stays a
+  // call of its own rather than part of the system's code. Whether the
+  // system holds every live entity is read first: it is the same for the
+  // whole run, so a loop of accesses can read it once, before the loop.
   template <typename T>
   bool alive_with(entity_id id) const {
-    const auto& core = self().core_;
-    const bool trusted = self().is_visited_target(id);
+    bool members_only = false;
     if constexpr (contains_v<T,
                              typename Proxy::signature_type::required_types>) {
-      if (self().instance_.subscription().raw_subscribed_indices().size() ==
-          core.entities().size()) {
-        return trusted || core.entities().alive(id);
-      }
+      members_only =
+          self().instance_.subscription().raw_subscribed_indices().size() ==
+          self().core_.entities().size();
     }
-    return has_with<T>(id, trusted);
+    if (!trusted_or_alive(id)) return false;
+    if (members_only) [[likely]]
+      return true;
+    return has_bit<T>(id);
   }
-  // Whether `id` is alive and has T (try_read), and the same when its
-  // liveness is already known (`trusted`).
+  // Whether `id` is alive and has T (try_read).
   template <typename T>
   bool has_with(entity_id id) const {
-    return has_with<T>(id, self().is_visited_target(id));
+    return trusted_or_alive(id) && has_bit<T>(id);
   }
+  // Whether `id` is the visited message's target or alive.
+  bool trusted_or_alive(entity_id id) const {
+    return self().is_visited_target(id) || self().core_.entities().alive(id);
+  }
+  // Whether live `id` has T: its component bit.
   template <typename T>
-  bool has_with(entity_id id, bool trusted) const {
-    const auto& core = self().core_;
-    if (trusted) {
-      constexpr std::size_t bit =
-          Proxy::types_type::component_list::template id_of<T>();
-      return core.entities().metadata_at(id.index()).components.test(bit);
-    }
-    return core.template has_component<T>(id);
+  bool has_bit(entity_id id) const {
+    constexpr std::size_t bit =
+        Proxy::types_type::component_list::template id_of<T>();
+    return self().core_.entities().metadata_at(id.index()).components.test(bit);
   }
 
   template <typename T>
