@@ -48,11 +48,6 @@
 
 namespace strata {
 
-namespace context_internal {
-template <typename Types, std::size_t I>
-class subtask_executor;
-}  // namespace context_internal
-
 template <typename Types, std::size_t I>
 class system_instance : public context_internal::runtime_of<Types, I> {
  public:
@@ -155,10 +150,6 @@ class system_instance : public context_internal::runtime_of<Types, I> {
       return signature.parallelism_strategy();
     }
   }
-
-  // The executor of a run hands the system object to the user's callable
-  // itself: a run reaches the instance only as its runtime and its system.
-  friend class context_internal::subtask_executor<Types, I>;
 
   system_type system_;
 };

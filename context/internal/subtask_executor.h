@@ -142,12 +142,10 @@ class subtask_executor {
   friend class system_runner<Types>;
 
  public:
-  // `pool`: the core's, on which the subtasks run when `parallel`.
-  subtask_executor(context_core<Types>& core, thread_pool& pool,
+  subtask_executor(context_core<Types>& core,
                    system_instance<Types, I>& instance, bool parallel,
                    bool measure)
       : core_(core),
-        pool_(pool),
         instance_(instance),
         parallel_(parallel),
         measure_(measure) {}
@@ -206,7 +204,7 @@ class subtask_executor {
     } else {
       measured_ = measure_;
       instance_.begin_pass();
-      context_internal::run_subtasks(pool_, instance_.pass_states(),
+      context_internal::run_subtasks(core_.pool(), instance_.pass_states(),
                                      instance_.subtask_count(),
                                      {.parallel = parallel_,
                                       .measure = measure_,
@@ -221,7 +219,7 @@ class subtask_executor {
   }
 
   // The system this executor runs.
-  auto& system() noexcept { return instance_.system_; }
+  auto& system() noexcept { return instance_.system(); }
   // The system as its subtasks receive it: `const system&` when they may run
   // at once (context_internal::may_split, data_proxy.h), so that state
   // shared by every subtask cannot be written from them; `system&` when the
@@ -229,9 +227,9 @@ class subtask_executor {
   decltype(auto) subtask_system() noexcept {
     using signature = typename system_instance<Types, I>::signature_type;
     if constexpr (context_internal::may_split<Types, signature>) {
-      return std::as_const(instance_.system_);
+      return std::as_const(instance_.system());
     } else {
-      return (instance_.system_);
+      return (instance_.system());
     }
   }
 
@@ -247,7 +245,7 @@ class subtask_executor {
   template <typename Call>
   ABSL_ATTRIBUTE_ALWAYS_INLINE void run_pass(Call& call) {
     instance_.begin_pass();
-    context_internal::run_subtasks(pool_, instance_.pass_states(),
+    context_internal::run_subtasks(core_.pool(), instance_.pass_states(),
                                    instance_.subtask_count(),
                                    {.parallel = parallel_,
                                     .measure = false,
@@ -257,7 +255,6 @@ class subtask_executor {
   }
 
   context_core<Types>& core_;
-  thread_pool& pool_;
   system_instance<Types, I>& instance_;
   bool parallel_;
   bool measure_;

@@ -267,8 +267,8 @@ class system_runner {
     runtime_of<Types, I>& runtime = instance;
     before_run<I>(core, instance);
     const system_plan plan = plan_system(core, runtime, unplanned);
-    subtask_executor<Types, I> executor(core, core.pool(), instance,
-                                        plan.parallel, plan.measure);
+    subtask_executor<Types, I> executor(core, instance, plan.parallel,
+                                        plan.measure);
     run_subtasks_of(*static_cast<Call*>(calls[I]), executor, instance);
     record_system(core, runtime, plan, executor.measured());
   }
