@@ -161,28 +161,22 @@
 
 namespace strata {
 
-// The context a user holds: movable, owns everything on the heap (so proxies
-// and system instances keep stable addresses when it moves).
-template <typename Settings>
-class context {
-  // Internal: the program's types and the engine (internal/core.h).
-  using types = context_internal::context_types<Settings>;
-  using core_type = context_internal::context_core<types>;
+namespace context_internal {
 
+// The part of a context keyed by its types rather than its settings: the
+// engine and the step. A misuse in a step function or in a system is
+// reported under a note for every frame between the step and the mistake,
+// and a member of a class template prints the class's arguments: the types'
+// key is short (internal/context_types.h) where settings passed by value
+// spell every signature.
+template <typename Types>
+class context_base {
  public:
-  template <typename... SystemArgs>
-  explicit context(const Settings& settings, SystemArgs&&... args)
-      : core_(std::make_unique<core_type>(settings,
-                                          std::forward<SystemArgs>(args)...)) {}
-
-  context(context&&) noexcept = default;
-  context& operator=(context&&) noexcept = default;
-
   // Runs f(step_proxy&), then the refresh (see the top of this file).
   template <typename F>
   void step(F&& f) {
     core_->begin_step();
-    step_proxy<types> proxy(*core_);
+    step_proxy<Types> proxy(*core_);
     std::exception_ptr failure;
     try {
       f(proxy);
@@ -191,6 +185,38 @@ class context {
     }
     core_->end_step(failure);
   }
+
+ protected:
+  explicit context_base(std::unique_ptr<context_core<Types>> core)
+      : core_(std::move(core)) {}
+
+  std::unique_ptr<context_core<Types>> core_;
+};
+
+}  // namespace context_internal
+
+// The context a user holds: movable, owns everything on the heap (so proxies
+// and system instances keep stable addresses when it moves).
+template <typename Settings>
+class context : public context_internal::context_base<
+                    context_internal::context_types_for<Settings>> {
+  // Internal: the program's types and the engine (internal/core.h).
+  using types = context_internal::context_types_for<Settings>;
+  using core_type = context_internal::context_core<types>;
+  using base = context_internal::context_base<types>;
+  using base::core_;
+
+ public:
+  template <typename... SystemArgs>
+  explicit context(const Settings& settings, SystemArgs&&... args)
+      : base(std::make_unique<core_type>(settings,
+                                         std::forward<SystemArgs>(args)...)) {}
+
+  context(context&&) noexcept = default;
+  context& operator=(context&&) noexcept = default;
+
+  // Runs f(step_proxy&), then the refresh (see the top of this file).
+  using base::step;
 
   std::size_t entity_count() const { return core_->entities().size(); }
   bool alive(entity_id id) const { return core_->entities().alive(id); }
@@ -345,8 +371,6 @@ class context {
                          type_at_t<0, unserializable>>);
     }
   }
-
-  std::unique_ptr<core_type> core_;
 };
 
 }  // namespace strata

@@ -163,7 +163,8 @@ auto make_context(const Settings& settings, SystemArgs&&... system_args) {
       diagnostic::report(diagnostic::hierarchy_order_without_hierarchy<
                          context_internal::hierarchy_ordered_system<systems>>);
     }
-    context_internal::compile_hooks<context_internal::context_types<Settings>>(
+    context_internal::compile_hooks<
+        context_internal::context_types_for<Settings>>(
         std::make_index_sequence<
             context_internal::usable_hook_count<Settings>>{});
     return context<Settings>(settings,

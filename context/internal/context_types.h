@@ -9,6 +9,7 @@
 #include <memory>
 #include <new>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 
 #include "base/internal/flat_tuple.h"
@@ -18,6 +19,7 @@
 #include "context/internal/refresh_queue.h"
 #include "context/internal/resource_storage.h"
 #include "context/resources.h"
+#include "context/settings.h"
 #include "context/system_instance.h"
 #include "entity/entity_id.h"
 #include "entity/entity_metadata.h"
@@ -135,17 +137,48 @@ class scratch_slots {
   bool used_ = false;
 };
 
+// What the context's types are keyed by. Settings passed by value are a
+// type that lists every signature with every option, and each frame of a
+// message about a system's code names the context's types, often more than
+// once; named settings (named_settings<settings>) print in a few words.
+// Settings that are not named key the types by the closure type of a lambda
+// made once per settings type instead: a distinct type for every settings
+// type (its mangled name holds them), which compilers print as `<lambda()>`
+// (GCC) or its place in this file (Clang). key_settings gives the settings
+// back.
 template <typename Settings>
+inline constexpr auto settings_by_value_key =
+    [] { return std::type_identity<Settings>{}; };
+
+template <typename Settings>
+struct types_key {
+  using type = std::remove_const_t<decltype(settings_by_value_key<Settings>)>;
+};
+template <const auto& Settings>
+struct types_key<named_settings<Settings>> {
+  using type = named_settings<Settings>;
+};
+
+template <typename Key>
+struct key_settings {
+  using type = typename decltype(Key{}())::type;
+};
+template <const auto& Settings>
+struct key_settings<named_settings<Settings>> {
+  using type = named_settings<Settings>;
+};
+
+template <typename Key>
 struct context_types {
-  using settings_type = Settings;
-  using component_list = typename Settings::component_list_type;
-  using system_list = typename Settings::system_list_type;
-  using scheduler_type = typename Settings::scheduler_type;
+  using settings_type = typename key_settings<Key>::type;
+  using component_list = typename settings_type::component_list_type;
+  using system_list = typename settings_type::system_list_type;
+  using scheduler_type = typename settings_type::scheduler_type;
   static constexpr bool inner_parallelism_allowed =
-      Settings::inner_parallelism_allowed;
-  static constexpr bool trace_enabled = Settings::trace_enabled;
-  static constexpr bool has_hierarchy = Settings::hierarchy_declared;
-  using hierarchy_type = typename Settings::hierarchy_type;
+      settings_type::inner_parallelism_allowed;
+  static constexpr bool trace_enabled = settings_type::trace_enabled;
+  static constexpr bool has_hierarchy = settings_type::hierarchy_declared;
+  using hierarchy_type = typename settings_type::hierarchy_type;
   static constexpr std::size_t component_count = component_list::count;
   static constexpr std::size_t system_count = system_list::count;
   using bitset_type =
@@ -153,12 +186,12 @@ struct context_types {
   using metadata_type =
       entity_metadata<(component_count > 0 ? component_count : 1),
                       entity_refresh_flags>;
-  using limit_type = typename Settings::entity_limit_type;
+  using limit_type = typename settings_type::entity_limit_type;
   using entity_storage_type =
       basic_entity_storage<limit_type, entity_traits32, metadata_type>;
   using component_storage_type = component_storage<component_list, limit_type>;
   using resource_storage_type =
-      resource_storage<typename Settings::resource_list_type>;
+      resource_storage<typename settings_type::resource_list_type>;
   using refresh_queue_type =
       refresh_queue<entity_storage_type, component_storage_type>;
   using defer_proxy_type = defer_proxy<context_types>;
@@ -183,6 +216,10 @@ struct context_types {
     }
   }
 };
+
+// The context's types for these settings (named or not).
+template <typename Settings>
+using context_types_for = context_types<typename types_key<Settings>::type>;
 
 }  // namespace context_internal
 

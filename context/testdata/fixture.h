@@ -42,10 +42,12 @@ constexpr auto hierarchy_settings_with(auto... system_signatures) {
 // only at run time and reach make_context by value through a function
 // template, a driver such as a program that takes `--threads` writes. The
 // step function is written by the driver's caller and handed to it (as a
-// game loop takes its frame function): a lambda written inside the
-// driver's template is named after the template's arguments, which GCC
-// spells in every note that names the lambda, each time the whole settings
-// type. Both styles must print the same message in one screen.
+// game loop takes its frame function). by_value_in_template = True compiles
+// it a third time with STRATA_COMPILE_FAIL_IN_TEMPLATE as well: the driver
+// writes its step function inside its own template, as most programs do, so
+// every note that names one of its lambdas spells the settings type twice
+// (the driver's template argument and its parameter). Every style must
+// print the same message in one screen.
 #ifdef STRATA_COMPILE_FAIL_BY_VALUE
 inline std::size_t threads_from_command_line = 2;  // not a constant
 
@@ -68,6 +70,24 @@ auto make_test_context(Extra&&... extra) {
                                std::forward<Extra>(extra)...);
 }
 
+#ifdef STRATA_COMPILE_FAIL_IN_TEMPLATE
+// The driver as a program writes it: makes the context from settings known
+// at run time and runs one step whose lambdas it writes itself.
+template <typename Settings>
+void run(Settings settings) {
+  auto ctx = strata::make_context(settings);
+  ctx.step([](auto& proxy) {
+    proxy.execute_systems()(strata::execution_adapter::all().for_subtasks(
+        [](auto& system, auto& data) { system.process(data); }));
+  });
+}
+
+// Runs every system once with `process(data)`.
+template <const auto& Settings>
+void run_once() {
+  run(Settings.threads(threads_from_command_line));
+}
+#else
 // Runs every system once with `process(data)`.
 template <const auto& Settings>
 void run_once() {
@@ -76,6 +96,7 @@ void run_once() {
         [](auto& system, auto& data) { system.process(data); }));
   });
 }
+#endif
 #else
 template <const auto& Settings, typename... Extra>
 auto make_test_context(Extra&&... extra) {

@@ -160,11 +160,15 @@ def static_assert_regex(message):
 # The define a by_value variant compiles its source with.
 BY_VALUE_DEFINE = "STRATA_COMPILE_FAIL_BY_VALUE"
 
+# The define a by_value_in_template variant adds.
+IN_TEMPLATE_DEFINE = "STRATA_COMPILE_FAIL_IN_TEMPLATE"
+
 def cc_compile_fail_test(
         name,
         tags = [],
         by_value = False,
         by_value_overrides = {},
+        by_value_in_template = False,
         copts = [],
         **kwargs):
     """The rule above, tagged "compile_fail": the sanitizer configs leave
@@ -183,6 +187,13 @@ def cc_compile_fail_test(
     {"max_output_bytes": ...}: a limit of its own for a message that cannot
     keep the default (the BUILD file that sets it must say why), which
     still fails the test if the message grows.
+
+    by_value_in_template = True (with by_value) adds a third test,
+    NAME_by_value_in_template_test, compiled with -DSTRATA_COMPILE_FAIL_IN_TEMPLATE
+    as well: the fixture's driver then writes its step function inside its
+    own template (context/testdata/fixture.h), so the notes that name its
+    lambdas spell the settings type; same patterns and limits as the
+    by_value variant.
     """
     _cc_compile_fail_test(
         name = name,
@@ -199,5 +210,14 @@ def cc_compile_fail_test(
             name = name[:-len("_test")] + "_by_value_test",
             tags = tags + ["compile_fail", "by_value"],
             copts = copts + ["-D" + BY_VALUE_DEFINE],
+            **variant
+        )
+    if by_value_in_template:
+        if not by_value:
+            fail("cc_compile_fail_test(by_value_in_template = True) needs by_value = True")
+        _cc_compile_fail_test(
+            name = name[:-len("_test")] + "_by_value_in_template_test",
+            tags = tags + ["compile_fail", "by_value"],
+            copts = copts + ["-D" + BY_VALUE_DEFINE, "-D" + IN_TEMPLATE_DEFINE],
             **variant
         )
