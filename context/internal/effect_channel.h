@@ -29,6 +29,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -94,6 +95,7 @@ struct outbox {
 };
 
 struct no_outboxes {
+  std::size_t dropped() const noexcept { return 0; }
   void clear() noexcept {}
 };
 
@@ -124,11 +126,24 @@ struct outboxes : outbox<Ts>... {
   }
 };
 
+// Whether every type of a system's message list (its sent_types or
+// received_types) is plain data, the signature's rule, reported with
+// Strata's message where the signature is built. A list that is not gets
+// no buffers, and the channel's code skips it (sends, reads and gathering
+// do nothing), so the context adds no error of its own under that message.
+template <typename List>
+inline constexpr bool plain_messages = false;
+template <typename... Ts>
+inline constexpr bool plain_messages<type_list<Ts...>> =
+    ((std::is_trivially_copyable_v<Ts> && std::is_default_constructible_v<Ts> &&
+      std::is_object_v<Ts> && !std::is_const_v<Ts>)&&...);
+
 template <typename Sent>
 struct outboxes_for {
   using type = no_outboxes;
 };
 template <typename T, typename... Ts>
+requires plain_messages<type_list<T, Ts...>>
 struct outboxes_for<type_list<T, Ts...>> {
   using type = outboxes<T, Ts...>;
 };
@@ -247,6 +262,7 @@ struct inboxes_for {
   using type = no_inboxes;
 };
 template <typename T, typename... Ts>
+requires plain_messages<type_list<T, Ts...>>
 struct inboxes_for<type_list<T, Ts...>> {
   using type = inboxes<T, Ts...>;
 };
@@ -263,7 +279,8 @@ void gather_type(Core& core, inbox<T>& box, std::index_sequence<J...>) {
             [&] {
               using signature =
                   typename Types::system_list::template signature_at<J>;
-              if constexpr (contains_v<T, typename signature::sent_types>) {
+              using sent = typename signature::sent_types;
+              if constexpr (contains_v<T, sent> && plain_messages<sent>) {
                 auto& sender = core.template instance<J>();
                 auto* states = sender.states();
                 for (std::size_t s = 0; s < sender.state_count(); ++s) {
@@ -282,13 +299,16 @@ void gather_type(Core& core, inbox<T>& box, std::index_sequence<J...>) {
 template <typename Types, typename Core, typename Instance>
 void gather_messages(Core& core, Instance& instance) {
   using signature = typename Instance::signature_type;
+  using received = typename signature::received_types;
   constexpr bool group_now = may_split<Types, signature>;
-  [&]<typename... Ts>(type_list<Ts...>) {
-    (gather_type<Types, group_now, Ts>(
-         core, instance.inboxes.template box<Ts>(),
-         std::make_index_sequence<Types::system_count>{}),
-     ...);
-  }(typename signature::received_types{});
+  if constexpr (plain_messages<received>) {
+    [&]<typename... Ts>(type_list<Ts...>) {
+      (gather_type<Types, group_now, Ts>(
+           core, instance.inboxes.template box<Ts>(),
+           std::make_index_sequence<Types::system_count>{}),
+       ...);
+    }(received{});
+  }
 }
 
 }  // namespace context_internal

@@ -91,6 +91,8 @@ class proxy_effect_channel {
           diagnostic::message_sent_but_not_declared<system_type, T>);
     } else if constexpr (Proxy::in_component_order) {
       diagnostic::report(diagnostic::send_in_ordered_system<system_type, T>);
+    } else if constexpr (!plain_messages<typename signature_type::sent_types>) {
+      // Reported where the signature was built.
     } else {
       // The sender rule is checked last (a send that breaks it aborts, so
       // checking it after the append changes nothing): by then nothing of
@@ -116,6 +118,9 @@ class proxy_effect_channel {
       diagnostic::report(diagnostic::message_received_but_not_declared<
                          typename Proxy::system_type, T>);
       return std::span<const message<T>>{};
+    } else if constexpr (!plain_messages<
+                             typename signature_type::received_types>) {
+      return std::span<const message<T>>{};  // reported with the signature
     } else {
       if (!channel_.live_entities.alive(target)) {
         return std::span<const message<T>>{};
@@ -144,6 +149,9 @@ class proxy_effect_channel {
     } else if constexpr (Proxy::splits) {
       diagnostic::report(
           diagnostic::for_each_message_in_split_system<system_type, T>);
+    } else if constexpr (!plain_messages<
+                             typename signature_type::received_types>) {
+      // Reported where the signature was built.
     } else {
       visit_scope scope(channel_.visited_target);
       auto visit = [&](const message<T>& m) {

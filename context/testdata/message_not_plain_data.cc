@@ -1,5 +1,7 @@
 // A message type that owns memory: messages are copied into reused buffers
-// and dropped at the refresh without destructors.
+// and dropped at the refresh without destructors. The sender's context is
+// made and run, so nothing of the channel adds an error under Strata's
+// message (message_not_plain_data_received: the same for a receiver).
 #include <string>
 
 #include "context/testdata/fixture.h"
@@ -8,9 +10,19 @@ struct note {
   std::string text;
 };
 
-struct writer {};
+struct writer {
+  template <typename Data>
+  void process(Data& data) const {
+    data.for_each(
+        [&](strata::entity_id self, const strata::testing::position&) {
+          data.send(self, self, note{"hello"});
+        });
+  }
+};
 
-constexpr auto signature =
-    strata::system_signature::make(strata::tag<writer>).sends<note>();
+constexpr auto settings =
+    settings_with(strata::system_signature::make(strata::tag<writer>)
+                      .read(ct::position)
+                      .sends<note>());
 
-int main() {}
+int main() { run_once<settings>(); }
