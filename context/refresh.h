@@ -3,7 +3,8 @@
 // A step may create and kill entities and add and remove components; the
 // refresh, run once after the step's function returns, makes those changes
 // visible to systems in three named phases:
-//   1. run_deferred: every deferred function of every subtask state, in
+//   1. run_deferred (internal/deferred_phase.h): every deferred function of
+//   every subtask state, in
 //      system id, run within the step, subtask, then deferral order,
 //      sequentially, through the defer proxy (where critical operations are
 //      allowed, so they may queue more kills and changes). A deferred
@@ -71,8 +72,10 @@
 // systems on several threads, as above).
 //
 // This header is the refresh's contract; the machinery that implements it,
-// which users never name, is context_internal::refresh_queue
-// (internal/refresh_queue.h).
+// which users never name, is the queue a step leaves for the refresh,
+// context_internal::refresh_queue (internal/refresh_queue.h), and the
+// phases above, each in its own header, which the context core runs in
+// order (internal/core.h).
 #ifndef STRATA_CONTEXT_REFRESH_H_
 #define STRATA_CONTEXT_REFRESH_H_
 

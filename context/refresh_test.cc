@@ -2,6 +2,7 @@
 // storage, a component storage and two fake system instances.
 #include <cstddef>
 #include <cstdint>
+#include <exception>
 #include <functional>
 #include <stdexcept>
 #include <string>
@@ -13,6 +14,9 @@
 #include "component_storage/component_signature.h"
 #include "component_storage/component_storage.h"
 #include "context/deferred_queue.h"
+#include "context/internal/deferred_phase.h"
+#include "context/internal/kill_phase.h"
+#include "context/internal/match_phase.h"
 #include "context/internal/refresh_queue.h"
 #include "context/internal/subscription.h"
 #include "entity/entity_id.h"
@@ -47,8 +51,7 @@ using metadata_type =
 using entity_storage_type =
     basic_entity_storage<dynamic_limit, entity_traits32, metadata_type>;
 using component_storage_type = component_storage<component_list, dynamic_limit>;
-using queue_type = context_internal::refresh_queue<entity_storage_type,
-                                                   component_storage_type>;
+using queue_type = context_internal::refresh_queue<entity_storage_type>;
 
 // A world of up to 16 component types keeps each entity's bitset and
 // refresh flags in 4 bytes beside its id slot (entity storage keeps the two
@@ -147,7 +150,6 @@ struct world {
   static std::string_view system_name(std::size_t id) {
     return id == 0 ? "movers" : "medics";
   }
-  bool take_subtask_work() { return true; }
   entity_storage_type& entities() { return entity_storage; }
   component_storage_type& components() { return component_storage; }
   template <typename F>
@@ -166,8 +168,8 @@ struct world {
       target.on_unsubscribe(id);
     }
   }
-  // Every instance, whatever the kind: take_subtask_work() says there
-  // always is some.
+  // Every instance, whatever the kind: here every system always left
+  // subtask work.
   template <typename F>
   void for_each_instance_that_left(context_internal::subtask_work, F&& f) {
     f(movers_instance);
@@ -210,9 +212,16 @@ struct world {
     queue.note_change(entity_storage, id);
     component_storage.add<health>(id, entity_storage.bits(id), hp);
   }
+  // The phases in the order context_core::refresh runs them for a world
+  // without hooks or a hierarchy (internal/core.h), every system noted for
+  // subtask work.
   void refresh() {
     fake_defer_proxy proxy{this};
-    queue.run(*this, proxy, /*parallel=*/true);
+    std::exception_ptr failure = context_internal::run_deferred(*this, proxy);
+    context_internal::apply_kills(*this, queue, /*parallel=*/true,
+                                  /*subtask_work=*/true);
+    context_internal::apply_matches(*this, queue, /*parallel=*/true);
+    if (failure) std::rethrow_exception(failure);
   }
   // What context_core's create_batch does: `n` entities with position (and
   // health), noted as one batch.

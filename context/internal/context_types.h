@@ -192,8 +192,7 @@ struct context_types {
   using component_storage_type = component_storage<component_list, limit_type>;
   using resource_storage_type =
       resource_storage<typename settings_type::resource_list_type>;
-  using refresh_queue_type =
-      refresh_queue<entity_storage_type, component_storage_type>;
+  using refresh_queue_type = refresh_queue<entity_storage_type>;
   using defer_proxy_type = defer_proxy<context_types>;
   using instances_type = typename context_internal::instance_tuple<
       context_types, std::make_index_sequence<system_count>>::type;

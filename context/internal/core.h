@@ -30,8 +30,11 @@
 #include "context/internal/context_types.h"
 #include "context/internal/core_critical_operations.h"
 #include "context/internal/core_setup.h"
+#include "context/internal/deferred_phase.h"
 #include "context/internal/hierarchy_phase.h"
 #include "context/internal/hook_phase.h"
+#include "context/internal/kill_phase.h"
+#include "context/internal/match_phase.h"
 #include "context/internal/refresh_queue.h"
 #include "context/internal/run_policy.h"
 #include "context/internal/subscription.h"
@@ -202,14 +205,13 @@ class context_core
   }
 
   // A subtask of `system` left kills or deferred functions for the refresh
-  // (noted by data proxies, possibly from several threads; taken after
-  // systems joined).
+  // (noted by data proxies, possibly from several threads; taken by the
+  // refresh, after systems joined).
   void note_subtask_work(subtask_work kind, std::size_t system) noexcept {
     subtask_work_.note(kind, system);
   }
-  bool take_subtask_work() noexcept { return subtask_work_.take(); }
   // f(instance), in id order, for every system whose subtasks left `kind`
-  // by the last take_subtask_work().
+  // in the step the refresh is for.
   template <typename F>
   void for_each_instance_that_left(subtask_work kind, F&& f) {
     for_each_instance_in_order([&](auto& instance) {
@@ -221,11 +223,6 @@ class context_core
   // deferred functions and its kills when the settings declare any.
   static constexpr bool has_component_hooks =
       context_internal::hook_runner<Types>::active;
-  template <typename Changes, typename AfterRound>
-  std::exception_ptr run_component_hooks(Changes& changes,
-                                         AfterRound&& after_round) {
-    return hooks_.run(*this, changes, after_round);
-  }
 
   // The context-wide observer of refresh events, or null.
   const refresh_observer* observer() const {
@@ -327,10 +324,37 @@ class context_core
       return false;
     }
   }
+  // The refresh's phases in order (context/refresh.h), each in its own
+  // header. The systems noted for subtask work are visited in phases 1 and
+  // 2 only. The first exception of a deferred function or a hook is
+  // rethrown after every phase ran.
   void refresh() {
     defer_proxy<Types> proxy(*this);
-    refresh_.run(*this, proxy, refresh_parallel_);
+    const bool subtask_work = subtask_work_.take();
+    std::exception_ptr failure =
+        subtask_work ? run_deferred(*this, proxy) : nullptr;
+    if constexpr (has_hierarchy || has_component_hooks) {
+      // The hierarchy's cascade and the component hooks need every kill,
+      // the subtasks' included.
+      if (subtask_work) gather_subtask_kills(*this, refresh_);
+      run_hierarchy_and_hooks(failure);
+    }
+    apply_kills(*this, refresh_, refresh_parallel_,
+                subtask_work && !has_hierarchy && !has_component_hooks);
+    apply_matches(*this, refresh_, refresh_parallel_);
+    if (failure) std::rethrow_exception(failure);
     scratch_.reset();
+  }
+  // Parent changes, then the cascade (context/hierarchy.h), so that hooks
+  // see the entities killed with their parents; then the hooks' rounds,
+  // each followed by the cascade of its kills.
+  void run_hierarchy_and_hooks(std::exception_ptr& failure) {
+    if constexpr (has_hierarchy) apply_hierarchy(*this, refresh_);
+    if constexpr (has_component_hooks) {
+      std::exception_ptr thrown = hooks_.run(
+          *this, refresh_, cascade_after_hook_round(*this, refresh_));
+      if (thrown && !failure) failure = std::move(thrown);
+    }
   }
 
   // The effect channel's messages end with the step (context/

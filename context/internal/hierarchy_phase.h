@@ -137,13 +137,37 @@ void apply_hierarchy_kills(World& world, State& state,
   }
 }
 
+// The phase, on the kills queued so far (internal/refresh_queue.h).
 template <typename World, typename Queue>
-void apply_hierarchy(World& world, std::vector<entity_id>& kills,
-                     Queue& queue) {
+void apply_hierarchy(World& world, Queue& queue) {
   auto& state = world.hierarchy();
   apply_parent_requests(world, state);
-  apply_hierarchy_kills(world, state, kills, queue);
+  apply_hierarchy_kills(world, state, queue.to_kill, queue);
   state.storage.tidy_levels();
+}
+
+// What the component hooks (internal/hook_phase.h) call after each round:
+// the round's parent changes and the cascade of its kills (the killed
+// entities' nodes already cleared are left as they are), so that the next
+// round tells the descendants killed with a hook's victim. The callable
+// returns whether it killed more entities; without a hierarchy it never
+// does. Made after the phase ran on the step's own kills.
+template <typename World, typename Queue>
+auto cascade_after_hook_round(World& world, Queue& queue) {
+  return [&world, &queue, cascaded = queue.to_kill.size()]() mutable {
+    if constexpr (has_hierarchy_v<World>) {
+      if (queue.to_kill.size() == cascaded &&
+          world.hierarchy().requests.empty()) {
+        return false;
+      }
+      const std::size_t kills_before = queue.to_kill.size();
+      apply_hierarchy(world, queue);
+      cascaded = queue.to_kill.size();
+      return cascaded != kills_before;
+    } else {
+      return false;
+    }
+  };
 }
 
 }  // namespace strata::context_internal

@@ -36,7 +36,7 @@
 #include "context/hook_proxy.h"
 #include "context/hooks.h"
 #include "context/internal/entity_order.h"
-#include "context/internal/pending_changes.h"
+#include "context/internal/refresh_queue.h"
 #include "entity/entity_id.h"
 #include "meta/type_list.h"
 
@@ -138,7 +138,7 @@ class hook_runner<Types, true> {
   using bitset_type = typename Types::bitset_type;
   using component_list = typename Types::component_list;
   using core_type = context_core<Types>;
-  using changes_type = pending_changes<typename Types::entity_storage_type>;
+  using changes_type = refresh_queue<typename Types::entity_storage_type>;
 
   // Whether remove_component<T> keeps T's value for an on_remove hook.
   template <typename T>

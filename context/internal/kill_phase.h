@@ -16,6 +16,20 @@
 //     entity was a member is tested against the components it had at the
 //     last refresh.
 //
+// The World the refresh's phases run on (the context core,
+// internal/core.h, or a test's) provides: entities() (a
+// basic_entity_storage whose metadata `extra` is an entity_refresh_flags);
+// components(); for_each_instance_that_left(kind, f) (f(instance), in
+// system id order, for every system instance, system_instance.h, whose
+// subtasks left `kind`, internal/refresh_queue.h's subtask_work, since the
+// last refresh); for_each_subscription(f, parallel) (f(subscription) for
+// every system's subscription, internal/subscription.h, in id order or in
+// parallel); run_subscription_hook(system id, kind, entity) (the system's
+// on_subscribe or on_unsubscribe); observer() (a pointer to a
+// refresh_observer, or null); system_name(id). The phases that visit every
+// system work on subscriptions, a type without the system's, so each is
+// compiled once.
+//
 // Complexity: O(kills * systems with members) bit clears, plus a sort of
 // the kills when they are out of index order, plus O(changes) to index the
 // match queue when subscriptions are tested.
@@ -28,7 +42,7 @@
 
 #include "absl/base/attributes.h"
 #include "context/internal/entity_order.h"
-#include "context/internal/pending_changes.h"
+#include "context/internal/refresh_queue.h"
 #include "context/internal/subscription.h"
 #include "context/internal/subscription_events.h"
 #include "context/refresh_event.h"
@@ -41,7 +55,7 @@ namespace strata::context_internal {
 // entry holds them. Where each entry is gets written here, once per refresh
 // with kills, rather than on every change.
 template <typename EntityStorage>
-void index_match_entries(pending_changes<EntityStorage>& changes,
+void index_match_entries(refresh_queue<EntityStorage>& changes,
                          const EntityStorage& entities) {
   if (changes.to_match.empty()) return;
   if (changes.slots.size() < entities.slot_count()) {
@@ -58,8 +72,8 @@ void index_match_entries(pending_changes<EntityStorage>& changes,
 // are queued without a match entry, but were never matched.
 template <typename EntityStorage>
 const auto& components_at_last_refresh(
-    const pending_changes<EntityStorage>& changes,
-    const EntityStorage& entities, entity_id id) {
+    const refresh_queue<EntityStorage>& changes, const EntityStorage& entities,
+    entity_id id) {
   const auto& meta = entities.metadata_at(id.index());
   return meta.extra.queued ? changes.to_match[changes.slots[id.index()]].before
                            : meta.components;
@@ -69,7 +83,7 @@ const auto& components_at_last_refresh(
 // per-system loop over the kills.
 template <typename World, typename EntityStorage>
 ABSL_ATTRIBUTE_ALWAYS_INLINE inline void leave_if_member(
-    World& world, const pending_changes<EntityStorage>& changes,
+    World& world, const refresh_queue<EntityStorage>& changes,
     subscription<EntityStorage>& system, entity_id id) {
   const auto& entities = world.entities();
   if (!entities.metadata_at(id.index()).extra.matched ||
@@ -110,11 +124,11 @@ struct index_of_id {  // one type for every system's erase_all
 };
 
 // Phase 2. Subtask kills are gathered first when `subtask_work`.
-template <typename World, typename EntityStorage, typename Queue>
-void apply_kills(World& world, pending_changes<EntityStorage>& changes,
-                 Queue& queue, bool parallel, bool subtask_work) {
+template <typename World, typename EntityStorage>
+void apply_kills(World& world, refresh_queue<EntityStorage>& changes,
+                 bool parallel, bool subtask_work) {
   using subscription_type = subscription<EntityStorage>;
-  if (subtask_work) gather_subtask_kills(world, queue);
+  if (subtask_work) gather_subtask_kills(world, changes);
   std::vector<entity_id>& kills = changes.to_kill;
   if (kills.empty()) return;
   // Usually in index order already (a pass over a system's entities, or

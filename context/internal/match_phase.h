@@ -39,7 +39,7 @@
 #include "absl/base/attributes.h"
 #include "base/check.h"
 #include "context/internal/kill_phase.h"
-#include "context/internal/pending_changes.h"
+#include "context/internal/refresh_queue.h"
 #include "context/internal/subscription.h"
 #include "context/internal/subscription_events.h"
 #include "context/refresh_event.h"
@@ -52,7 +52,7 @@ namespace strata::context_internal {
 // components (a spawn loop, typically) form one, matched once per system
 // like a create_entities batch. The order of the rest is kept.
 template <typename World, typename EntityStorage>
-void drop_unchanged(World& world, pending_changes<EntityStorage>& changes,
+void drop_unchanged(World& world, refresh_queue<EntityStorage>& changes,
                     bool gather_created) {
   bool any_left = false;
   world.for_each_subscription(
@@ -110,7 +110,7 @@ void drop_unchanged(World& world, pending_changes<EntityStorage>& changes,
 // flagged matched.
 template <typename EntityStorage>
 void settle_batches(EntityStorage& entities,
-                    pending_changes<EntityStorage>& changes, bool singly,
+                    refresh_queue<EntityStorage>& changes, bool singly,
                     std::size_t own_batches) {
   for (std::size_t b = 0; b < changes.batches.size(); ++b) {
     auto& batch = changes.batches[b];
@@ -179,10 +179,10 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline void rematch(
 // Phase 3. Departures (subscription.h) are noted only with a change queued,
 // so an empty queue means no system has any to forget.
 template <typename World, typename EntityStorage>
-void apply_matches(World& world, pending_changes<EntityStorage>& changes,
+void apply_matches(World& world, refresh_queue<EntityStorage>& changes,
                    bool parallel) {
   using subscription_type = subscription<EntityStorage>;
-  if (changes.queued_entities() == 0) return;
+  if (changes.pending_matches() == 0) return;
   auto& entities = world.entities();
   const refresh_observer* observer = world.observer();
   // Subscribe events come entity by entity, in queue order: then nothing

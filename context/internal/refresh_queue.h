@@ -1,107 +1,108 @@
-// Internal to //context: the refresh queue, what a context keeps between
-// the changes of a step and the refresh that applies them, and the driver
-// of the refresh's phases. The refresh's contract (its phases, the
-// subscriptions and their events) is in context/refresh.h.
+// Internal to //context: the refresh queue, what a step leaves for the
+// refresh (context/refresh.h, which states the phases), and how it is
+// noted. The context core runs the phases on it (internal/core.h).
 //
-//   context_internal::refresh_queue<EntityStorage, ComponentStorage> queue;
+//   context_internal::refresh_queue<EntityStorage> queue;
 //   queue.note_created(entities, id);        // during the step
 //   queue.note_change(entities, id);         // before a component's bit flips
 //   queue.begin_batch(bits);                 // create_entities(n, f):
 //   queue.note_created_in_batch(entities, id);  //   each of the n
 //   queue.queue_kill(entities, id);          // mark dead
-//   queue.run(world, defer_proxy, parallel); // after the step
 //
-// The World a phase runs on provides: entities() (a basic_entity_storage
-// whose metadata `extra` is an entity_refresh_flags); components();
-// take_subtask_work() (whether any subtask state holds kills or deferred
-// functions since the last refresh; it resets the answer);
-// for_each_instance_that_left(kind, f) (f(instance), in system id order,
-// for every system instance, system_instance.h, whose subtasks left `kind`,
-// internal/pending_changes.h's subtask_work, by the last
-// take_subtask_work()); for_each_subscription(f,
-// parallel) (f(subscription) for every system's subscription,
-// internal/subscription.h, in id order or in parallel);
-// run_subscription_hook(system id, kind, entity) (the system's on_subscribe
-// or on_unsubscribe); observer() (a pointer to a refresh_observer, or
-// null); system_name(id). The phases that visit every system work on
-// subscriptions, a type without the system's, so each is compiled once.
+//   * kills: the ids marked dead, applied in phase 2
+//     (internal/kill_phase.h);
+//   * matches: one entry per entity created or changed one at a time, made
+//     on its first change in the step, with the components it had at the
+//     last refresh; matched again in phase 3 (internal/match_phase.h);
+//   * batches: entities made by one create_entities(n, f) call, all with the
+//     same components: phase 3 matches the components once per system
+//     instead of once per entity and system, and adds the batch to each
+//     matching system in one pass (ordered_index_set::insert_all).
+// What subtasks leave (kills, deferred functions) stays in their subtask
+// states (internal/system_instance_parts.h); which systems left each kind
+// is noted in a subtask_work_set, so the refresh visits only those.
 //
-// The queues keep their capacity, so a steady state allocates nothing.
+// An entity is in at most one of matches and batches: both mark it `queued`
+// in its refresh flags (internal/subscription.h), so its later changes in
+// the step add no entry; a batch entity whose components changed after its
+// batch was made is matched on its own in phase 3.
 //
-// Thread-safety: one thread (the context's) calls everything here, never
-// while systems run.
+// The buffers keep their capacity from step to step: a steady state
+// allocates nothing.
+//
+// Thread-safety: one thread (the context's) calls the queue, never while
+// systems run; a subtask_work_set is noted from any thread.
 #ifndef STRATA_CONTEXT_INTERNAL_REFRESH_QUEUE_H_
 #define STRATA_CONTEXT_INTERNAL_REFRESH_QUEUE_H_
 
+#include <array>
+#include <atomic>
 #include <cstddef>
-#include <exception>
+#include <cstdint>
 #include <utility>
+#include <vector>
 
 #include "absl/base/attributes.h"
-#include "context/internal/hierarchy_phase.h"
-#include "context/internal/kill_phase.h"
-#include "context/internal/match_phase.h"
-#include "context/internal/pending_changes.h"
-#include "context/internal/subscription.h"
-#include "context/refresh_event.h"
+#include "context/internal/append_buffer.h"
 #include "entity/entity_id.h"
 
 namespace strata::context_internal {
 
-// Phase 1 of the refresh: every deferred function of every subtask state,
-// in system id, run within the step, subtask, then deferral order, through
-// the defer proxy (the same order of states as gather_subtask_kills,
-// internal/kill_phase.h). Every one runs even if an earlier one threw;
-// returns the first exception thrown.
-//
-// The per-system work is out of line and depends only on the subtask state
-// type (systems without outputs share one), so a context of many systems
-// compiles it once, not once per system.
-template <typename State, typename DeferProxy>
-[[gnu::noinline]] void run_deferred_of(State* states, std::size_t count,
-                                       DeferProxy& proxy,
-                                       std::exception_ptr& failure) {
-  for (std::size_t s = 0; s < count; ++s) {
-    std::exception_ptr thrown = states[s].deferred.run_all(proxy);
-    if (thrown && !failure) failure = std::move(thrown);
-  }
-}
-template <typename World, typename DeferProxy>
-std::exception_ptr run_deferred(World& world, DeferProxy& proxy) {
-  std::exception_ptr failure;
-  world.for_each_instance_that_left(
-      subtask_work::deferred, [&](auto& instance) {
-        run_deferred_of(instance.states(), instance.state_count(), proxy,
-                        failure);
-      });
-  return failure;
-}
-
-template <typename EntityStorage, typename ComponentStorage>
+template <typename EntityStorage>
 class refresh_queue {
  public:
   using bitset_type = typename EntityStorage::metadata_type::bitset_type;
 
+  struct pending_match {
+    entity_id id;
+    bitset_type before;  // its components at the last refresh
+  };
+  // batch_ids[first, first + count) were created with components `bits`.
+  struct created_batch {
+    bitset_type bits;
+    std::size_t first;
+    std::size_t count;
+  };
+
   // A new entity: matched against every system at the refresh.
   ABSL_ATTRIBUTE_ALWAYS_INLINE void note_created(EntityStorage& entities,
                                                  entity_id id) {
-    changes_.queue_change(entities, id);
+    note_change(entities, id);
   }
-  // A component of live entity `id` (the caller checked) is about to be
-  // added or removed. What changed is read at the refresh, against the
-  // components it had at the last one.
+  // A component of live entity `id` is about to be added or removed: its
+  // entry in the match queue, made on its first change, with the
+  // components it had at the last refresh (what changed is read at the
+  // refresh). Unchecked (metadata_at): every caller has just checked or
+  // created the id, so a second check here would only add to every
+  // change. Always inlined, with its callers: GCC kept it out of line (it
+  // has many call sites), a call per change (BM_RemoveAddComponent,
+  // benchmarks/entity_benchmark.cc).
   ABSL_ATTRIBUTE_ALWAYS_INLINE void note_change(EntityStorage& entities,
                                                 entity_id id) {
-    changes_.queue_change(entities, id);
+    auto& meta = entities.metadata_at(id.index());
+    if (!meta.extra.queued) {
+      meta.extra.queued = true;
+      // Fields written in place: a braced temporary was assembled on the
+      // stack in pieces and copied with one wide load, a store-forwarding
+      // stall on every change (BM_RemoveAddComponent).
+      pending_match& change = to_match.append();
+      change.id = id;
+      change.before = meta.components;
+    }
   }
 
   // create_entities(n, f): the entities noted with note_created_in_batch
   // until the next begin_batch were created with components `bits` (their
-  // metadata already says so), and are matched as one at the refresh.
-  void begin_batch(const bitset_type& bits) { changes_.begin_batch(bits); }
+  // metadata already says so, none of their changes noted before), and are
+  // matched as one at the refresh.
+  void begin_batch(const bitset_type& bits) {
+    batches.push_back({bits, batch_ids.size(), 0});
+  }
   ABSL_ATTRIBUTE_ALWAYS_INLINE void note_created_in_batch(
       EntityStorage& entities, entity_id id) {
-    changes_.add_to_batch(entities, id);
+    entities.metadata_at(id.index()).extra.queued = true;
+    batch_ids.append() = id;
+    ++batches.back().count;
   }
 
   // Marks `id` dead; false if it is not alive or already marked.
@@ -110,76 +111,86 @@ class refresh_queue {
     auto& flags = entities.metadata_at(id.index()).extra;
     if (flags.pending_kill) return false;
     flags.pending_kill = true;
-    changes_.to_kill.push_back(id);
+    to_kill.push_back(id);
     return true;
   }
 
-  // The three phases in order; rethrows the first exception of a deferred
-  // function after all of them ran (every deferred function runs).
-  // Phases 1 and 2 visit the subtask states only when the world says a
-  // subtask left work there (world.take_subtask_work()).
-  template <typename World, typename DeferProxy>
-  void run(World& world, DeferProxy& proxy, bool parallel) {
-    const bool subtask_work = world.take_subtask_work();
-    std::exception_ptr failure =
-        subtask_work ? context_internal::run_deferred(world, proxy) : nullptr;
-    constexpr bool has_hooks = requires {
-      requires World::has_component_hooks;
-    };
-    constexpr bool has_hierarchy = context_internal::has_hierarchy_v<World>;
-    if constexpr (has_hooks || has_hierarchy) {
-      // The hierarchy's cascade and the component hooks need every kill,
-      // the subtasks' included.
-      if (subtask_work) context_internal::gather_subtask_kills(world, *this);
-    }
-    if constexpr (has_hierarchy) {
-      // Parent changes, then the cascade (context/hierarchy.h): hooks see
-      // the entities killed with their parents.
-      context_internal::apply_hierarchy(world, changes_.to_kill, *this);
-    }
-    if constexpr (has_hooks) {
-      // After each hook round, what its hooks queued: their parent changes,
-      // and the cascade of their kills (the killed entities' nodes already
-      // cleared are left as they are), so that the next round tells the
-      // descendants killed with a hook's victim.
-      std::size_t kills_cascaded = changes_.to_kill.size();
-      const auto cascade = [&] {
-        if constexpr (has_hierarchy) {
-          if (changes_.to_kill.size() == kills_cascaded &&
-              world.hierarchy().requests.empty()) {
-            return false;
-          }
-          const std::size_t kills_before = changes_.to_kill.size();
-          context_internal::apply_hierarchy(world, changes_.to_kill, *this);
-          kills_cascaded = changes_.to_kill.size();
-          return kills_cascaded != kills_before;
-        } else {
-          return false;
-        }
-      };
-      std::exception_ptr thrown = world.run_component_hooks(changes_, cascade);
-      if (thrown && !failure) failure = std::move(thrown);
-    }
-    context_internal::apply_kills(world, changes_, *this, parallel,
-                                  subtask_work && !has_hooks && !has_hierarchy);
-    context_internal::apply_matches(world, changes_, parallel);
-    if (failure) std::rethrow_exception(failure);
-  }
-
-  std::size_t pending_kills() const noexcept { return changes_.to_kill.size(); }
+  std::size_t pending_kills() const noexcept { return to_kill.size(); }
   // Entities queued for matching, one at a time or in batches.
   std::size_t pending_matches() const noexcept {
-    return changes_.queued_entities();
+    return to_match.size() + batch_ids.size();
   }
-
   // Whether a subscription grew past its growth limit since the last call
   // (subscription::set_growth_limit); resets the answer.
   bool take_subscription_growth() noexcept {
-    return std::exchange(changes_.subscription_grew, false);
+    return std::exchange(subscription_grew, false);
+  }
+
+  // The queues, worked through by the refresh's phases.
+
+  std::vector<entity_id> to_kill;
+  append_buffer<pending_match> to_match;
+  append_buffer<entity_id> batch_ids;
+  std::vector<created_batch> batches;
+  // Phase 2's index of the match queue: slots[i] is the entry of the
+  // queued entity with index i (index_match_entries).
+  std::vector<std::uint32_t> slots;
+  // A subscription grew past its growth limit (subscription.h).
+  bool subscription_grew = false;
+};
+
+// What the subtasks of a step left for the refresh, as sets of system ids:
+// one of the systems whose subtasks killed entities, one of those whose
+// subtasks deferred functions. Data proxies note while systems run, from
+// any thread (relaxed atomics: the refresh reads after the systems joined);
+// the refresh takes the notes, then visits only the systems noted for
+// each kind, so a system that killed is not asked for deferred functions.
+enum class subtask_work : unsigned char { kills, deferred };
+
+template <std::size_t SystemCount>
+class subtask_work_set {
+ public:
+  // A subtask of `system` left `kind`. The bit is tested before it is set:
+  // after a system's first note the word is only read, so subtasks that
+  // kill many entities do not take the cache line from each other.
+  void note(subtask_work kind, std::size_t system) noexcept {
+    const std::size_t bit = bit_of(kind, system);
+    std::atomic<std::uint64_t>& word = noted_[bit / 64];
+    const std::uint64_t mask = std::uint64_t{1} << (bit % 64);
+    if ((word.load(std::memory_order_relaxed) & mask) == 0) {
+      word.fetch_or(mask, std::memory_order_relaxed);
+    }
+  }
+  bool any_noted() const noexcept {
+    for (const auto& word : noted_) {
+      if (word.load(std::memory_order_relaxed) != 0) return true;
+    }
+    return false;
+  }
+  // Moves the notes to the taken set (clearing them); whether any was
+  // noted.
+  bool take() noexcept {
+    std::uint64_t any = 0;
+    for (std::size_t w = 0; w < words; ++w) {
+      taken_[w] = noted_[w].exchange(0, std::memory_order_relaxed);
+      any |= taken_[w];
+    }
+    return any != 0;
+  }
+  // Whether the last take() had `kind` for `system`.
+  bool taken(subtask_work kind, std::size_t system) const noexcept {
+    const std::size_t bit = bit_of(kind, system);
+    return (taken_[bit / 64] >> (bit % 64) & 1) != 0;
   }
 
  private:
-  pending_changes<EntityStorage> changes_;
+  static constexpr std::size_t words = (2 * SystemCount + 63) / 64;
+  static constexpr std::size_t bit_of(subtask_work kind, std::size_t system) {
+    return static_cast<std::size_t>(kind) * SystemCount + system;
+  }
+
+  std::array<std::atomic<std::uint64_t>, words> noted_{};
+  std::array<std::uint64_t, words> taken_{};
 };
 
 }  // namespace strata::context_internal
