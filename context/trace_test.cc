@@ -7,6 +7,7 @@
 // complete ("ph":"X") event per recorded event; the trace summary of the
 // same events counts every run, subtask and refresh.
 #include <cstddef>
+#include <cstdint>
 #include <map>
 #include <sstream>
 #include <string>
@@ -15,6 +16,7 @@
 #include "absl/status/statusor.h"
 #include "context/context.h"
 #include "gtest/gtest.h"
+#include "scheduler/hand_off.h"
 #include "testing/chrome_trace.h"
 #include "testing/components.h"
 
@@ -179,6 +181,17 @@ TEST(TraceTest, EventsAndChromeJson) {
   if (empty_trace.ok()) {
     EXPECT_TRUE(empty_trace->events.empty());
   }
+}
+
+// Spans and measured costs read one clock: a span's reading taken between
+// two of the cost model's lies between them (another clock, or another
+// unit, would not).
+TEST(TraceTest, SpansReadTheCostModelsClock) {
+  const std::int64_t before = strata::run_cost::now_ns();
+  const std::int64_t span = strata::trace_span::now_ns();
+  const std::int64_t after = strata::run_cost::now_ns();
+  EXPECT_LE(before, span);
+  EXPECT_LE(span, after);
 }
 
 }  // namespace
