@@ -154,8 +154,8 @@ void apply_hierarchy(World& world, Queue& queue) {
 // does. Made after the phase ran on the step's own kills.
 template <typename World, typename Queue>
 auto cascade_after_hook_round(World& world, Queue& queue) {
-  return [&world, &queue, cascaded = queue.to_kill.size()]() mutable {
-    if constexpr (has_hierarchy_v<World>) {
+  if constexpr (has_hierarchy_v<World>) {
+    return [&world, &queue, cascaded = queue.to_kill.size()]() mutable {
       if (queue.to_kill.size() == cascaded &&
           world.hierarchy().requests.empty()) {
         return false;
@@ -164,10 +164,10 @@ auto cascade_after_hook_round(World& world, Queue& queue) {
       apply_hierarchy(world, queue);
       cascaded = queue.to_kill.size();
       return cascaded != kills_before;
-    } else {
-      return false;
-    }
-  };
+    };
+  } else {
+    return [] { return false; };
+  }
 }
 
 }  // namespace strata::context_internal
