@@ -95,9 +95,9 @@ class context_core
         systems, entities(), all_args, instances_, subscriptions_, policy_);
   }
 
-  // The cycle, run by context::step: begin_step(), f(step_proxy&), then
-  // end_step(), which runs the refresh and rethrows what f threw. (f is
-  // called by context::step itself: one template less between a user's
+  // The cycle, run by context_base::step (context/context.h): begin_step(),
+  // f(step_proxy&), then end_step(), which runs the refresh and rethrows what f
+  // threw. (f is called by that step itself: one template less between a user's
   // misuse and its report, meta/diagnostic.h.)
   void begin_step() {
     if constexpr (Types::trace_enabled) {
