@@ -107,6 +107,180 @@ struct dependents_table {
   }();
 };
 
+// One call's run on the pool: the counters, the tasks' nodes, the errors
+// and the ranks live here, on the caller's stack, for the call's length
+// (atomic_counter_t::execute makes one). Every selected system runs once,
+// after its selected dependencies; run_all() returns when all have, then
+// rethrows the error of the lowest system id, if any.
+template <typename SystemList, auto Selected, typename RunSystem,
+          typename Predict>
+class pool_run {
+  static constexpr std::size_t n = SystemList::count;
+  using table = dependents_table<SystemList>;
+  using ranks_type = std::array<std::int64_t, n>;
+
+ public:
+  pool_run(thread_pool& pool, RunSystem& run_system, Predict& predict,
+           hand_off_policy policy, const ranks_type& rank)
+      : run_system_(run_system),
+        predict_(predict),
+        policy_(policy),
+        group_(pool),
+        rank_(rank) {
+    for (std::size_t i = 0; i < n; ++i) {
+      nodes_[i] = node{this, i};
+      counters_[i].remaining.store(dependency_counts[i],
+                                   std::memory_order_relaxed);
+    }
+  }
+  pool_run(const pool_run&) = delete;
+  pool_run& operator=(const pool_run&) = delete;
+
+  // The start set is fixed at compile time, before anything runs: once a
+  // system runs it decrements its dependents, and one reaching zero here
+  // would start twice. The caller keeps the start on the longest predicted
+  // path (and every one not worth a hand-off) and posts the others before
+  // running its own.
+  void run_all() {
+    std::array<std::size_t, n> ready;
+    std::size_t ready_count = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      if (starts[i]) ready[ready_count++] = i;
+    }
+    std::array<std::size_t, n> mine;
+    const std::size_t kept =
+        keep_or_post(ready.data(), ready_count, mine.data());
+    for (std::size_t k = kept; k-- > 0;) run_chain(mine[k]);
+    group_.wait();
+    for (std::exception_ptr& error : errors_) {
+      if (error) std::rethrow_exception(error);
+    }
+    STRATA_DCHECK(ran_.load(std::memory_order_relaxed) == expected,
+                  "atomic_counter: the systems that ran are not the chain");
+  }
+
+ private:
+  // Selected dependencies of each system, and the systems with none.
+  static constexpr std::array<std::size_t, n> dependency_counts = [] {
+    std::array<std::size_t, n> counts{};
+    for (std::size_t i = 0; i < n; ++i) {
+      for (std::size_t k = 0; k < n; ++k) {
+        counts[i] += Selected[k] && SystemList::graph.depends[i][k];
+      }
+    }
+    return counts;
+  }();
+  static constexpr std::array<bool, n> starts =
+      start_set(SystemList::graph.depends, Selected);
+  static constexpr std::size_t expected =
+      chain_size(SystemList::graph.depends, starts);
+
+  // One node per system, so a task captures a single pointer.
+  struct node {
+    pool_run* run;
+    std::size_t id;
+  };
+  // A line each: threads decrementing different systems' counters do not
+  // share one.
+  struct alignas(64) counter {
+    std::atomic<std::size_t> remaining;
+  };
+
+  void post(std::size_t id) {
+    node* self = &nodes_[id];
+    group_.run([self] { self->run->run_chain(self->id); });
+  }
+
+  // Runs `first`, then, on this thread, the dependents it makes ready that
+  // are not worth a hand-off (and one that is); posts the others.
+  void run_chain(std::size_t first) {
+    std::array<std::size_t, n> todo;
+    std::size_t pending = 0;
+    todo[pending++] = first;
+    while (pending > 0) {
+      const std::size_t id = todo[--pending];
+      try {
+        run_system_(id);
+      } catch (...) {
+        // Read by run_all() after group_.wait(), which orders it.
+        errors_[id] = std::current_exception();
+        continue;  // its dependents never start
+      }
+      ran_.fetch_add(1, std::memory_order_relaxed);
+      std::array<std::size_t, n> ready;
+      const std::size_t ready_count = finish(id, ready.data());
+      pending += keep_or_post(ready.data(), ready_count, &todo[pending]);
+    }
+  }
+
+  // Decrements the counters of `id`'s selected dependents; writes those it
+  // made ready to `ready` and returns how many. The decrement is acq_rel:
+  // a dependent starts after its dependencies' writes.
+  std::size_t finish(std::size_t id, std::size_t* ready) {
+    std::size_t ready_count = 0;
+    for (std::size_t k = table::offset[id]; k < table::offset[id + 1]; ++k) {
+      const std::size_t dependent = table::flat[k];
+      if (Selected[dependent] && counters_[dependent].remaining.fetch_sub(
+                                     1, std::memory_order_acq_rel) == 1) {
+        ready[ready_count++] = dependent;
+      }
+    }
+    return ready_count;
+  }
+
+  // Longest predicted path first; ties by id (deterministic).
+  bool goes_before(std::size_t a, std::size_t b) const {
+    return rank_[a] != rank_[b] ? rank_[a] > rank_[b] : a < b;
+  }
+
+  // Of `count` ready systems, keeps (writes to `kept`, returns how many)
+  // the one on the longest predicted path and every one not worth a
+  // hand-off, and posts the others, longest path first, so that the
+  // critical path never waits behind cheap work.
+  std::size_t keep_or_post(std::size_t* ready, std::size_t count,
+                           std::size_t* kept) {
+    // At most n systems are ready at once; saying so also keeps GCC's
+    // -Warray-bounds from imagining more.
+    if (count > n) count = n;
+    sort_longest_path_first(ready, count);
+    std::size_t kept_count = 0;
+    for (std::size_t k = 0; k < count; ++k) {
+      if (k == 0 || !policy_.worth_handing_off(predict_(ready[k]))) {
+        kept[kept_count++] = ready[k];
+      } else {
+        post(ready[k]);
+      }
+    }
+    // run_chain pops from the back: the longest path goes last.
+    std::reverse(kept, kept + kept_count);
+    return kept_count;
+  }
+
+  // Insertion sort: a handful of systems. (std::sort here trips GCC 12's
+  // -Warray-bounds on small std::arrays at -O2.)
+  void sort_longest_path_first(std::size_t* ready, std::size_t count) const {
+    for (std::size_t i = 1; i < count; ++i) {
+      const std::size_t id = ready[i];
+      std::size_t j = i;
+      for (; j > 0 && goes_before(id, ready[j - 1]); --j) {
+        ready[j] = ready[j - 1];
+      }
+      ready[j] = id;
+    }
+  }
+
+  RunSystem& run_system_;
+  Predict& predict_;
+  const hand_off_policy policy_;
+  task_group group_;
+  std::array<counter, n> counters_;
+  std::array<node, n> nodes_;
+  std::array<std::exception_ptr, n> errors_;
+  // Critical-path ranks (rank_by_path). Read-only.
+  const ranks_type rank_;
+  alignas(64) std::atomic<std::size_t> ran_{0};
+};
+
 }  // namespace atomic_counter_internal
 
 struct atomic_counter_t {
@@ -138,8 +312,10 @@ struct atomic_counter_t {
         decision.off_critical_ns = ranks.total - ranks.critical;
         if (policy.worth_threads(decision.off_critical_ns)) {
           decision.used_pool = true;
-          run_on_pool<SystemList, Selected>(pool, run_system, predict, policy,
-                                            ranks.rank);
+          atomic_counter_internal::pool_run<SystemList, Selected, RunSystem,
+                                            Predict>
+              run(pool, run_system, predict, policy, ranks.rank);
+          run.run_all();
           return decision;
         }
       }
@@ -186,149 +362,6 @@ struct atomic_counter_t {
       ranks.critical = std::max(ranks.critical, ranks.rank[i]);
     }
     return ranks;
-  }
-
-  template <typename SystemList, auto Selected, typename RunSystem,
-            typename Predict>
-  static void run_on_pool(
-      thread_pool& pool, RunSystem& run_system, Predict& predict,
-      hand_off_policy policy,
-      const std::array<std::int64_t, SystemList::count>& rank) {
-    constexpr std::size_t n = SystemList::count;
-    constexpr const auto& depends = SystemList::graph.depends;
-    // Selected dependencies of each system, and the systems with none.
-    static constexpr std::array<std::size_t, n> dependency_counts = [] {
-      std::array<std::size_t, n> counts{};
-      for (std::size_t i = 0; i < n; ++i) {
-        for (std::size_t k = 0; k < n; ++k) {
-          counts[i] += Selected[k] && depends[i][k];
-        }
-      }
-      return counts;
-    }();
-    static constexpr std::array<bool, n> starts = start_set(depends, Selected);
-    [[maybe_unused]] static constexpr std::size_t expected =
-        chain_size(depends, starts);
-    using table = atomic_counter_internal::dependents_table<SystemList>;
-
-    struct run_state;
-    // One node per system, so a task captures a single pointer.
-    struct node {
-      run_state* state;
-      std::size_t id;
-    };
-    struct alignas(64) counter {
-      std::atomic<std::size_t> remaining;
-    };
-    struct run_state {
-      RunSystem* run_system;
-      Predict* predict;
-      hand_off_policy policy;
-      task_group* group;
-      std::array<counter, n> counters;
-      std::array<node, n> nodes;
-      std::array<std::exception_ptr, n> errors;
-      // Critical-path ranks (rank_by_path). Read-only.
-      std::array<std::int64_t, n> rank;
-      alignas(64) std::atomic<std::size_t> ran{0};
-
-      void post(std::size_t id) {
-        node* self = &nodes[id];
-        group->run([self] { self->state->run_chain(self->id); });
-      }
-      // Runs `first`, then, on this thread, the dependents it makes ready
-      // that are not worth a hand-off (and one that is); posts the others.
-      void run_chain(std::size_t first) {
-        std::array<std::size_t, n> todo;
-        std::size_t pending = 0;
-        todo[pending++] = first;
-        while (pending > 0) {
-          const std::size_t id = todo[--pending];
-          try {
-            (*run_system)(id);
-          } catch (...) {
-            // Read by the caller after group->wait(), which orders it.
-            errors[id] = std::current_exception();
-            continue;  // its dependents never start
-          }
-          ran.fetch_add(1, std::memory_order_relaxed);
-          std::array<std::size_t, n> ready;
-          std::size_t ready_count = 0;
-          for (std::size_t k = table::offset[id]; k < table::offset[id + 1];
-               ++k) {
-            const std::size_t dependent = table::flat[k];
-            if (Selected[dependent] && counters[dependent].remaining.fetch_sub(
-                                           1, std::memory_order_acq_rel) == 1) {
-              ready[ready_count++] = dependent;
-            }
-          }
-          pending += keep_or_post(ready.data(), ready_count, &todo[pending]);
-        }
-      }
-      // Of `count` ready systems, keeps (writes to `kept`, returns how many)
-      // the one on the longest predicted path and every one not worth a
-      // hand-off, and posts the others, longest path first, so that the
-      // critical path never waits behind cheap work.
-      // Longest predicted path first; ties by id (deterministic).
-      bool goes_before(std::size_t a, std::size_t b) const {
-        return rank[a] != rank[b] ? rank[a] > rank[b] : a < b;
-      }
-      std::size_t keep_or_post(std::size_t* ready, std::size_t count,
-                               std::size_t* kept) {
-        // At most n systems are ready at once; saying so also keeps GCC's
-        // -Warray-bounds from imagining more.
-        if (count > n) count = n;
-        // Insertion sort: a handful of systems. (std::sort here trips GCC
-        // 12's -Warray-bounds on small std::arrays at -O2.)
-        for (std::size_t i = 1; i < count; ++i) {
-          const std::size_t id = ready[i];
-          std::size_t j = i;
-          for (; j > 0 && goes_before(id, ready[j - 1]); --j) {
-            ready[j] = ready[j - 1];
-          }
-          ready[j] = id;
-        }
-        std::size_t kept_count = 0;
-        for (std::size_t k = 0; k < count; ++k) {
-          if (k == 0 || !policy.worth_handing_off((*predict)(ready[k]))) {
-            kept[kept_count++] = ready[k];
-          } else {
-            post(ready[k]);
-          }
-        }
-        // run_chain pops from the back: the longest path goes last.
-        std::reverse(kept, kept + kept_count);
-        return kept_count;
-      }
-    };
-
-    task_group group(pool);
-    run_state state{&run_system, &predict, policy, &group, {}, {}, {}, rank};
-    for (std::size_t i = 0; i < n; ++i) {
-      state.nodes[i] = node{&state, i};
-      state.counters[i].remaining.store(dependency_counts[i],
-                                        std::memory_order_relaxed);
-    }
-    // The start set is fixed at compile time, before anything runs: once a
-    // system runs it decrements its dependents, and one reaching zero here
-    // would start twice. The caller keeps the start on the longest predicted
-    // path (and every one not worth a hand-off) and posts the others before
-    // running its own.
-    std::array<std::size_t, n> ready;
-    std::size_t ready_count = 0;
-    for (std::size_t i = 0; i < n; ++i) {
-      if (starts[i]) ready[ready_count++] = i;
-    }
-    std::array<std::size_t, n> mine;
-    const std::size_t kept =
-        state.keep_or_post(ready.data(), ready_count, mine.data());
-    for (std::size_t k = kept; k-- > 0;) state.run_chain(mine[k]);
-    group.wait();
-    for (std::exception_ptr& error : state.errors) {
-      if (error) std::rethrow_exception(error);
-    }
-    STRATA_DCHECK(state.ran.load(std::memory_order_relaxed) == expected,
-                  "atomic_counter: the systems that ran are not the chain");
   }
 };
 
