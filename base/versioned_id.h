@@ -39,6 +39,13 @@
 
 namespace strata {
 
+namespace base_internal {
+// The text of to_string(id), built out of line in versioned_id.cc: every
+// id type shares one non-template function, so a program that never prints
+// an id compiles no number formatting for it.
+std::string versioned_id_text(std::uint64_t index, std::uint64_t version);
+}  // namespace base_internal
+
 template <std::unsigned_integral Int, int IndexBits>
 struct versioned_id_traits {
   static_assert(
@@ -122,7 +129,7 @@ class basic_versioned_id {
   // "index@version", or "null" for the null index.
   friend std::string to_string(basic_versioned_id id) {
     if (id.is_null()) return "null";
-    return std::to_string(id.index()) + "@" + std::to_string(id.version());
+    return base_internal::versioned_id_text(id.index(), id.version());
   }
   friend std::ostream& operator<<(std::ostream& os, basic_versioned_id id) {
     return os << to_string(id);

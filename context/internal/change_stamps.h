@@ -41,9 +41,12 @@
 //
 // Thread-safety: a log is appended to by the writers of its component,
 // which the DAG orders with each other and with the component's filtering
-// systems; only a split writer's subtasks append at once, under the log's
-// mutex. A component no signature filters on has no log, and its loops
-// store nothing.
+// systems; only a split writer's subtasks append at once, under a mutex
+// the log shares with others (one of a fixed set in change_stamps.cc,
+// chosen by the log's address): the header stays free of <mutex>, which
+// every program would parse, and the lock is taken once per subtask
+// range, not per entity. A component no signature filters on has no log, and
+// its loops store nothing.
 //
 // Internal.
 #ifndef STRATA_CONTEXT_INTERNAL_CHANGE_STAMPS_H_
@@ -54,7 +57,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <iterator>
-#include <mutex>
 #include <utility>
 #include <vector>
 
@@ -89,14 +91,6 @@ class change_log {
     std::uint64_t stamp;
   };
 
-  change_log() = default;
-  // Copies the entries (snapshots), not the mutex.
-  change_log(const change_log& other) : entries_(other.entries_) {}
-  change_log& operator=(const change_log& other) {
-    entries_ = other.entries_;
-    return *this;
-  }
-
   // Logs [begin, end) with `stamp`; `shared`: other subtasks of the
   // writer may append at the same time. May allocate. Inlined: a
   // data.write of a tracked component pays a compare and a store
@@ -104,8 +98,7 @@ class change_log {
   [[gnu::always_inline]] inline void append(std::size_t begin, std::size_t end,
                                             std::uint64_t stamp, bool shared) {
     if (shared) {
-      std::lock_guard<std::mutex> lock(mutex_);
-      append_unshared(begin, end, stamp);
+      append_shared(begin, end, stamp);
     } else {
       append_unshared(begin, end, stamp);
     }
@@ -137,8 +130,10 @@ class change_log {
     entries_.push_back({{first, last}, stamp});
   }
 
+  // append_unshared under the log's mutex (change_stamps.cc).
+  void append_shared(std::size_t begin, std::size_t end, std::uint64_t stamp);
+
   std::vector<entry> entries_;
-  std::mutex mutex_;
 };
 
 // The logs of a context's tracked components, and the execution count.

@@ -210,13 +210,19 @@ class context_core
   void note_subtask_work(subtask_work kind, std::size_t system) noexcept {
     subtask_work_.note(kind, system);
   }
-  // f(instance), in id order, for every system whose subtasks left `kind`
-  // in the step the refresh is for.
+  // f(runtime), in id order, for every system whose subtasks left `kind`
+  // in the step the refresh is for: the instance's runtime part (its
+  // subtask states), which systems of one shape share, so f is compiled
+  // once per shape rather than once per system.
   template <typename F>
   void for_each_instance_that_left(subtask_work kind, F&& f) {
-    for_each_instance_in_order([&](auto& instance) {
-      if (subtask_work_.taken(kind, instance.id)) f(instance);
-    });
+    [&]<std::size_t... I>(std::index_sequence<I...>) {
+      ((subtask_work_.taken(kind, I)
+            ? f(static_cast<runtime_of<Types, I>&>(instance<I>()))
+            : void()),
+       ...);
+    }
+    (std::make_index_sequence<system_count>{});
   }
 
   // Component hooks (context/hooks.h): the refresh runs them between its

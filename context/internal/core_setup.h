@@ -198,7 +198,11 @@ void construct_instances(const Systems& systems,
       subscriptions[id] = instance ? &instance->subscription() : nullptr;
       if (instance) policy.watch_cost(id, instance->cost());
     };
-    (point_at(I, base_internal::get<I>(instances).get()), ...);
+    // Through the instances' runtime part, which systems of one shape
+    // share: the lambda is compiled once per shape, not once per system.
+    (point_at(I, static_cast<runtime_of<Types, I>*>(
+                     base_internal::get<I>(instances).get())),
+     ...);
   }
   (std::make_index_sequence<Types::system_count>{});
 }

@@ -36,11 +36,9 @@ template <typename State, typename DeferProxy>
 template <typename World, typename DeferProxy>
 std::exception_ptr run_deferred(World& world, DeferProxy& proxy) {
   std::exception_ptr failure;
-  world.for_each_instance_that_left(
-      subtask_work::deferred, [&](auto& instance) {
-        run_deferred_of(instance.states(), instance.state_count(), proxy,
-                        failure);
-      });
+  world.for_each_instance_that_left(subtask_work::deferred, [&](auto& runtime) {
+    run_deferred_of(runtime.states(), runtime.state_count(), proxy, failure);
+  });
   return failure;
 }
 

@@ -19,16 +19,16 @@
 // The World the refresh's phases run on (the context core,
 // internal/core.h, or a test's) provides: entities() (a
 // basic_entity_storage whose metadata `extra` is an entity_refresh_flags);
-// components(); for_each_instance_that_left(kind, f) (f(instance), in
-// system id order, for every system instance, system_instance.h, whose
-// subtasks left `kind`, internal/refresh_queue.h's subtask_work, since the
-// last refresh); for_each_subscription(f, parallel) (f(subscription) for
-// every system's subscription, internal/subscription.h, in id order or in
-// parallel); run_subscription_hook(system id, kind, entity) (the system's
-// on_subscribe or on_unsubscribe); observer() (a pointer to a
-// refresh_observer, or null); system_name(id). The phases that visit every
-// system work on subscriptions, a type without the system's, so each is
-// compiled once.
+// components(); for_each_instance_that_left(kind, f) (f(runtime), in
+// system id order, with the runtime part, internal/instance_runtime.h, of
+// every system instance whose subtasks left `kind`,
+// internal/refresh_queue.h's subtask_work, since the last refresh);
+// for_each_subscription(f, parallel) (f(subscription) for every system's
+// subscription, internal/subscription.h, in id order or in parallel);
+// run_subscription_hook(system id, kind, entity) (the system's on_subscribe or
+// on_unsubscribe); observer() (a pointer to a refresh_observer, or null);
+// system_name(id). The phases that visit every system work on subscriptions, a
+// type without the system's, so each is compiled once.
 //
 // Complexity: O(kills * systems with members) bit clears, plus a sort of
 // the kills when they are out of index order, plus O(changes) to index the
@@ -114,8 +114,8 @@ template <typename State, typename Entities, typename Queue>
 template <typename World, typename Queue>
 void gather_subtask_kills(World& world, Queue& queue) {
   auto& entities = world.entities();
-  world.for_each_instance_that_left(subtask_work::kills, [&](auto& instance) {
-    gather_kills_of(instance.states(), instance.state_count(), entities, queue);
+  world.for_each_instance_that_left(subtask_work::kills, [&](auto& runtime) {
+    gather_kills_of(runtime.states(), runtime.state_count(), entities, queue);
   });
 }
 

@@ -21,6 +21,29 @@
 
 namespace strata::context_internal {
 
+// The tracked components among a loop's T& parameters.
+template <typename Types, typename... P>
+using stamped_writes = concat_t<
+    type_list<>,
+    std::conditional_t<!std::is_const_v<std::remove_reference_t<P>> &&
+                           change_tracking<Types>::template tracks_changes<
+                               std::remove_cvref_t<P>>,
+                       type_list<std::remove_cvref_t<P>>, type_list<>>...>;
+// A loop's write log: the iteration's, when f writes tracked components;
+// else an empty one from a function every system shares, so that a loop
+// without change tracking compiles nothing for it per system.
+template <typename Stamped>
+struct write_log_source {
+  template <typename Iteration>
+  static auto of(Iteration* iteration) {
+    return iteration->write_log_for(Stamped{});
+  }
+};
+template <>
+struct write_log_source<type_list<>> {
+  static write_log<0> of(const void*) noexcept { return {}; }
+};
+
 // for_each / for_entities / ... of data_proxy (Proxy), which befriends it.
 template <typename Proxy>
 class proxy_iteration {
@@ -126,28 +149,16 @@ class proxy_iteration {
     return context_internal::change_filter{&self().instance_.changed_ranges};
   }
 
-  // The logs of the tracked components among f's T& parameters.
-  template <typename... P>
-  auto write_log_of(type_list<P...>) {
+  // Their logs (write_log_source picks this only when there are some).
+  template <typename... T>
+  write_log<sizeof...(T)> write_log_for(type_list<T...>) {
     auto& changes = self().core_.changes();
-    using tracking = std::remove_reference_t<decltype(changes)>;
-    using stamped = concat_t<
-        type_list<>,
-        std::conditional_t<
-            !std::is_const_v<std::remove_reference_t<P>> &&
-                tracking::template tracks_changes<std::remove_cvref_t<P>>,
-            type_list<std::remove_cvref_t<P>>, type_list<>>...>;
-    return [&]<typename... T>(type_list<T...>) {
-      if constexpr (sizeof...(T) == 0) {
-        return write_log<0>{};
-      } else {
-        return write_log<sizeof...(T)>{
-            {&changes.template written<T>()...},
+    return {{&changes.template written<T>()...},
             changes.template system_stamp<Proxy::system_index>(),
             Proxy::splits && subtask_count() > 1};
-      }
-    }(stamped{});
   }
+  template <typename>
+  friend struct write_log_source;
 
   // This subtask's part of the level being visited.
   hierarchy_slice hierarchy_slice_of() const {
@@ -164,7 +175,9 @@ class proxy_iteration {
     auto& core = self().core_;
     auto& instance = self().instance_;
     const auto& state = self().state_;
-    auto stamps = write_log_of(type_list<P...>{});
+    auto stamps =
+        write_log_source<stamped_writes<typename Proxy::types_type, P...>>::of(
+            this);
     const auto run = [&](const auto& filter) {
       if constexpr (Proxy::in_hierarchy_order) {
         loop_hierarchy_level<TakesId>(
