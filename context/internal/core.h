@@ -274,7 +274,9 @@ class context_core
   // which is kept only when the step threw none. Then the observer hears of
   // the step's refused creations, if any.
   void refresh_keeping_first(std::exception_ptr& failure) {
-    dropped_messages_ = end_messages(*this);
+    if constexpr (sends_messages<system_list>) {
+      dropped_messages_ = end_messages(*this);
+    }
     // A settled world's step queues nothing: then there is nothing to run
     // (BM_SystemsUpdate/strata_1t/1 shows the per-step cost).
     if (!refresh_has_work()) {

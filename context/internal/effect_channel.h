@@ -311,6 +311,19 @@ void gather_messages(Core& core, Instance& instance) {
   }
 }
 
+// Whether a system of SystemList sends messages: the core ends the step's
+// messages only then, tested at the caller, so that a program without
+// messages runs none of this header's code.
+template <typename SystemList, std::size_t... I>
+constexpr bool any_sends(std::index_sequence<I...>) {
+  return (
+      false || ... ||
+      (size_v<typename SystemList::template signature_at<I>::sent_types> != 0));
+}
+template <typename SystemList>
+inline constexpr bool sends_messages =
+    any_sends<SystemList>(std::make_index_sequence<SystemList::count>{});
+
 // The messages end with the step (context/effect_channel.h), before its
 // refresh: every sender's drops are added up and its outboxes cleared
 // (capacity kept). Returns the drops. Nothing for systems that send none.
