@@ -1,19 +1,19 @@
 // The parts of context/trace.h that need <ostream>, <cstdio> or <chrono>:
 // out of line, so that every file including the context does not parse them
 // (//benchmarks/compile:include_only). The clock is the cost model's
-// (run_cost::now_ns, scheduler/hand_off.cc: steady_clock in nanoseconds), so
-// that spans and measured costs read the same time (trace_test checks). It
-// is read here rather than through run_cost::now_ns, so that a span's clock
-// reading is one call; a header shared with hand_off.cc would join the
-// adaptive step's path (docs/ARCHITECTURE.md, "One step, top to bottom").
+// (base/steady_clock_ns.h, which run_cost::now_ns reads too), so that spans
+// and measured costs read the same time (trace_test checks); read here
+// directly rather than through run_cost::now_ns, so that a span's clock
+// reading is one call.
 #include "context/trace.h"
 
-#include <chrono>
 #include <cstdio>
 #include <ostream>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "base/steady_clock_ns.h"
 
 namespace strata {
 namespace {
@@ -43,11 +43,7 @@ thread_token this_thread_token() noexcept {
   return reinterpret_cast<thread_token>(&marker);
 }
 
-std::int64_t trace_span::now_ns() noexcept {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(
-             std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
+std::int64_t trace_span::now_ns() noexcept { return steady_clock_ns(); }
 
 void trace_log::write_chrome_json(std::ostream& out,
                                   thread_token main_thread) const {

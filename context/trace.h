@@ -72,9 +72,9 @@ struct trace_span {
   std::int64_t start_ns = 0;
   std::int64_t end_ns = 0;
 
-  // The clock system costs are measured with (run_cost::now_ns,
-  // scheduler/hand_off.h), read in trace.cc: spans and costs read the same
-  // time.
+  // The clock system costs are measured with (base/steady_clock_ns.h, as
+  // run_cost::now_ns in scheduler/hand_off.h), read in trace.cc: spans and
+  // costs read the same time.
   static std::int64_t now_ns() noexcept;
   void begin() {
     thread = this_thread_token();

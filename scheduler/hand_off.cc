@@ -1,14 +1,11 @@
 #include "scheduler/hand_off.h"
 
-#include <chrono>
 #include <cstdint>
+
+#include "base/steady_clock_ns.h"
 
 namespace strata {
 
-std::int64_t run_cost::now_ns() noexcept {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(
-             std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
+std::int64_t run_cost::now_ns() noexcept { return steady_clock_ns(); }
 
 }  // namespace strata

@@ -137,9 +137,9 @@ class run_cost {
  public:
   static constexpr std::int64_t unknown = -1;
 
-  // The clock runs are timed with, for record(): steady_clock, in
-  // nanoseconds. Out of line (hand_off.cc), so that a header that names the
-  // cost model does not bring <chrono>.
+  // The clock runs are timed with, for record(): base/steady_clock_ns.h,
+  // which trace spans read too. Out of line (hand_off.cc), so that a header
+  // that names the cost model does not bring <chrono>.
   static std::int64_t now_ns() noexcept;
 
   // A run over `entities` entities took `ns` nanoseconds.

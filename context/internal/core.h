@@ -31,6 +31,7 @@
 #include "context/internal/core_critical_operations.h"
 #include "context/internal/core_setup.h"
 #include "context/internal/deferred_phase.h"
+#include "context/internal/effect_channel.h"
 #include "context/internal/hierarchy_phase.h"
 #include "context/internal/hook_phase.h"
 #include "context/internal/kill_phase.h"
@@ -144,16 +145,6 @@ class context_core
       }
       departures_noted_ = false;
     }
-  }
-
-  // Whether subscribe events are observed (an observer, or a system with an
-  // on_subscribe hook): they come in the order entities were queued.
-  bool observes_subscriptions() const {
-    bool observed = static_cast<bool>(observer_);
-    for (const subscription_type* subscription : subscriptions_) {
-      observed |= subscription->hooks().on_subscribe;
-    }
-    return observed;
   }
 
   template <typename T>
@@ -289,7 +280,9 @@ class context_core
   // which is kept only when the step threw none. Then the observer hears of
   // the step's refused creations, if any.
   void refresh_keeping_first(std::exception_ptr& failure) {
-    end_messages();
+    if constexpr (sends_messages<system_list>) {
+      dropped_messages_ = end_messages(*this);
+    }
     // A settled world's step queues nothing: then there is nothing to run
     // (BM_SystemsUpdate/strata_1t/1 shows the per-step cost).
     if (!refresh_has_work()) {
@@ -361,25 +354,6 @@ class context_core
           *this, refresh_, cascade_after_hook_round(*this, refresh_));
       if (thrown && !failure) failure = std::move(thrown);
     }
-  }
-
-  // The effect channel's messages end with the step (context/
-  // effect_channel.h): the drops are counted, the senders' outboxes cleared
-  // (capacity kept). Nothing for systems that send none.
-  void end_messages() {
-    std::size_t dropped = 0;
-    for_each_instance_in_order([&dropped](auto& instance) {
-      using signature =
-          typename std::remove_reference_t<decltype(instance)>::signature_type;
-      if constexpr (size_v<typename signature::sent_types> != 0) {
-        auto* states = instance.states();
-        for (std::size_t s = 0; s < instance.state_count(); ++s) {
-          dropped += states[s].outboxes.dropped();
-          states[s].outboxes.clear();
-        }
-      }
-    });
-    dropped_messages_ = dropped;
   }
 
   // On the heap: a fixed-limit storage keeps its arrays inline.

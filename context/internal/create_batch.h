@@ -24,6 +24,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "context/internal/subscription_events.h"
 #include "entity/entity_id.h"
 
 namespace strata::context_internal {
@@ -62,7 +63,7 @@ std::size_t create_batch(Core& core, std::size_t n, bool or_null, Fill& fill) {
   auto& entities = core.entities();
   auto& components = core.components();
   auto& queue = core.refresh_queue();
-  const bool batch = !core.observes_subscriptions();
+  const bool batch = !observes_subscriptions(core);
   if (batch) queue.begin_batch(bits);
   batch_counts<std::remove_reference_t<decltype(components)>, Ts...> counts(
       components);

@@ -7,7 +7,7 @@
 // that may split, the range of entity indices its slice covers and the
 // lowest sender index the next send may name. A state of a system that
 // sends nothing holds an empty `no_outboxes`. Outboxes keep their capacity:
-// the refresh clears them (clear_outboxes) after adding up the drops.
+// the end of the step clears them (end_messages) after adding up the drops.
 //
 // Receivers. A system that receives has an `inbox<T>` per received type,
 // filled before its subtasks start (gather_messages): every sender's
@@ -309,6 +309,40 @@ void gather_messages(Core& core, Instance& instance) {
        ...);
     }(received{});
   }
+}
+
+// Whether a system of SystemList sends messages: the core ends the step's
+// messages only then, tested at the caller, so that a program without
+// messages runs none of this header's code.
+template <typename SystemList, std::size_t... I>
+constexpr bool any_sends(std::index_sequence<I...>) {
+  return (
+      false || ... ||
+      (size_v<typename SystemList::template signature_at<I>::sent_types> != 0));
+}
+template <typename SystemList>
+inline constexpr bool sends_messages =
+    any_sends<SystemList>(std::make_index_sequence<SystemList::count>{});
+
+// The messages end with the step (context/effect_channel.h), before its
+// refresh: every sender's drops are added up and its outboxes cleared
+// (capacity kept). Returns the drops. Nothing for systems that send none.
+// Core: a context_core (internal/core.h), after the step's systems joined.
+template <typename Core>
+std::size_t end_messages(Core& core) {
+  std::size_t dropped = 0;
+  core.for_each_instance_in_order([&dropped](auto& instance) {
+    using signature =
+        typename std::remove_reference_t<decltype(instance)>::signature_type;
+    if constexpr (size_v<typename signature::sent_types> != 0) {
+      auto* states = instance.states();
+      for (std::size_t s = 0; s < instance.state_count(); ++s) {
+        dropped += states[s].outboxes.dropped();
+        states[s].outboxes.clear();
+      }
+    }
+  });
+  return dropped;
 }
 
 }  // namespace context_internal

@@ -34,6 +34,19 @@ template <typename World, typename Subscription>
   }
 }
 
+// Whether subscribe events are observed (the world's observer, or a
+// system with an on_subscribe hook): then they come in the order entities
+// were queued, so a batch creation queues each entity on its own
+// (internal/create_batch.h).
+template <typename World>
+bool observes_subscriptions(const World& world) {
+  bool observed = world.observer() != nullptr;
+  for (const auto* subscription : world.subscriptions()) {
+    observed |= subscription->hooks().on_subscribe;
+  }
+  return observed;
+}
+
 // run_hook_of's entry for system I: null without hooks.
 template <typename World, std::size_t I, typename System>
 constexpr auto hook_entry() {
