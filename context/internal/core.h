@@ -311,17 +311,11 @@ class context_core
   // functions, kills), kills, matches, refused creations or parent changes
   // queued.
   bool refresh_has_work() const noexcept {
+    bool parent_changes = false;  // set_parent / remove_parent requests
+    if constexpr (has_hierarchy) parent_changes = !hierarchy_.requests.empty();
     return subtask_work_.any_noted() || refresh_.pending_kills() != 0 ||
            refresh_.pending_matches() != 0 || refused_creations_ != 0 ||
-           parent_requests_pending();
-  }
-  // set_parent / remove_parent requests wait for the refresh.
-  bool parent_requests_pending() const {
-    if constexpr (has_hierarchy) {
-      return !hierarchy_.requests.empty();
-    } else {
-      return false;
-    }
+           parent_changes;
   }
   // The refresh's phases in order (context/refresh.h), each in its own
   // header. The systems noted for subtask work are visited in phases 1 and
