@@ -94,12 +94,19 @@ class System:
         self.body = None         # process()'s statement, when not the usual
         self.constructor = ""    # a constructor, when the system has one
 
-    def for_each(self, params=None):
+    def for_each(self, params=None, leading=(), then="", capture="",
+                 loop="data.for_each("):
+        """The system's loop: `loop` with a lambda over `params` (the
+        written component, then the read ones) updating the written one.
+        A feature adds parameters before them (`leading`: an id, a parent
+        pointer), a statement after the update (`then`) and a capture."""
         params = params or ([f"c{self.written}& w"] +
                             [f"const c{r}& r{i}"
                              for i, r in enumerate(self.reads)])
         body = update("w", [p.split()[-1] for p in params[1:]])
-        return f"data.for_each([]({', '.join(params)}) {{ {body} }});"
+        body += f" {then}" if then else ""
+        all_params = ", ".join(list(leading) + params)
+        return f"{loop}[{capture}]({all_params}) {{ {body} }});"
 
     def signature(self):
         sig = f"strata::system_signature::make(st::s{self.j})" \
@@ -456,21 +463,15 @@ def _messages(p):
         "}  // namespace mt", ""]
     s0, last = p.systems[0], _last(p)
     s0.extra = ".sends<game::bump>()"
-    params = [f"c{s0.written}& w"] + [
-        f"const c{r}& r{i}" for i, r in enumerate(s0.reads)]
-    s0.body = (f"data.for_each([&](strata::entity_id self, {', '.join(params)}) "
-               f"{{ {update('w', [f'r{i}' for i in range(len(s0.reads))])} "
-               "data.send(self, self, bump{}); });")
+    s0.body = s0.for_each(leading=["strata::entity_id self"], capture="&",
+                          then="data.send(self, self, bump{});")
     last.extra = ".receives<game::bump>()"
     if 0 not in last.deps:
         last.deps = [0] + last.deps
-    params = [f"c{last.written}& w"] + [
-        f"const c{r}& r{i}" for i, r in enumerate(last.reads)]
-    last.body = (
-        f"data.for_each([&](strata::entity_id self, {', '.join(params)}) "
-        f"{{ {update('w', [f'r{i}' for i in range(len(last.reads))])} "
-        "for (const auto& m : data.messages(mt::bump, self)) "
-        "w.c += static_cast<float>(m.value.amount); });")
+    last.body = last.for_each(
+        leading=["strata::entity_id self"], capture="&",
+        then="for (const auto& m : data.messages(mt::bump, self)) "
+             "w.c += static_cast<float>(m.value.amount);")
     _count_field_c(p, "received", 3 * 1000)
     p.verdict += " && ctx.dropped_messages() == 0"
 
@@ -502,12 +503,9 @@ def _hierarchy(p):
                      "parent = e;"]
     last.extra = ".in_hierarchy_order()"
     w = last.written
-    params = [f"const c{w}* up", f"c{w}& w"] + [
-        f"const c{r}& r{i}" for i, r in enumerate(last.reads)]
-    last.body = (
-        f"data.for_each_with_parent(ct::c{w}, []({', '.join(params)}) "
-        f"{{ {update('w', [f'r{i}' for i in range(len(last.reads))])} "
-        "if (up != nullptr) w.c += 1; });")
+    last.body = last.for_each(
+        leading=[f"const c{w}* up"], then="if (up != nullptr) w.c += 1;",
+        loop=f"data.for_each_with_parent(ct::c{w}, ")
     # Every second entity has a parent: 500 children, three frames.
     _count_field_c(p, "children", 3 * 500)
 
