@@ -5,7 +5,7 @@
 // dependents each finished system releases) needs only numbers that are
 // known at compile time. call_table_of<SystemList, Selected>::value holds
 // them as constexpr arrays behind one struct of pointers, so the walks
-// themselves (scheduler/sequential.cc, scheduler/internal/pool_run.cc) are
+// themselves (scheduler/sequential.cc, scheduler/atomic_counter.cc) are
 // ordinary functions, compiled once in the library instead of once per
 // system list, selection and run callable in every program that uses a
 // context. The template part left at the call site builds the table (a

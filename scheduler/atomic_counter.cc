@@ -1,4 +1,4 @@
-#include "scheduler/internal/pool_run.h"
+#include "scheduler/atomic_counter.h"
 
 #include <algorithm>
 #include <cstddef>
