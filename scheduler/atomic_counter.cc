@@ -10,7 +10,7 @@
 namespace strata::scheduler::atomic_counter_internal {
 
 scheduler_internal::step_decision rank_and_decide(
-    const scheduler_internal::call_table& table, predict_function predict,
+    const scheduler_internal::call_table& table, const std::int64_t* predicted,
     hand_off_policy policy, std::int64_t* rank) {
   std::int64_t total = 0;
   std::int64_t critical = 0;
@@ -23,7 +23,7 @@ scheduler_internal::step_decision rank_and_decide(
          d < table.dependent_offsets[i + 1]; ++d) {
       after = std::max(after, rank[table.dependents[d]]);
     }
-    const std::int64_t own = std::max<std::int64_t>(predict(i), 0);
+    const std::int64_t own = std::max<std::int64_t>(predicted[i], 0);
     rank[i] = own + after;
     total += own;
     critical = std::max(critical, rank[i]);
@@ -36,13 +36,13 @@ scheduler_internal::step_decision rank_and_decide(
 
 pool_run::pool_run(thread_pool& pool,
                    const scheduler_internal::call_table& table,
-                   run_function run_system, predict_function predict,
+                   run_function run_system, const std::int64_t* predicted,
                    hand_off_policy policy, const std::int64_t* rank,
                    counter* counters, node* nodes, std::exception_ptr* errors,
                    std::size_t* ready, chain_function run_chain_with)
     : table_(table),
       run_system_(run_system),
-      predict_(predict),
+      predicted_(predicted),
       policy_(policy),
       group_(pool),
       counters_(counters),
@@ -104,17 +104,20 @@ void pool_run::run_chain(std::size_t first, std::size_t* todo) {
   }
 }
 
-// Decrements the counters of `id`'s selected dependents; writes those it
-// made ready to `ready` and returns how many. The decrement is acq_rel:
-// a dependent starts after its dependencies' writes.
+// Decrements the counters of `id`'s dependents (all selected: the selection
+// is closed under dependents); writes those it made ready to `ready` and
+// returns how many. The decrement is acq_rel: a dependent starts after its
+// dependencies' writes.
 std::size_t pool_run::finish(std::size_t id, std::size_t* ready) {
   std::size_t ready_count = 0;
-  for (std::size_t d = table_.dependent_offsets[id];
-       d < table_.dependent_offsets[id + 1]; ++d) {
-    const std::size_t dependent = table_.dependents[d];
-    if (table_.selected[dependent] && counters_[dependent].remaining.fetch_sub(
-                                          1, std::memory_order_acq_rel) == 1) {
-      ready[ready_count++] = dependent;
+  const std::size_t* const end =
+      table_.dependents + table_.dependent_offsets[id + 1];
+  for (const std::size_t* dependent =
+           table_.dependents + table_.dependent_offsets[id];
+       dependent != end; ++dependent) {
+    if (counters_[*dependent].remaining.fetch_sub(
+            1, std::memory_order_acq_rel) == 1) {
+      ready[ready_count++] = *dependent;
     }
   }
   return ready_count;
@@ -133,7 +136,7 @@ std::size_t pool_run::keep_or_post(std::size_t* ready, std::size_t count) {
   sort_longest_path_first(ready, count);
   std::size_t kept = 0;
   for (std::size_t k = 0; k < count; ++k) {
-    if (k == 0 || !policy_.worth_handing_off(predict_(ready[k]))) {
+    if (k == 0 || !policy_.worth_handing_off(predicted_[ready[k]])) {
       ready[kept++] = ready[k];
     } else {
       post(ready[k]);

@@ -61,8 +61,8 @@
 // and sequential.cc for the inline path), from the call's table of constexpr
 // arrays (scheduler/internal/call_table.h); a program instantiates the
 // table, a few arrays sized by its system count and execute(). The systems
-// and their predictions are called through absl::FunctionRef: one indirect
-// call per system and step.
+// are called through absl::FunctionRef, one indirect call per system and
+// step; their predictions are read once per call, into an array.
 #ifndef STRATA_SCHEDULER_ATOMIC_COUNTER_H_
 #define STRATA_SCHEDULER_ATOMIC_COUNTER_H_
 
@@ -87,23 +87,23 @@ namespace atomic_counter_internal {
 
 // The run on the pool, compiled once in atomic_counter.cc from the call's
 // table (scheduler/internal/call_table.h): it calls the systems and their
-// predictions through absl::FunctionRef, and the caller's template part
-// provides the per-call arrays on its stack (pool_storage<N>), so a program
-// instantiates only what depends on its system count. One pool_run per
+// predictions from an array the caller filled, and the caller's template
+// part provides the per-call arrays on its stack (pool_storage<N>), so a
+// program instantiates only what depends on its system count. One pool_run per
 // execute() call, on the caller's stack; its tasks run on the pool's
 // threads and finish before run_all() returns.
 
 using run_function = absl::FunctionRef<void(std::size_t)>;
-using predict_function = absl::FunctionRef<std::int64_t(std::size_t)>;
 
 // Each selected system's critical-path rank (written to rank, one per
-// system): its predicted run time plus the longest predicted chain of
-// selected dependents after it (unknown predictions count as zero). The
+// system) from its prediction (predicted, one per system, in ns or
+// run_cost::unknown): its predicted run time plus the longest predicted chain
+// of selected dependents after it (unknown predictions count as zero). The
 // decision says whether the call uses the pool: its predicted work off the
 // critical path (the predicted total minus the longest chain, the work
 // another thread could take) against the policy.
 scheduler_internal::step_decision rank_and_decide(
-    const scheduler_internal::call_table& table, predict_function predict,
+    const scheduler_internal::call_table& table, const std::int64_t* predicted,
     hand_off_policy policy, std::int64_t* rank);
 
 class pool_run;
@@ -138,10 +138,10 @@ class pool_run {
  public:
   template <std::size_t N>
   pool_run(thread_pool& pool, const scheduler_internal::call_table& table,
-           run_function run_system, predict_function predict,
+           run_function run_system, const std::int64_t* predicted,
            hand_off_policy policy, const std::int64_t* rank,
            pool_storage<N>& storage, chain_function run_chain_with)
-      : pool_run(pool, table, run_system, predict, policy, rank,
+      : pool_run(pool, table, run_system, predicted, policy, rank,
                  storage.counters.data(), storage.nodes.data(),
                  storage.errors.data(), storage.ready.data(), run_chain_with) {}
   pool_run(const pool_run&) = delete;
@@ -155,20 +155,27 @@ class pool_run {
 
  private:
   pool_run(thread_pool& pool, const scheduler_internal::call_table& table,
-           run_function run_system, predict_function predict,
+           run_function run_system, const std::int64_t* predicted,
            hand_off_policy policy, const std::int64_t* rank, counter* counters,
            node* nodes, std::exception_ptr* errors, std::size_t* ready,
            chain_function run_chain_with);
 
-  void post(std::size_t id);
-  std::size_t finish(std::size_t id, std::size_t* ready);
-  bool goes_before(std::size_t a, std::size_t b) const;
-  std::size_t keep_or_post(std::size_t* ready, std::size_t count);
-  void sort_longest_path_first(std::size_t* ready, std::size_t count) const;
+  // Parts of run_chain (defined beside it, always inlined: one function per
+  // chain step, as a hand-written scheduler would be).
+  [[gnu::always_inline]] inline void post(std::size_t id);
+  [[gnu::always_inline]] inline std::size_t finish(std::size_t id,
+                                                   std::size_t* ready);
+  [[gnu::always_inline]] inline bool goes_before(std::size_t a,
+                                                 std::size_t b) const;
+  [[gnu::always_inline]] inline std::size_t keep_or_post(std::size_t* ready,
+                                                         std::size_t count);
+  [[gnu::always_inline]] inline void sort_longest_path_first(
+      std::size_t* ready, std::size_t count) const;
 
   const scheduler_internal::call_table& table_;
   run_function run_system_;
-  predict_function predict_;
+  // Each system's prediction (rank_and_decide). Read-only.
+  const std::int64_t* const predicted_;
   const hand_off_policy policy_;
   task_group group_;
   counter* const counters_;
@@ -190,10 +197,10 @@ void run_chain_with(pool_run& run, std::size_t first) {
 // Runs the call on the pool with its arrays on this stack.
 template <std::size_t N>
 void run_on_pool(thread_pool& pool, const scheduler_internal::call_table& table,
-                 run_function run_system, predict_function predict,
+                 run_function run_system, const std::int64_t* predicted,
                  hand_off_policy policy, const std::int64_t* rank) {
   pool_storage<N> storage;
-  pool_run run(pool, table, run_system, predict, policy, rank, storage,
+  pool_run run(pool, table, run_system, predicted, policy, rank, storage,
                &run_chain_with<N>);
   run.run_all();
 }
@@ -227,12 +234,17 @@ struct atomic_counter_t {
       // order ready systems go (automatic, always); `never` needs neither.
       scheduler_internal::step_decision decision;
       if (pool.worker_count() > 0 && policy.mode != hand_off::never) {
+        // Read once: a system's prediction does not change before it runs.
+        std::array<std::int64_t, n> predicted;
+        for (std::size_t i = 0; i < n; ++i) {
+          predicted[i] = Selected[i] ? predict(i) : 0;
+        }
         std::array<std::int64_t, n> rank;
         decision = atomic_counter_internal::rank_and_decide(
-            table, predict, policy, rank.data());
+            table, predicted.data(), policy, rank.data());
         if (decision.used_pool) {
-          atomic_counter_internal::run_on_pool<n>(pool, table, run_system,
-                                                  predict, policy, rank.data());
+          atomic_counter_internal::run_on_pool<n>(
+              pool, table, run_system, predicted.data(), policy, rank.data());
           return decision;
         }
       }
