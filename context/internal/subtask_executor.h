@@ -79,42 +79,65 @@ inline constexpr bool is_traced_state =
     std::is_same_v<std::remove_cvref_t<decltype(std::declval<State&>().span)>,
                    trace_span>;
 
+// One subtask of run_all_subtasks, around its body: clears the state's
+// error, catches what the body throws, measures it (`measure`) and traces it.
+template <typename State>
+ABSL_ATTRIBUTE_ALWAYS_INLINE inline void run_one_subtask(State& state,
+                                                         std::size_t subtask,
+                                                         bool measure,
+                                                         subtask_body body) {
+  if (state.error) state.error = nullptr;  // (an out-of-line call)
+  if constexpr (is_traced_state<State>) state.span.begin();
+  const std::int64_t start = measure ? run_cost::now_ns() : 0;
+  try {
+    body(subtask);
+  } catch (...) {
+    state.error = std::current_exception();
+  }
+  if (measure) state.elapsed_ns = run_cost::now_ns() - start;
+  if constexpr (is_traced_state<State>) state.span.end();
+}
+
+// The work of a measured run (the sum of its subtasks' times, what one
+// thread would have spent), recorded in options.cost.
+template <typename State>
+ABSL_ATTRIBUTE_ALWAYS_INLINE inline void record_work(
+    const State* states, std::size_t count,
+    const subtask_run_options& options) {
+  std::int64_t work = 0;
+  for (std::size_t i = 0; i < count; ++i) work += states[i].elapsed_ns;
+  options.cost->record(work, options.entities);
+}
+
+// Rethrows the exception of the lowest subtask index that threw, if any
+// (its state's error is cleared).
+template <typename State>
+ABSL_ATTRIBUTE_ALWAYS_INLINE inline void rethrow_first_error(
+    State* states, std::size_t count) {
+  for (std::size_t i = 0; i < count; ++i) {
+    if (auto& error = states[i].error) {
+      std::rethrow_exception(std::exchange(error, nullptr));
+    }
+  }
+}
+
 // The general case, out of line.
 template <typename State>
 [[gnu::noinline]] void run_all_subtasks(thread_pool& pool, State* states,
                                         std::size_t count,
                                         const subtask_run_options& options,
                                         subtask_body body) {
-  constexpr bool traced = is_traced_state<State>;
   const bool measure = options.measure;
   auto run = [states, measure, body](std::size_t subtask) {
-    State& state = states[subtask];
-    if (state.error) state.error = nullptr;  // (an out-of-line call)
-    if constexpr (traced) state.span.begin();
-    const std::int64_t start = measure ? run_cost::now_ns() : 0;
-    try {
-      body(subtask);
-    } catch (...) {
-      state.error = std::current_exception();
-    }
-    if (measure) state.elapsed_ns = run_cost::now_ns() - start;
-    if constexpr (traced) state.span.end();
+    run_one_subtask(states[subtask], subtask, measure, body);
   };
   if (options.parallel && count > 1) {
     parallel_for(pool, count, run);
   } else {
     for (std::size_t i = 0; i < count; ++i) run(i);
   }
-  if (measure) {
-    std::int64_t work = 0;
-    for (std::size_t i = 0; i < count; ++i) work += states[i].elapsed_ns;
-    options.cost->record(work, options.entities);
-  }
-  for (std::size_t i = 0; i < count; ++i) {
-    if (auto& error = states[i].error) {
-      std::rethrow_exception(std::exchange(error, nullptr));
-    }
-  }
+  if (measure) record_work(states, count, options);
+  rethrow_first_error(states, count);
 }
 
 template <typename State>
@@ -176,9 +199,9 @@ class subtask_executor {
   }
 
   // What for_subtasks does, with the call to the user's callable made by
-  // the caller (subtask_call).
-  // A system declared .in_hierarchy_order() runs its subtasks once per
-  // depth level, one level after the other (internal/hierarchy_loop.h).
+  // the caller (subtask_call): one measured pass over the subtasks, or, for
+  // a system declared .in_hierarchy_order(), one pass per depth level
+  // (run_levels).
   template <typename Call>
   ABSL_ATTRIBUTE_ALWAYS_INLINE void run_each_subtask(Call call) {
     using signature = typename system_instance<Types, I>::signature_type;
@@ -192,25 +215,10 @@ class subtask_executor {
     }
     if constexpr (signature::visits_in_hierarchy_order &&
                   Types::has_hierarchy) {
-      const auto& storage = core_.hierarchy().storage;
-      const std::size_t levels =
-          std::max<std::size_t>(storage.level_count(), 1);
-      for (std::size_t level = 0; level < levels; ++level) {
-        if (level > 0 && storage.level(level).empty()) continue;
-        instance_.hierarchy_level = level;
-        run_pass(call);
-      }
-      instance_.hierarchy_level = 0;
+      run_levels(call);
     } else {
       measured_ = measure_;
-      instance_.begin_pass();
-      context_internal::run_subtasks(core_.pool(), instance_.pass_states(),
-                                     instance_.subtask_count(),
-                                     {.parallel = parallel_,
-                                      .measure = measure_,
-                                      .cost = &instance_.cost(),
-                                      .entities = instance_.subscribed_count()},
-                                     context_internal::make_subtask_body(call));
+      run_pass(call, measure_);
     }
   }
   data_proxy<Types, I> data_of(std::size_t subtask) {
@@ -238,17 +246,31 @@ class subtask_executor {
   bool measured() const noexcept { return measured_; }
 
  private:
-  // One run of every subtask: a level of a system in hierarchy order.
-  // Unmeasured: a level's time over the system's entity count would
+  // A system in hierarchy order runs its subtasks once per depth level,
+  // one level after the other (internal/hierarchy_loop.h). Its passes are
+  // unmeasured: a level's time over the system's entity count would
   // predict a fraction of a run, so the runner times the whole run instead
   // (measured() stays false).
   template <typename Call>
-  ABSL_ATTRIBUTE_ALWAYS_INLINE void run_pass(Call& call) {
+  ABSL_ATTRIBUTE_ALWAYS_INLINE void run_levels(Call& call) {
+    const auto& storage = core_.hierarchy().storage;
+    const std::size_t levels = std::max<std::size_t>(storage.level_count(), 1);
+    for (std::size_t level = 0; level < levels; ++level) {
+      if (level > 0 && storage.level(level).empty()) continue;
+      instance_.hierarchy_level = level;
+      run_pass(call, false);
+    }
+    instance_.hierarchy_level = 0;
+  }
+
+  // One run of every subtask (`measure`: record the run's work).
+  template <typename Call>
+  ABSL_ATTRIBUTE_ALWAYS_INLINE void run_pass(Call& call, bool measure) {
     instance_.begin_pass();
     context_internal::run_subtasks(core_.pool(), instance_.pass_states(),
                                    instance_.subtask_count(),
                                    {.parallel = parallel_,
-                                    .measure = false,
+                                    .measure = measure,
                                     .cost = &instance_.cost(),
                                     .entities = instance_.subscribed_count()},
                                    context_internal::make_subtask_body(call));

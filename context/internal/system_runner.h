@@ -124,18 +124,16 @@ class system_runner {
 
     template <typename... Adapters>
     void operator()(Adapters&&... adapters) const {
-      if constexpr (!(is_execution_adapter_v<std::remove_cvref_t<Adapters>> &&
-                      ...)) {
+      if constexpr (!all_adapters<Adapters...>) {
         diagnostic::report(
             diagnostic::not_an_execution_adapter<type_list<Adapters...>>);
       } else if constexpr (check_adapters<Selected,
                                           std::remove_cvref_t<Adapters>...>(
                                std::index_sequence<I...>{})) {
-        auto adapter_refs = std::tie(adapters...);
-        using refs_type = decltype(adapter_refs);
+        auto refs = std::tie(adapters...);
         std::tuple calls{
-            make_user_call<adapter_type<Selected[I], I, refs_type>::kind>(
-                [&adapter = adapter_for<Selected[I], I>(adapter_refs)](
+            make_user_call<adapter_type<Selected[I], I, decltype(refs)>::kind>(
+                [&adapter = adapter_for<Selected[I], I>(refs)](
                     subtask_executor<Types, I>& executor,
                     std::size_t subtask) ABSL_ATTRIBUTE_ALWAYS_INLINE {
                   if constexpr (std::remove_cvref_t<decltype(adapter)>::kind ==
@@ -146,11 +144,8 @@ class system_runner {
                     adapter.callable(executor.subtask_system(), data);
                   }
                 })...};
-        const std::array<void*, system_count> call_of{&std::get<I>(calls)...};
-        core_.begin_execution();
-        static constexpr auto table = make_run_table<Selected, decltype(calls)>(
-            std::index_sequence<I...>{});
-        run_call<Selected, table>(core_, call_of.data());
+        static constexpr auto table = run_table_of<Selected, decltype(calls)>();
+        run_call<Selected, table>(core_, calls);
       }
     }
 
@@ -159,6 +154,12 @@ class system_runner {
   };
 
  private:
+  // Whether every argument of the call is an execution adapter (else the
+  // call reports it before anything else is checked).
+  template <typename... Adapters>
+  static constexpr bool all_adapters =
+      (is_execution_adapter_v<std::remove_cvref_t<Adapters>> && ...);
+
   // Reports the first selected system no adapter matches; true if none.
   template <const auto& Selected, typename... Adapters, std::size_t... I>
   static constexpr bool check_adapters(std::index_sequence<I...>) {
@@ -190,6 +191,11 @@ class system_runner {
 
   // One run function per selected system, each the run of its element of
   // Calls (a tuple of user_call, one per system).
+  template <const auto& Selected, typename Calls>
+  static constexpr auto run_table_of() {
+    return make_run_table<Selected, Calls>(
+        std::make_index_sequence<system_count>{});
+  }
   template <const auto& Selected, typename Calls, std::size_t... I>
   static constexpr auto make_run_table(std::index_sequence<I...>) {
     return std::array<run_fn, system_count>{
@@ -204,17 +210,29 @@ class system_runner {
     }
   }
 
-  // One call: plan (the run policy, internal/run_policy.h), run the
-  // systems with the settings' scheduler, record. The table's address keys
-  // the call in the policy's remembered decisions.
-  template <const auto& Selected, const auto& Table>
-  static void run_call(core_type& core, void* const* calls) {
+  // The calls of the user's code type-erased for the run functions: a
+  // pointer to each element of Calls.
+  template <typename Calls, std::size_t... I>
+  ABSL_ATTRIBUTE_ALWAYS_INLINE static std::array<void*, system_count>
+  erase_calls(Calls& calls, std::index_sequence<I...>) {
+    return {&std::get<I>(calls)...};
+  }
+
+  // One call: the core begins the execution, then plan (the run policy,
+  // internal/run_policy.h), run the systems with the settings' scheduler
+  // (given `user_calls`, call's tuple of user_call, type-erased), record. The
+  // table's address keys the call in the policy's remembered decisions.
+  template <const auto& Selected, const auto& Table, typename Calls>
+  static void run_call(core_type& core, Calls& user_calls) {
+    const std::array<void*, system_count> calls =
+        erase_calls(user_calls, std::make_index_sequence<system_count>{});
+    core.begin_execution();
     constexpr const auto* key = &Table;
     auto& policy = core.policy();
     const auto plan =
         policy.template before_call<Selected>(core.subscriptions(), key);
     const scheduler_internal::step_decision decision =
-        run_systems<Selected, Table>(core, calls, plan);
+        run_systems<Selected, Table>(core, calls.data(), plan);
     policy.template after_call<Selected>(core.subscriptions(), key, plan,
                                          decision);
     if constexpr (Types::trace_enabled) {
