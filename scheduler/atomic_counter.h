@@ -86,12 +86,12 @@ namespace strata::scheduler {
 namespace atomic_counter_internal {
 
 // The run on the pool, compiled once in atomic_counter.cc from the call's
-// table (scheduler/internal/call_table.h): it calls the systems and their
-// predictions from an array the caller filled, and the caller's template
-// part provides the per-call arrays on its stack (pool_storage<N>), so a
-// program instantiates only what depends on its system count. One pool_run per
-// execute() call, on the caller's stack; its tasks run on the pool's
-// threads and finish before run_all() returns.
+// table (scheduler/internal/call_table.h): it calls the systems through an
+// absl::FunctionRef and reads their predictions from an array the caller
+// filled, and the caller's template part provides the per-call arrays on its
+// stack (pool_storage<N>), so a program instantiates only what depends on
+// its system count. One pool_run per execute() call, on the caller's stack;
+// its tasks run on the pool's threads and finish before run_all() returns.
 
 using run_function = absl::FunctionRef<void(std::size_t)>;
 
