@@ -57,12 +57,12 @@
 // pointer, which fits the task's inline buffer). No busy-waiting here; idle
 // workers spin briefly in the pool before they sleep (threading/thread_pool.h).
 //
-// Compile cost: the run is compiled once, in the library (atomic_counter.cc,
-// and sequential.cc for the inline path), from the call's table of constexpr
-// arrays (scheduler/internal/call_table.h); a program instantiates the
-// table, a few arrays sized by its system count and execute(). The systems
-// are called through absl::FunctionRef, one indirect call per system and
-// step; their predictions are read once per call, into an array.
+// Compile cost: the run on the pool is compiled once, in the library
+// (atomic_counter.cc), from the call's table of constexpr arrays
+// (scheduler/internal/call_table.h); a program instantiates the table, a few
+// arrays sized by its system count and execute(). The systems are called
+// through absl::FunctionRef, one indirect call per system and step; their
+// predictions are read once per call, into an array.
 #ifndef STRATA_SCHEDULER_ATOMIC_COUNTER_H_
 #define STRATA_SCHEDULER_ATOMIC_COUNTER_H_
 

@@ -7,11 +7,9 @@
 // subtask order on the caller too (`runs_subtasks_in_parallel` is false).
 //
 // execute<SystemList, Selected>(pool, run_system): calls run_system(i) for
-// each i with Selected[i], in topological order. O(N + edges) besides the
-// systems themselves; allocates nothing (one flag per system on the
-// caller's stack). The walk is compiled once, in sequential.cc, from the
-// call's table (scheduler/internal/call_table.h); run_system is called
-// through an absl::FunctionRef.
+// each i with Selected[i], in topological order. O(N^2) bit tests besides the
+// systems themselves (dependencies are checked only after a failure);
+// allocates nothing.
 //
 // Exceptions (the rule every Strata scheduler follows, so a failing step
 // ends in the same state under every scheduler and thread count): a system
@@ -24,23 +22,10 @@
 
 #include <array>
 #include <cstddef>
+#include <exception>
 
-#include "absl/functional/function_ref.h"
 #include "scheduler/hand_off.h"
-#include "scheduler/internal/call_table.h"
 #include "scheduler/internal/step_decision.h"
-
-namespace strata::scheduler_internal {
-
-// Runs run_system(i) for every selected system of `table` in its
-// topological order, skipping the dependents of a system that threw; then
-// rethrows the exception of the lowest system id, if any. `blocked` has
-// table.count flags, all false.
-void run_in_order(const call_table& table,
-                  absl::FunctionRef<void(std::size_t)> run_system,
-                  bool* blocked);
-
-}  // namespace strata::scheduler_internal
 
 namespace strata::scheduler {
 
@@ -51,12 +36,32 @@ struct sequential_t {
             typename RunSystem>
   static void execute(Pool& /*pool*/, RunSystem&& run_system) {
     constexpr std::size_t n = SystemList::count;
-    if constexpr (n > 0) {
-      // blocked[i]: system i threw, or depends on one that did.
-      std::array<bool, n> blocked{};
-      scheduler_internal::run_in_order(
-          scheduler_internal::call_table_of<SystemList, Selected>::value,
-          run_system, blocked.data());
+    // blocked[i]: system i threw, or depends on one that did.
+    std::array<bool, (n > 0 ? n : 1)> blocked{};
+    std::array<std::exception_ptr, (n > 0 ? n : 1)> errors{};
+    bool any_failed = false;
+    for (std::size_t id : SystemList::topological_order) {
+      if (!Selected[id]) continue;
+      if (any_failed) {
+        for (std::size_t dep = 0; dep < n; ++dep) {
+          if (Selected[dep] && blocked[dep] &&
+              SystemList::graph.depends[id][dep]) {
+            blocked[id] = true;
+          }
+        }
+        if (blocked[id]) continue;
+      }
+      try {
+        run_system(id);
+      } catch (...) {
+        errors[id] = std::current_exception();
+        blocked[id] = true;
+        any_failed = true;
+      }
+    }
+    if (!any_failed) return;
+    for (std::exception_ptr& error : errors) {
+      if (error) std::rethrow_exception(error);
     }
   }
   // The threaded schedulers' interface; predictions do not matter here.

@@ -4,13 +4,13 @@
 // it makes (a topological order, counters of unfinished dependencies, the
 // dependents each finished system releases) needs only numbers that are
 // known at compile time. call_table_of<SystemList, Selected>::value holds
-// them as constexpr arrays behind one struct of pointers, so the walks
-// themselves (scheduler/sequential.cc, scheduler/atomic_counter.cc) are
-// ordinary functions, compiled once in the library instead of once per
-// system list, selection and run callable in every program that uses a
-// context. The template part left at the call site builds the table (a
-// constant expression) and the few per-call arrays the walk needs on the
-// caller's stack, sized by the system count.
+// them as constexpr arrays behind one struct of pointers, so the walk
+// itself (the atomic-counter scheduler's run on the pool,
+// scheduler/atomic_counter.cc) is an ordinary function, compiled once in the
+// library instead of once per system list, selection and run callable in every
+// program that uses a context. The template part left at the call site builds
+// the table (a constant expression) and the few per-call arrays the walk needs
+// on the caller's stack, sized by the system count.
 //
 // The table lives in static storage for the whole program; its pointers
 // never dangle. Every array has `count` elements, dependent_offsets
