@@ -13,9 +13,10 @@
 // on the caller's stack, sized by the system count.
 //
 // The table lives in static storage for the whole program; its pointers
-// never dangle. Every array has `count` elements, dependent_offsets
-// count + 1. `selected` is closed under dependents (a compile-time check of
-// the schedulers), so a selected system's dependents are all selected.
+// never dangle. Every array has `count` elements except dependent_offsets
+// (count + 1) and dependents (one per edge of the graph). `selected` is closed
+// under dependents (a compile-time check of the schedulers), so a selected
+// system's dependents are all selected.
 #ifndef STRATA_SCHEDULER_INTERNAL_CALL_TABLE_H_
 #define STRATA_SCHEDULER_INTERNAL_CALL_TABLE_H_
 
