@@ -1,5 +1,6 @@
-// The parts of context/trace.h that need <ostream>, <cstdio> or <chrono>:
-// out of line, so that every file including the context does not parse them
+// The parts of context/trace.h that need <ostream>, <cstdio> or <chrono>,
+// and the summary's arithmetic and sort: out of line, so that every file
+// including the context neither parses nor instantiates them
 // (//benchmarks/compile:include_only). The clock is the cost model's
 // (base/steady_clock_ns.h, which run_cost::now_ns reads too), so that spans
 // and measured costs read the same time (trace_test checks); read here
@@ -7,6 +8,8 @@
 // reading is one call.
 #include "context/trace.h"
 
+#include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <ostream>
 #include <string>
@@ -75,6 +78,49 @@ void trace_log::write_chrome_json(std::ostream& out,
         << ",\"subtask\":" << e.subtask << "}}";
   }
   out << "\n]}\n";
+}
+
+std::int64_t duration_series::percentile_ns(double p) const {
+  return nearest_rank_percentile(samples_, p);
+}
+
+std::int64_t duration_series::max_ns() const {
+  return samples_.empty() ? 0
+                          : *std::max_element(samples_.begin(), samples_.end());
+}
+
+void trace_summary::add(const trace_event& event) {
+  const std::int64_t ns = event.end_ns - event.start_ns;
+  switch (event.what) {
+    case trace_event::kind::system:
+      timing_of(event).runs.add(ns);
+      break;
+    case trace_event::kind::subtask:
+      ++timing_of(event).subtasks;
+      break;
+    case trace_event::kind::refresh:
+      refresh_.add(ns);
+      break;
+  }
+}
+
+void trace_summary::add(const trace_log& log) {
+  for (const trace_event& event : log.events()) add(event);
+}
+
+system_timing& trace_summary::timing_of(const trace_event& event) {
+  if (systems_.size() <= event.system_id) {
+    systems_.resize(event.system_id + 1);
+  }
+  system_timing& timing = systems_[event.system_id];
+  if (timing.name.empty()) timing.name = event.name;
+  return timing;
+}
+
+trace_summary summarize(const trace_log& log) {
+  trace_summary summary;
+  summary.add(log);
+  return summary;
 }
 
 std::string format_trace_summary(const trace_summary& summary,

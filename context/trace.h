@@ -127,14 +127,8 @@ class duration_series {
                             : static_cast<double>(sum_ns_) /
                                   static_cast<double>(samples_.size());
   }
-  std::int64_t percentile_ns(double p) const {
-    return nearest_rank_percentile(samples_, p);
-  }
-  std::int64_t max_ns() const {
-    return samples_.empty()
-               ? 0
-               : *std::max_element(samples_.begin(), samples_.end());
-  }
+  std::int64_t percentile_ns(double p) const;
+  std::int64_t max_ns() const;
   double mean_ms() const { return mean_ns() / 1e6; }
   double percentile_ms(double p) const {
     return static_cast<double>(percentile_ns(p)) / 1e6;
@@ -159,23 +153,8 @@ struct system_timing {
 
 class trace_summary {
  public:
-  void add(const trace_event& event) {
-    const std::int64_t ns = event.end_ns - event.start_ns;
-    switch (event.what) {
-      case trace_event::kind::system:
-        timing_of(event).runs.add(ns);
-        break;
-      case trace_event::kind::subtask:
-        ++timing_of(event).subtasks;
-        break;
-      case trace_event::kind::refresh:
-        refresh_.add(ns);
-        break;
-    }
-  }
-  void add(const trace_log& log) {
-    for (const trace_event& event : log.events()) add(event);
-  }
+  void add(const trace_event& event);
+  void add(const trace_log& log);
   void clear() { *this = {}; }
 
   // Indexed by system id, up to the highest id seen.
@@ -183,24 +162,13 @@ class trace_summary {
   const duration_series& refresh() const { return refresh_; }
 
  private:
-  system_timing& timing_of(const trace_event& event) {
-    if (systems_.size() <= event.system_id) {
-      systems_.resize(event.system_id + 1);
-    }
-    system_timing& timing = systems_[event.system_id];
-    if (timing.name.empty()) timing.name = event.name;
-    return timing;
-  }
+  system_timing& timing_of(const trace_event& event);
 
   std::vector<system_timing> systems_;
   duration_series refresh_;
 };
 
-inline trace_summary summarize(const trace_log& log) {
-  trace_summary summary;
-  summary.add(log);
-  return summary;
-}
+trace_summary summarize(const trace_log& log);
 
 // The table (see the top of this file).
 std::string format_trace_summary(const trace_summary& summary,

@@ -105,15 +105,9 @@ class change_log {
   }
   // Adds the ranges stamped in (since, until] to `out`.
   void gather(std::uint64_t since, std::uint64_t until,
-              std::vector<index_range>& out) const {
-    for (const entry& e : entries_) {
-      if (e.stamp > since && e.stamp <= until) out.push_back(e.range);
-    }
-  }
+              std::vector<index_range>& out) const;
   // Drops the entries stamped `seen` or before (every reader saw them).
-  void discard_up_to(std::uint64_t seen) noexcept {
-    std::erase_if(entries_, [&](const entry& e) { return e.stamp <= seen; });
-  }
+  void discard_up_to(std::uint64_t seen) noexcept;
   void clear() noexcept { entries_.clear(); }
 
  private:
