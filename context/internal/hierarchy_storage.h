@@ -31,6 +31,12 @@
 // storage.
 //
 // Not thread-safe: changed by the refresh only, read concurrently between.
+//
+// A class template with one (unused) parameter, named through the alias
+// `hierarchy_storage`: the compiler then instantiates its members, and the
+// vector operations and sorts they call, only in programs that declare a
+// hierarchy; a program without one only parses them
+// (//benchmarks/compile:include_only).
 #ifndef STRATA_CONTEXT_INTERNAL_HIERARCHY_STORAGE_H_
 #define STRATA_CONTEXT_INTERNAL_HIERARCHY_STORAGE_H_
 
@@ -42,11 +48,10 @@
 #include <utility>
 #include <vector>
 
-#include "base/check.h"
-
 namespace strata::context_internal {
 
-class hierarchy_storage {
+template <typename Unused = void>
+class basic_hierarchy_storage {
  public:
   using index_type = std::uint32_t;
   static constexpr index_type none = ~index_type{0};
@@ -206,8 +211,8 @@ class hierarchy_storage {
     }
   }
 
-  friend bool operator==(const hierarchy_storage&,
-                         const hierarchy_storage&) = default;
+  friend bool operator==(const basic_hierarchy_storage&,
+                         const basic_hierarchy_storage&) = default;
 
  private:
   void grow_to(std::size_t index) {
@@ -344,6 +349,8 @@ class hierarchy_storage {
   scratch scratch_;
   std::vector<word_type> has_parent_;
 };
+
+using hierarchy_storage = basic_hierarchy_storage<>;
 
 }  // namespace strata::context_internal
 
