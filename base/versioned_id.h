@@ -32,10 +32,11 @@
 #include <concepts>
 #include <cstddef>
 #include <cstdint>
-#include <functional>
 #include <iosfwd>
 #include <limits>
 #include <string>
+
+#include "base/internal/functional_parts.h"
 
 namespace strata {
 

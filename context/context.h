@@ -130,7 +130,6 @@
 #include <cstdint>
 #include <exception>
 #include <iosfwd>
-#include <memory>
 #include <type_traits>
 #include <utility>
 
@@ -139,6 +138,7 @@
 #include "context/internal/diagnostics.h"
 #include "context/internal/effect_channel.h"  // its rules, for the same reason
 // The rest.
+#include "base/internal/owned_ptr.h"
 #include "context/data_proxy.h"
 #include "context/effect_channel.h"
 #include "context/execution_adapter.h"
@@ -187,10 +187,10 @@ class context_base {
   }
 
  protected:
-  explicit context_base(std::unique_ptr<context_core<Types>> core)
+  explicit context_base(base_internal::owned_ptr<context_core<Types>> core)
       : core_(std::move(core)) {}
 
-  std::unique_ptr<context_core<Types>> core_;
+  base_internal::owned_ptr<context_core<Types>> core_;
 };
 
 }  // namespace context_internal
@@ -209,8 +209,8 @@ class context : public context_internal::context_base<
  public:
   template <typename... SystemArgs>
   explicit context(const Settings& settings, SystemArgs&&... args)
-      : base(std::make_unique<core_type>(settings,
-                                         std::forward<SystemArgs>(args)...)) {}
+      : base(base_internal::make_owned<core_type>(
+            settings, std::forward<SystemArgs>(args)...)) {}
 
   context(context&&) noexcept = default;
   context& operator=(context&&) noexcept = default;

@@ -37,11 +37,12 @@
 #include <algorithm>
 #include <cstddef>
 #include <exception>
-#include <memory>
 #include <new>
 #include <type_traits>
 #include <utility>
 #include <vector>
+
+#include "base/internal/owned_ptr.h"
 
 namespace strata {
 
@@ -111,7 +112,7 @@ class deferred_queue {
     void (*destroy)(void*) noexcept;
   };
   struct block {
-    std::unique_ptr<std::byte[]> bytes;
+    base_internal::owned_ptr<std::byte[]> bytes;
     std::size_t size;
   };
 
@@ -138,7 +139,7 @@ class deferred_queue {
     // new std::byte[] returns memory aligned for max_align_t; left
     // uninitialized, since every object is constructed in place.
     blocks_.push_back(
-        {std::unique_ptr<std::byte[]>(new std::byte[bytes]), bytes});
+        {base_internal::owned_ptr<std::byte[]>(new std::byte[bytes]), bytes});
     block_ = blocks_.size() - 1;
     offset_ = size;
     return blocks_.back().bytes.get();

@@ -37,9 +37,9 @@
 #define STRATA_CONTEXT_REFRESH_EVENT_H_
 
 #include <cstddef>
-#include <functional>
 #include <string_view>
 
+#include "base/internal/functional_parts.h"
 #include "entity/entity_id.h"
 
 namespace strata {

@@ -69,13 +69,13 @@
 #include <algorithm>
 #include <array>
 #include <cstddef>
-#include <memory>
 #include <type_traits>
 #include <utility>
 #include <vector>
 
 #include "base/check.h"
 #include "base/internal/flat_tuple.h"
+#include "base/internal/owned_ptr.h"
 #include "context/hierarchy.h"
 #include "context/internal/change_stamps.h"
 #include "context/internal/hierarchy_storage.h"
@@ -141,7 +141,8 @@ class world_snapshot {
     if (other.entities_ == nullptr) {
       entities_.reset();
     } else if (entities_ == nullptr) {
-      entities_ = std::make_unique<entity_storage_type>(*other.entities_);
+      entities_ =
+          base_internal::make_owned<entity_storage_type>(*other.entities_);
     } else {
       *entities_ = *other.entities_;
     }
@@ -177,7 +178,8 @@ class world_snapshot {
     check_copyable(concat_t<component_types, resource_types>{});
     try {
       if (entities_ == nullptr) {
-        entities_ = std::make_unique<entity_storage_type>(core.entities());
+        entities_ =
+            base_internal::make_owned<entity_storage_type>(core.entities());
       } else {
         *entities_ = core.entities();
       }
@@ -355,7 +357,7 @@ class world_snapshot {
     components.template count_new<T>(next);
   }
 
-  std::unique_ptr<entity_storage_type> entities_;
+  base_internal::owned_ptr<entity_storage_type> entities_;
   // Components of chunks without an image, type by type in index order.
   typename context_internal::component_values<component_types>::type values_;
   // Imaged chunks: their memory for slots [0, image_slots_[S]).

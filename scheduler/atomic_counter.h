@@ -61,7 +61,7 @@
 // (atomic_counter.cc), from the call's table of constexpr arrays
 // (scheduler/internal/call_table.h); a program instantiates the table, a few
 // arrays sized by its system count and execute(). The systems are called
-// through absl::FunctionRef, one indirect call per system and step; their
+// through a run_function, one indirect call per system and step; their
 // predictions are read once per call, into an array.
 #ifndef STRATA_SCHEDULER_ATOMIC_COUNTER_H_
 #define STRATA_SCHEDULER_ATOMIC_COUNTER_H_
@@ -71,8 +71,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <exception>
+#include <type_traits>
 
-#include "absl/functional/function_ref.h"
 #include "scheduler/chain.h"
 #include "scheduler/hand_off.h"
 #include "scheduler/internal/call_table.h"
@@ -86,14 +86,37 @@ namespace strata::scheduler {
 namespace atomic_counter_internal {
 
 // The run on the pool, compiled once in atomic_counter.cc from the call's
-// table (scheduler/internal/call_table.h): it calls the systems through an
-// absl::FunctionRef and reads their predictions from an array the caller
+// table (scheduler/internal/call_table.h): it calls the systems through a
+// run_function and reads their predictions from an array the caller
 // filled, and the caller's template part provides the per-call arrays on its
 // stack (pool_storage<N>), so a program instantiates only what depends on
 // its system count. One pool_run per execute() call, on the caller's stack;
 // its tasks run on the pool's threads and finish before run_all() returns.
 
-using run_function = absl::FunctionRef<void(std::size_t)>;
+// The caller's run_system(id), by reference: what the compiled-once run calls
+// for each system. The callable must outlive the run_function (the caller's
+// execute() frame does). The role of absl::FunctionRef<void(std::size_t)>,
+// without its <functional>, which every program would otherwise compile.
+class run_function {
+ public:
+  template <typename F, typename = std::enable_if_t<!std::is_same_v<
+                            std::remove_cvref_t<F>, run_function>>>
+  run_function(F&& run_system) noexcept  // NOLINT: implicit, as FunctionRef
+      : callable_(const_cast<void*>(
+            static_cast<const void*>(__builtin_addressof(run_system)))),
+        call_(&call<std::remove_reference_t<F>>) {}
+
+  void operator()(std::size_t id) const { call_(callable_, id); }
+
+ private:
+  template <typename Callable>
+  static void call(void* callable, std::size_t id) {
+    (*static_cast<Callable*>(callable))(id);
+  }
+
+  void* callable_;
+  void (*call_)(void* callable, std::size_t id);
+};
 
 // Each selected system's critical-path rank (written to rank, one per
 // system) from its prediction (predicted, one per system, in ns or

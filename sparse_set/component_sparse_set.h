@@ -45,7 +45,6 @@
 #include <algorithm>
 #include <concepts>
 #include <cstddef>
-#include <functional>
 #include <limits>
 #include <span>
 #include <tuple>
@@ -55,6 +54,7 @@
 
 #include "base/check.h"
 #include "base/internal/flat_tuple.h"
+#include "base/internal/functional_parts.h"
 #include "base/internal/object_bytes.h"
 #include "base/versioned_id.h"
 #include "sparse_set/versioned_sparse_set.h"

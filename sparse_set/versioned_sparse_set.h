@@ -53,15 +53,15 @@
 #include <algorithm>
 #include <bit>
 #include <cstddef>
-#include <functional>
 #include <iterator>
-#include <memory>
 #include <span>
 #include <type_traits>
 #include <utility>
 #include <vector>
 
 #include "base/check.h"
+#include "base/internal/functional_parts.h"
+#include "base/internal/owned_ptr.h"
 #include "base/versioned_id.h"
 
 namespace strata {
@@ -293,7 +293,7 @@ class versioned_sparse_set {
   }
 
  private:
-  using page_type = std::unique_ptr<underlying_type[]>;
+  using page_type = base_internal::owned_ptr<underlying_type[]>;
 
   static constexpr underlying_type kEmptySlot = ~underlying_type{0};
   static constexpr underlying_type kVersionMask = traits_type::version_mask;

@@ -58,7 +58,7 @@ void parallel_for_indices(thread_pool& pool, std::size_t n, void* body,
     return;
   }
   task_group group(pool);
-  // Each task captures only a pointer to this frame: AnyInvocable stores it
+  // Each task captures only a pointer to this frame: the task stores it
   // inline, so no task allocates.
   struct frame {
     task_group* group;

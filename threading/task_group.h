@@ -36,7 +36,7 @@
 //
 // Complexity: run() is one pool post plus one relaxed atomic increment; each
 //   task adds one atomic decrement. No heap allocation per task when f's
-//   captures fit in 8 bytes (AnyInvocable's 16-byte inline buffer holds the
+//   captures fit in 8 bytes (the task's two-pointer inline buffer holds the
 //   group pointer plus f); parallel_for never allocates per task (each task
 //   captures a pointer to a stack frame). The group itself is a
 //   small object meant to live on the caller's stack.
@@ -59,7 +59,6 @@
 #include <atomic>
 #include <cstddef>
 #include <exception>
-#include <memory>
 #include <type_traits>
 #include <utility>
 
@@ -149,7 +148,8 @@ void parallel_for(thread_pool& pool, std::size_t n, F&& f) {
                 "parallel_for needs a callable taking a std::size_t index");
   using body_type = std::remove_reference_t<F>;
   task_group_internal::parallel_for_indices(
-      pool, n, const_cast<void*>(static_cast<const void*>(std::addressof(f))),
+      pool, n,
+      const_cast<void*>(static_cast<const void*>(__builtin_addressof(f))),
       [](void* body, std::size_t index) {
         (*static_cast<body_type*>(body))(index);
       });

@@ -460,7 +460,8 @@ std::size_t thread_pool::default_worker_count() noexcept {
 }
 
 thread_pool::thread_pool(std::size_t workers)
-    : state_(std::make_unique<state>(workers)), worker_count_(workers) {
+    : state_(base_internal::make_owned<state>(workers)),
+      worker_count_(workers) {
   state_->workers.reserve(workers);
   try {
     for (std::size_t i = 0; i < workers; ++i) {

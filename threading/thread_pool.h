@@ -46,8 +46,9 @@
 //
 // Contract
 //   * post(t) queues a move-only task; some thread runs it exactly once.
-//     Tasks are absl::AnyInvocable<void()>: a callable whose captures fit in
-//     16 bytes (two pointers, nothrow-movable) is stored inline, so posting it
+//     Tasks are move-only void() callables (threading/internal/pool_task.h):
+//     one whose captures fit in two pointers and whose move cannot throw is
+//     stored inline, so posting it
 //     performs no heap allocation once the queue it goes to has held as many
 //     tasks before (rings grow by doubling and keep their capacity; measured
 //     by thread_pool_test and thread_pool_benchmark).
@@ -96,10 +97,10 @@
 
 #include <atomic>
 #include <cstddef>
-#include <memory>
 
-#include "absl/functional/any_invocable.h"
+#include "base/internal/owned_ptr.h"
 #include "threading/executor.h"
+#include "threading/internal/pool_task.h"
 
 namespace strata {
 
@@ -107,7 +108,7 @@ class task_group;
 
 class thread_pool {
  public:
-  using task = absl::AnyInvocable<void()>;
+  using task = threading_internal::pool_task;
 
   // std::thread::hardware_concurrency(); 0 if it is unknown.
   static std::size_t default_worker_count() noexcept;
@@ -169,7 +170,7 @@ class thread_pool {
   // Waits until every job posted to external_ has returned.
   void wait_for_external_jobs();
 
-  std::unique_ptr<state> state_;
+  base_internal::owned_ptr<state> state_;
   executor* external_ = nullptr;
   // Jobs posted to external_ that have not returned yet (guarded for the
   // destructor's wait by the state's external mutex).

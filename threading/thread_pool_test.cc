@@ -285,7 +285,7 @@ TEST(ThreadPoolDeathTest, ThrowingPostedTaskTerminatesWithMessage) {
       "a task passed to post\\(\\) threw: boom from a task");
 }
 
-// Posting a task whose captures fit AnyInvocable's inline buffer allocates
+// Posting a task whose captures fit the task's inline buffer allocates
 // nothing once the queue has warmed up. A large capture is measured too, to
 // show that the counter does see allocations.
 std::size_t allocations_for_rounds(thread_pool& pool, int rounds, int tasks,

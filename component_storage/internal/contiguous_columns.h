@@ -24,7 +24,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
-#include <memory>
 #include <new>
 #include <span>
 #include <type_traits>
@@ -32,6 +31,7 @@
 
 #include "base/check.h"
 #include "base/internal/flat_tuple.h"
+#include "base/internal/owned_ptr.h"
 #include "base/limit.h"
 #include "component_storage/component_signature.h"
 #include "component_storage/internal/aos_row.h"
@@ -124,7 +124,7 @@ class contiguous_columns {
                   "does not have");
     const size_type slot = id.index();
     if constexpr (!std::is_trivially_destructible_v<T>) {
-      std::destroy_at(&object<k_of<T>>(slot));
+      object<k_of<T>>(slot).~T();
     }
     live_[live_index<k_of<T>>(slot)] = 0;
   }
@@ -332,9 +332,10 @@ class contiguous_columns {
   }
   template <std::size_t K>
   void destroy_live_of() noexcept {
-    if constexpr (!std::is_trivially_destructible_v<nth<K>>) {
+    using T = nth<K>;
+    if constexpr (!std::is_trivially_destructible_v<T>) {
       for (size_type slot = 0; slot < capacity_; ++slot) {
-        if (live_[live_index<K>(slot)] != 0) std::destroy_at(&object<K>(slot));
+        if (live_[live_index<K>(slot)] != 0) object<K>(slot).~T();
       }
     }
   }
@@ -347,7 +348,8 @@ class contiguous_columns {
   // current capacity). Strong guarantee: if allocation throws, nothing
   // changed; relocation itself cannot throw (nothrow moves, checked above).
   void reallocate(size_type n) {
-    std::unique_ptr<std::uint8_t[]> live(new std::uint8_t[n * kComponents]());
+    base_internal::owned_ptr<std::uint8_t[]> live(
+        new std::uint8_t[n * kComponents]());
     storage fresh = allocate(n);
     if (capacity_ > 0) {
       relocate(fresh);
@@ -382,7 +384,7 @@ class contiguous_columns {
         if (live_[live_index<K>(slot)] == 0) continue;
         T& from = object<K>(slot);
         ::new (raw_address<K>(to, slot)) T(std::move(from));
-        std::destroy_at(&from);
+        from.~T();
       }
     }
   }
@@ -391,7 +393,7 @@ class contiguous_columns {
   // live_[slot * kComponents + k] != 0 iff component k of slot exists. A byte
   // (not a bit) per flag so that different slots never share a memory
   // location and may be written from different threads.
-  std::unique_ptr<std::uint8_t[]> live_;
+  base_internal::owned_ptr<std::uint8_t[]> live_;
   size_type capacity_ = 0;
 };
 

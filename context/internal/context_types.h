@@ -6,7 +6,6 @@
 
 #include <array>
 #include <cstddef>
-#include <memory>
 #include <new>
 #include <string_view>
 #include <type_traits>

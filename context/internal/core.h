@@ -18,13 +18,13 @@
 #include <cstddef>
 #include <cstdint>
 #include <exception>
-#include <memory>
 #include <string_view>
 #include <tuple>
 #include <type_traits>
 #include <utility>
 
 #include "base/internal/flat_tuple.h"
+#include "base/internal/owned_ptr.h"
 #include "context/internal/adaptive_run_policy.h"
 #include "context/internal/change_stamps.h"
 #include "context/internal/context_types.h"
@@ -351,7 +351,7 @@ class context_core
   }
 
   // On the heap: a fixed-limit storage keeps its arrays inline.
-  std::unique_ptr<entity_storage_type> entities_ptr_;
+  base_internal::owned_ptr<entity_storage_type> entities_ptr_;
   component_storage_type components_;
   std::size_t thread_count_;
   bool refresh_parallel_;

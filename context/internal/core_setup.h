@@ -9,13 +9,13 @@
 
 #include <algorithm>
 #include <cstddef>
-#include <memory>
 #include <tuple>
 #include <type_traits>
 #include <utility>
 
 #include "base/check.h"
 #include "base/internal/flat_tuple.h"
+#include "base/internal/owned_ptr.h"
 #include "context/context_arguments.h"
 #include "context/internal/diagnostics.h"
 #include "context/run_options.h"
@@ -48,13 +48,13 @@ std::size_t initial_capacity(const typename Types::settings_type& settings,
 }
 
 template <typename Types>
-std::unique_ptr<typename Types::entity_storage_type> make_entities(
+base_internal::owned_ptr<typename Types::entity_storage_type> make_entities(
     const typename Types::settings_type& settings, const run_options& options) {
   using storage = typename Types::entity_storage_type;
   if constexpr (Types::limit_type::is_fixed) {
-    return std::make_unique<storage>();
+    return base_internal::make_owned<storage>();
   } else {
-    return std::make_unique<storage>(
+    return base_internal::make_owned<storage>(
         initial_capacity<Types>(settings, options));
   }
 }

@@ -16,13 +16,13 @@
 #include <cstdint>
 #include <cstring>
 #include <istream>
-#include <memory>
 #include <ostream>
 #include <string>
 #include <type_traits>
 #include <utility>
 #include <vector>
 
+#include "base/internal/owned_ptr.h"
 #include "context/internal/byte_streams.h"
 #include "context/internal/hierarchy_storage.h"
 #include "context/snapshot.h"
@@ -237,7 +237,7 @@ struct world_io {
     std::vector<value_type> slots(static_cast<std::size_t>(end));
     if (!in.bytes(slots.data(), slots.size() * sizeof(value_type)))
       return false;
-    staging.entities_ = std::make_unique<entity_storage_type>();
+    staging.entities_ = base_internal::make_owned<entity_storage_type>();
     auto& entities = *staging.entities_;
     if (!entities.assign_slots(slots.data(), slots.size(), head, tail))
       return false;

@@ -28,7 +28,7 @@
 // Complexity: push and pop are O(1), amortized over growth: the ring doubles
 //   when full and keeps its capacity, so a queue that has held n tasks never
 //   allocates again for n or fewer (pushing a task whose captures fit
-//   AnyInvocable's inline buffer then allocates nothing).
+//   the task's inline buffer then allocates nothing).
 // Thread-safety: every member may be called from any thread concurrently.
 // Blocking: push, pop and empty_now block only on the mutex, held for a few
 //   moves; try_pop and looks_empty never block.
@@ -42,7 +42,7 @@
 #include <mutex>
 #include <utility>
 
-#include "absl/functional/any_invocable.h"
+#include "threading/internal/pool_task.h"
 
 namespace strata::threading_internal {
 
@@ -50,7 +50,7 @@ namespace strata::threading_internal {
 // the owner's pushes would otherwise invalidate a neighbour's lock word.
 class alignas(64) task_queue {
  public:
-  using task = absl::AnyInvocable<void()>;
+  using task = pool_task;
 
   enum class pop_result { taken, empty, contended };
 
@@ -107,8 +107,7 @@ class alignas(64) task_queue {
   bool take_oldest(task& out) {
     if (count_ == 0) return false;
     task& slot = slots_[head_];
-    out = std::move(slot);
-    slot = nullptr;  // A moved-from AnyInvocable is not promised empty.
+    out = std::move(slot);  // leaves the slot empty
     head_ = (head_ + 1) & mask_;
     publish_count(count_ - 1);
     return true;
