@@ -36,7 +36,7 @@
 #include <limits>
 #include <string>
 
-#include "base/internal/functional_parts.h"
+#include "base/internal/standard_parts.h"
 
 namespace strata {
 

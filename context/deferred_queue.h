@@ -34,7 +34,6 @@
 #ifndef STRATA_CONTEXT_DEFERRED_QUEUE_H_
 #define STRATA_CONTEXT_DEFERRED_QUEUE_H_
 
-#include <algorithm>
 #include <cstddef>
 #include <exception>
 #include <new>
@@ -43,6 +42,7 @@
 #include <vector>
 
 #include "base/internal/owned_ptr.h"
+#include "base/internal/standard_parts.h"
 
 namespace strata {
 

@@ -39,7 +39,7 @@
 #include <cstddef>
 #include <string_view>
 
-#include "base/internal/functional_parts.h"
+#include "base/internal/standard_parts.h"
 #include "entity/entity_id.h"
 
 namespace strata {

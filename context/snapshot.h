@@ -66,7 +66,6 @@
 #ifndef STRATA_CONTEXT_SNAPSHOT_H_
 #define STRATA_CONTEXT_SNAPSHOT_H_
 
-#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <type_traits>
@@ -76,6 +75,7 @@
 #include "base/check.h"
 #include "base/internal/flat_tuple.h"
 #include "base/internal/owned_ptr.h"
+#include "base/internal/standard_parts.h"
 #include "context/hierarchy.h"
 #include "context/internal/change_stamps.h"
 #include "context/internal/hierarchy_storage.h"

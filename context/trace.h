@@ -36,13 +36,14 @@
 #ifndef STRATA_CONTEXT_TRACE_H_
 #define STRATA_CONTEXT_TRACE_H_
 
-#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <iosfwd>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "base/internal/standard_parts.h"
 
 namespace strata {
 

@@ -34,10 +34,11 @@
 #ifndef STRATA_SCHEDULER_DEPENDENCY_GRAPH_H_
 #define STRATA_SCHEDULER_DEPENDENCY_GRAPH_H_
 
-#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
+
+#include "base/internal/standard_parts.h"
 
 namespace strata {
 

@@ -55,7 +55,6 @@
 #ifndef STRATA_SCHEDULER_INNER_PARALLELISM_H_
 #define STRATA_SCHEDULER_INNER_PARALLELISM_H_
 
-#include <algorithm>
 #include <concepts>
 #include <cstddef>
 #include <cstdint>
@@ -63,6 +62,7 @@
 #include <utility>
 
 #include "base/check.h"
+#include "base/internal/standard_parts.h"
 #include "scheduler/hand_off.h"
 
 namespace strata {

@@ -42,7 +42,6 @@
 #ifndef STRATA_SPARSE_SET_COMPONENT_SPARSE_SET_H_
 #define STRATA_SPARSE_SET_COMPONENT_SPARSE_SET_H_
 
-#include <algorithm>
 #include <concepts>
 #include <cstddef>
 #include <limits>
@@ -54,8 +53,8 @@
 
 #include "base/check.h"
 #include "base/internal/flat_tuple.h"
-#include "base/internal/functional_parts.h"
 #include "base/internal/object_bytes.h"
+#include "base/internal/standard_parts.h"
 #include "base/versioned_id.h"
 #include "sparse_set/versioned_sparse_set.h"
 

@@ -43,14 +43,13 @@
 #ifndef STRATA_SPARSE_SET_ORDERED_INDEX_SET_H_
 #define STRATA_SPARSE_SET_ORDERED_INDEX_SET_H_
 
-#include <algorithm>
 #include <bit>
 #include <cstddef>
 #include <cstdint>
-#include <iterator>
 #include <vector>
 
 #include "base/check.h"
+#include "base/internal/standard_parts.h"
 #include "sparse_set/internal/batch_counter.h"
 
 namespace strata {

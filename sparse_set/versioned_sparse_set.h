@@ -50,18 +50,16 @@
 #ifndef STRATA_SPARSE_SET_VERSIONED_SPARSE_SET_H_
 #define STRATA_SPARSE_SET_VERSIONED_SPARSE_SET_H_
 
-#include <algorithm>
 #include <bit>
 #include <cstddef>
-#include <iterator>
 #include <span>
 #include <type_traits>
 #include <utility>
 #include <vector>
 
 #include "base/check.h"
-#include "base/internal/functional_parts.h"
 #include "base/internal/owned_ptr.h"
+#include "base/internal/standard_parts.h"
 #include "base/versioned_id.h"
 
 namespace strata {

@@ -55,13 +55,13 @@
 #ifndef STRATA_THREADING_TASK_GROUP_H_
 #define STRATA_THREADING_TASK_GROUP_H_
 
-#include <algorithm>
 #include <atomic>
 #include <cstddef>
 #include <exception>
 #include <type_traits>
 #include <utility>
 
+#include "base/internal/standard_parts.h"
 #include "threading/thread_pool.h"
 
 namespace strata {

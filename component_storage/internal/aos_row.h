@@ -6,9 +6,10 @@
 #ifndef STRATA_COMPONENT_STORAGE_INTERNAL_AOS_ROW_H_
 #define STRATA_COMPONENT_STORAGE_INTERNAL_AOS_ROW_H_
 
-#include <algorithm>
 #include <cstddef>
 #include <new>
+
+#include "base/internal/standard_parts.h"
 
 namespace strata::chunk_internal {
 

@@ -20,7 +20,6 @@
 #ifndef STRATA_COMPONENT_STORAGE_INTERNAL_CONTIGUOUS_COLUMNS_H_
 #define STRATA_COMPONENT_STORAGE_INTERNAL_CONTIGUOUS_COLUMNS_H_
 
-#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -32,6 +31,7 @@
 #include "base/check.h"
 #include "base/internal/flat_tuple.h"
 #include "base/internal/owned_ptr.h"
+#include "base/internal/standard_parts.h"
 #include "base/limit.h"
 #include "component_storage/component_signature.h"
 #include "component_storage/internal/aos_row.h"

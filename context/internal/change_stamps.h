@@ -52,15 +52,14 @@
 #ifndef STRATA_CONTEXT_INTERNAL_CHANGE_STAMPS_H_
 #define STRATA_CONTEXT_INTERNAL_CHANGE_STAMPS_H_
 
-#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
-#include <iterator>
 #include <utility>
 #include <vector>
 
 #include "base/check.h"
+#include "base/internal/standard_parts.h"
 #include "meta/type_list.h"
 
 namespace strata::context_internal {

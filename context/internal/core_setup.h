@@ -7,7 +7,6 @@
 #ifndef STRATA_CONTEXT_INTERNAL_CORE_SETUP_H_
 #define STRATA_CONTEXT_INTERNAL_CORE_SETUP_H_
 
-#include <algorithm>
 #include <cstddef>
 #include <tuple>
 #include <type_traits>
@@ -16,6 +15,7 @@
 #include "base/check.h"
 #include "base/internal/flat_tuple.h"
 #include "base/internal/owned_ptr.h"
+#include "base/internal/standard_parts.h"
 #include "context/context_arguments.h"
 #include "context/internal/diagnostics.h"
 #include "context/run_options.h"

@@ -25,7 +25,6 @@
 #ifndef STRATA_CONTEXT_INTERNAL_EFFECT_CHANNEL_H_
 #define STRATA_CONTEXT_INTERNAL_EFFECT_CHANNEL_H_
 
-#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -33,6 +32,7 @@
 #include <utility>
 #include <vector>
 
+#include "base/internal/standard_parts.h"
 #include "context/internal/append_buffer.h"
 #include "context/internal/split_rule.h"
 #include "entity/entity_id.h"

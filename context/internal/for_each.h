@@ -28,7 +28,6 @@
 #ifndef STRATA_CONTEXT_INTERNAL_FOR_EACH_H_
 #define STRATA_CONTEXT_INTERNAL_FOR_EACH_H_
 
-#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -37,6 +36,7 @@
 #include <utility>
 
 #include "base/check.h"
+#include "base/internal/standard_parts.h"
 #include "component_storage/chunk.h"
 #include "context/internal/change_stamps.h"
 #include "entity/entity_id.h"

@@ -10,9 +10,9 @@
 #define STRATA_CONTEXT_INTERNAL_HIERARCHY_QUERIES_H_
 
 #include <cstddef>
-#include <iterator>
 #include <type_traits>
 
+#include "base/internal/standard_parts.h"
 #include "context/internal/hierarchy_storage.h"
 #include "entity/entity_id.h"
 #include "meta/diagnostic.h"

@@ -40,13 +40,14 @@
 #ifndef STRATA_CONTEXT_INTERNAL_HIERARCHY_STORAGE_H_
 #define STRATA_CONTEXT_INTERNAL_HIERARCHY_STORAGE_H_
 
-#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
 #include <span>
 #include <utility>
 #include <vector>
+
+#include "base/internal/standard_parts.h"
 
 namespace strata::context_internal {
 

@@ -23,7 +23,6 @@
 #ifndef STRATA_CONTEXT_INTERNAL_HOOK_PHASE_H_
 #define STRATA_CONTEXT_INTERNAL_HOOK_PHASE_H_
 
-#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <exception>
@@ -33,6 +32,7 @@
 
 #include "base/check.h"
 #include "base/internal/flat_tuple.h"
+#include "base/internal/standard_parts.h"
 #include "context/hook_proxy.h"
 #include "context/hooks.h"
 #include "context/internal/entity_order.h"

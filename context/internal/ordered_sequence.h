@@ -40,13 +40,13 @@
 #ifndef STRATA_CONTEXT_INTERNAL_ORDERED_SEQUENCE_H_
 #define STRATA_CONTEXT_INTERNAL_ORDERED_SEQUENCE_H_
 
-#include <algorithm>
 #include <cstddef>
 #include <cstdint>
-#include <iterator>
 #include <span>
 #include <type_traits>
 #include <vector>
+
+#include "base/internal/standard_parts.h"
 
 namespace strata::context_internal {
 

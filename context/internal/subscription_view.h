@@ -11,8 +11,8 @@
 #define STRATA_CONTEXT_INTERNAL_SUBSCRIPTION_VIEW_H_
 
 #include <cstddef>
-#include <iterator>
 
+#include "base/internal/standard_parts.h"
 #include "entity/entity_id.h"
 #include "sparse_set/ordered_index_set.h"
 

@@ -30,7 +30,6 @@
 #ifndef STRATA_CONTEXT_INTERNAL_SUBTASK_EXECUTOR_H_
 #define STRATA_CONTEXT_INTERNAL_SUBTASK_EXECUTOR_H_
 
-#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <exception>
@@ -38,6 +37,7 @@
 #include <utility>
 
 #include "absl/base/attributes.h"
+#include "base/internal/standard_parts.h"
 #include "context/data_proxy.h"
 #include "context/execution_adapter.h"
 #include "context/internal/ordered_loop.h"
