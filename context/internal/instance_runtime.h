@@ -84,11 +84,18 @@ class instance_runtime {
   using state_type = State;
   using strategy_type = Strategy;
 
-  instance_runtime(Strategy strategy, std::size_t system_id,
-                   const bitset_type& required, const bitset_type& excluded,
-                   subscription_hooks hooks, const EntityStorage& entities)
+  // Out of line, as the destructor: called once per system, and the same
+  // function for every system of the same strategy and state types (GCC
+  // would otherwise inline a copy for each system when the settings have
+  // external linkage).
+  [[gnu::noinline]] instance_runtime(Strategy strategy, std::size_t system_id,
+                                     const bitset_type& required,
+                                     const bitset_type& excluded,
+                                     subscription_hooks hooks,
+                                     const EntityStorage& entities)
       : strategy_(std::move(strategy)),
         subscription_(system_id, required, excluded, hooks, entities) {}
+  [[gnu::noinline]] ~instance_runtime() = default;
 
   instance_runtime(const instance_runtime&) = delete;
   instance_runtime& operator=(const instance_runtime&) = delete;
@@ -168,6 +175,26 @@ class instance_runtime {
       pass_started_ = true;
       return;
     }
+    begin_further_pass();
+  }
+
+  // The latest run threw: the kills, deferred functions and messages of its
+  // passes are dropped (context/context.h, exceptions); earlier runs keep
+  // theirs.
+  void discard_run() noexcept {
+    for (std::size_t s = run_first_; s < used_states_; ++s) {
+      states_[s].to_kill.clear();
+      states_[s].deferred.clear();
+      states_[s].outboxes.clear();
+    }
+  }
+
+ private:
+  // A further pass of the run (begin_pass). Out of line: rare, and the
+  // same function for every system of the same strategy and state types
+  // (GCC would otherwise inline a copy into each system's run when the
+  // settings have external linkage).
+  [[gnu::noinline]] void begin_further_pass() {
     const std::size_t first = used_states_;
     if (states_.size() < first + active_subtasks_) {
       states_.resize(first + active_subtasks_);
@@ -186,18 +213,6 @@ class instance_runtime {
     ++run_in_step_;
   }
 
-  // The latest run threw: the kills, deferred functions and messages of its
-  // passes are dropped (context/context.h, exceptions); earlier runs keep
-  // theirs.
-  void discard_run() noexcept {
-    for (std::size_t s = run_first_; s < used_states_; ++s) {
-      states_[s].to_kill.clear();
-      states_[s].deferred.clear();
-      states_[s].outboxes.clear();
-    }
-  }
-
- private:
   Strategy strategy_;
   subscription_type subscription_;
   std::vector<State> states_;
