@@ -84,10 +84,10 @@ class instance_runtime {
   using state_type = State;
   using strategy_type = Strategy;
 
-  // Out of line, as the destructor: called once per system, and the same
-  // function for every system of the same strategy and state types (GCC
-  // would otherwise inline a copy for each system when the settings have
-  // external linkage).
+  // Out of line, as the destructor and begin_pass: the same function for
+  // every system of the same strategy and state types, called once per
+  // system (GCC would otherwise inline a copy for each system when the
+  // settings have external linkage).
   [[gnu::noinline]] instance_runtime(Strategy strategy, std::size_t system_id,
                                      const bitset_type& required,
                                      const bitset_type& excluded,
@@ -170,31 +170,12 @@ class instance_runtime {
   // Before a pass over the subtasks: the run's first pass uses the states
   // prepare_subtasks set; a further one (a detailed_instance callable
   // calling for_subtasks again) gets fresh states with the same slices.
-  void begin_pass() {
+  // Out of line: once per system run, the same function for every system.
+  [[gnu::noinline]] void begin_pass() {
     if (!pass_started_) {
       pass_started_ = true;
       return;
     }
-    begin_further_pass();
-  }
-
-  // The latest run threw: the kills, deferred functions and messages of its
-  // passes are dropped (context/context.h, exceptions); earlier runs keep
-  // theirs.
-  void discard_run() noexcept {
-    for (std::size_t s = run_first_; s < used_states_; ++s) {
-      states_[s].to_kill.clear();
-      states_[s].deferred.clear();
-      states_[s].outboxes.clear();
-    }
-  }
-
- private:
-  // A further pass of the run (begin_pass). Out of line: rare, and the
-  // same function for every system of the same strategy and state types
-  // (GCC would otherwise inline a copy into each system's run when the
-  // settings have external linkage).
-  [[gnu::noinline]] void begin_further_pass() {
     const std::size_t first = used_states_;
     if (states_.size() < first + active_subtasks_) {
       states_.resize(first + active_subtasks_);
@@ -213,6 +194,18 @@ class instance_runtime {
     ++run_in_step_;
   }
 
+  // The latest run threw: the kills, deferred functions and messages of its
+  // passes are dropped (context/context.h, exceptions); earlier runs keep
+  // theirs.
+  void discard_run() noexcept {
+    for (std::size_t s = run_first_; s < used_states_; ++s) {
+      states_[s].to_kill.clear();
+      states_[s].deferred.clear();
+      states_[s].outboxes.clear();
+    }
+  }
+
+ private:
   Strategy strategy_;
   subscription_type subscription_;
   std::vector<State> states_;
