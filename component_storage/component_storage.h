@@ -309,9 +309,13 @@ class component_storage {
   // metadata). Cheaper than remove_all on each: the bits are read once per
   // entity, not written back bit by bit (a chain of byte stores and
   // reloads; BM_DestroyEntities, benchmarks/entity_benchmark.cc), and the
-  // per-type counts stay in registers.
+  // per-type counts stay in registers. Forced inline: each instantiation
+  // has one caller (the refresh's kill phase), and GCC leaves COMDAT
+  // copies out of line when the settings have external linkage.
   template <typename It, typename BitsOf, typename After>
-  void destroy_all_of(It first, It last, BitsOf bits_of, After after) {
+  [[gnu::always_inline]] inline void destroy_all_of(It first, It last,
+                                                    BitsOf bits_of,
+                                                    After after) {
     std::array<size_type, component_count> removed{};
     for (; first != last; ++first) {
       const auto bits = bits_of(*first);  // a copy: one load

@@ -245,9 +245,14 @@ class ordered_index_set {
   // full words (count a multiple of 64: a dense stretch, worth a tight loop),
   // on_index(index) one by one for the members of other words (a sparse
   // stretch, where run detection would cost more than it saves).
+  // Forced inline: each instantiation (its lambdas are its caller's) has
+  // one caller, and GCC leaves COMDAT copies out of line, as they are in
+  // a program whose context settings have external linkage.
   template <typename OnRun, typename OnIndex>
-  void for_each_member(size_type begin_rank, size_type end_rank, OnRun&& on_run,
-                       OnIndex&& on_index) const {
+  [[gnu::always_inline]] inline void for_each_member(size_type begin_rank,
+                                                     size_type end_rank,
+                                                     OnRun&& on_run,
+                                                     OnIndex&& on_index) const {
     if (end_rank > size_) end_rank = size_;
     if (begin_rank >= end_rank) return;
     // Words [first word, stop word], masked at both ends; no per-member
@@ -292,8 +297,10 @@ class ordered_index_set {
   }
 
   // f(index) for the members of ranks [begin_rank, end_rank), ascending.
+  // Forced inline, as for_each_member is.
   template <typename F>
-  void for_each(size_type begin_rank, size_type end_rank, F&& f) const {
+  [[gnu::always_inline]] inline void for_each(size_type begin_rank,
+                                              size_type end_rank, F&& f) const {
     for_each_member(
         begin_rank, end_rank,
         [&](size_type first, size_type count) {

@@ -320,8 +320,11 @@ class context_core
   // The refresh's phases in order (context/refresh.h), each in its own
   // header. The systems noted for subtask work are visited in phases 1 and
   // 2 only. The first exception of a deferred function or a hook is
-  // rethrown after every phase ran.
-  void refresh() {
+  // rethrown after every phase ran. Forced inline, as the phases are:
+  // called once per context type, which GCC inlines on its own only when
+  // the settings have internal linkage (it leaves COMDAT copies out of
+  // line).
+  [[gnu::always_inline]] inline void refresh() {
     defer_proxy<Types> proxy(*this);
     const bool subtask_work = subtask_work_.take();
     std::exception_ptr failure =

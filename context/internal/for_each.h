@@ -264,10 +264,15 @@ template <typename F, typename... T>
   for (std::size_t i = first; i < last; ++i) f(at[i]...);
 }
 // Dense stretches (whole full words of the subscription) run as one loop;
-// sparse ones index by index, as a list of indices would.
+// sparse ones index by index, as a list of indices would. Forced inline:
+// each instantiation has one caller (loop_ranks), and GCC leaves COMDAT
+// copies out of line when the settings have external linkage.
 template <typename Set, typename F, std::size_t W, typename... At>
-void loop_runs_by_index(const Set& set, std::size_t begin, std::size_t end,
-                        F& f, write_log<W>& stamps, At... at) {
+[[gnu::always_inline]] inline void loop_runs_by_index(const Set& set,
+                                                      std::size_t begin,
+                                                      std::size_t end, F& f,
+                                                      write_log<W>& stamps,
+                                                      At... at) {
   set.for_each_member(
       begin, end,
       [&](std::size_t first, std::size_t count) {

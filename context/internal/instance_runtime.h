@@ -84,11 +84,18 @@ class instance_runtime {
   using state_type = State;
   using strategy_type = Strategy;
 
-  instance_runtime(Strategy strategy, std::size_t system_id,
-                   const bitset_type& required, const bitset_type& excluded,
-                   subscription_hooks hooks, const EntityStorage& entities)
+  // Out of line, as the destructor and begin_pass: the same function for
+  // every system of the same strategy and state types, called once per
+  // system (GCC would otherwise inline a copy for each system when the
+  // settings have external linkage).
+  [[gnu::noinline]] instance_runtime(Strategy strategy, std::size_t system_id,
+                                     const bitset_type& required,
+                                     const bitset_type& excluded,
+                                     subscription_hooks hooks,
+                                     const EntityStorage& entities)
       : strategy_(std::move(strategy)),
         subscription_(system_id, required, excluded, hooks, entities) {}
+  [[gnu::noinline]] ~instance_runtime() = default;
 
   instance_runtime(const instance_runtime&) = delete;
   instance_runtime& operator=(const instance_runtime&) = delete;
@@ -163,7 +170,8 @@ class instance_runtime {
   // Before a pass over the subtasks: the run's first pass uses the states
   // prepare_subtasks set; a further one (a detailed_instance callable
   // calling for_subtasks again) gets fresh states with the same slices.
-  void begin_pass() {
+  // Out of line: once per system run, the same function for every system.
+  [[gnu::noinline]] void begin_pass() {
     if (!pass_started_) {
       pass_started_ = true;
       return;

@@ -123,10 +123,13 @@ struct index_of_id {  // one type for every system's erase_all
   std::size_t operator()(entity_id id) const noexcept { return id.index(); }
 };
 
-// Phase 2. Subtask kills are gathered first when `subtask_work`.
+// Phase 2. Subtask kills are gathered first when `subtask_work`. Forced
+// inline: called once per context type (the refresh), and GCC leaves
+// COMDAT copies out of line when the settings have external linkage.
 template <typename World, typename EntityStorage>
-void apply_kills(World& world, refresh_queue<EntityStorage>& changes,
-                 bool parallel, bool subtask_work) {
+[[gnu::always_inline]] inline void apply_kills(
+    World& world, refresh_queue<EntityStorage>& changes, bool parallel,
+    bool subtask_work) {
   using subscription_type = subscription<EntityStorage>;
   if (subtask_work) gather_subtask_kills(world, changes);
   std::vector<entity_id>& kills = changes.to_kill;

@@ -50,10 +50,11 @@ namespace strata::context_internal {
 // Pass 1. Killed entities' entries go too. With `gather_created`, entities
 // created one at a time join batches too: consecutive ones with the same
 // components (a spawn loop, typically) form one, matched once per system
-// like a create_entities batch. The order of the rest is kept.
+// like a create_entities batch. The order of the rest is kept. Forced
+// inline, as apply_matches is.
 template <typename World, typename EntityStorage>
-void drop_unchanged(World& world, refresh_queue<EntityStorage>& changes,
-                    bool gather_created) {
+[[gnu::always_inline]] inline void drop_unchanged(
+    World& world, refresh_queue<EntityStorage>& changes, bool gather_created) {
   bool any_left = false;
   world.for_each_subscription(
       [&](const subscription<EntityStorage>& system) {
@@ -177,10 +178,12 @@ ABSL_ATTRIBUTE_ALWAYS_INLINE inline void rematch(
 }
 
 // Phase 3. Departures (subscription.h) are noted only with a change queued,
-// so an empty queue means no system has any to forget.
+// so an empty queue means no system has any to forget. Forced inline:
+// called once per context type (the refresh), and GCC leaves COMDAT copies
+// out of line when the settings have external linkage.
 template <typename World, typename EntityStorage>
-void apply_matches(World& world, refresh_queue<EntityStorage>& changes,
-                   bool parallel) {
+[[gnu::always_inline]] inline void apply_matches(
+    World& world, refresh_queue<EntityStorage>& changes, bool parallel) {
   using subscription_type = subscription<EntityStorage>;
   if (changes.pending_matches() == 0) return;
   auto& entities = world.entities();
