@@ -31,8 +31,8 @@ template <typename Element, bool Array>
 class basic_owned_ptr {
  public:
   constexpr basic_owned_ptr() noexcept = default;
-  constexpr basic_owned_ptr(std::nullptr_t) noexcept {
-  }  // NOLINT: as unique_ptr
+  // Implicit, as unique_ptr's: `owned_ptr<T> p = nullptr;`.
+  constexpr basic_owned_ptr(std::nullptr_t) noexcept {}  // NOLINT
   explicit basic_owned_ptr(Element* owned) noexcept : pointer_(owned) {}
   basic_owned_ptr(basic_owned_ptr&& other) noexcept
       : pointer_(other.release()) {}
