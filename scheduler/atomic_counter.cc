@@ -54,7 +54,7 @@ pool_run::pool_run(thread_pool& pool,
   for (std::size_t i = 0; i < table.count; ++i) {
     nodes_[i] = node{this, i};
     counters_[i].remaining.store(table.dependency_counts[i],
-                                 std::memory_order_relaxed);
+                                 base_internal::memory_order::relaxed);
   }
 }
 
@@ -74,8 +74,9 @@ void pool_run::run_all() {
   for (std::size_t i = 0; i < table_.count; ++i) {
     if (errors_[i]) std::rethrow_exception(errors_[i]);
   }
-  STRATA_DCHECK(ran_.load(std::memory_order_relaxed) == table_.expected,
-                "atomic_counter: the systems that ran are not the chain");
+  STRATA_DCHECK(
+      ran_.load(base_internal::memory_order::relaxed) == table_.expected,
+      "atomic_counter: the systems that ran are not the chain");
 }
 
 void pool_run::post(std::size_t id) {
@@ -98,7 +99,7 @@ void pool_run::run_chain(std::size_t first, std::size_t* todo) {
       errors_[id] = std::current_exception();
       continue;  // its dependents never start
     }
-    ran_.fetch_add(1, std::memory_order_relaxed);
+    ran_.fetch_add(1, base_internal::memory_order::relaxed);
     const std::size_t ready_count = finish(id, &todo[pending]);
     pending += keep_or_post(&todo[pending], ready_count);
   }
@@ -116,7 +117,7 @@ std::size_t pool_run::finish(std::size_t id, std::size_t* ready) {
            table_.dependents + table_.dependent_offsets[id];
        dependent != end; ++dependent) {
     if (counters_[*dependent].remaining.fetch_sub(
-            1, std::memory_order_acq_rel) == 1) {
+            1, base_internal::memory_order::acq_rel) == 1) {
       ready[ready_count++] = *dependent;
     }
   }

@@ -67,12 +67,12 @@
 #define STRATA_SCHEDULER_ATOMIC_COUNTER_H_
 
 #include <array>
-#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <exception>
 #include <type_traits>
 
+#include "base/internal/atomic_value.h"
 #include "scheduler/chain.h"
 #include "scheduler/hand_off.h"
 #include "scheduler/internal/call_table.h"
@@ -134,7 +134,7 @@ class pool_run;
 // A line each: threads decrementing different systems' counters do not
 // share one.
 struct alignas(64) counter {
-  std::atomic<std::size_t> remaining;
+  base_internal::atomic_value<std::size_t> remaining;
 };
 // One per system, so a task captures a single pointer.
 struct node {
@@ -208,7 +208,7 @@ class pool_run {
   const chain_function run_chain_with_;
   // Critical-path ranks (rank_and_decide). Read-only.
   const std::int64_t* const rank_;
-  alignas(64) std::atomic<std::size_t> ran_{0};
+  alignas(64) base_internal::atomic_value<std::size_t> ran_{0};
 };
 
 template <std::size_t N>

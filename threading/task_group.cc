@@ -9,24 +9,24 @@
 namespace strata {
 
 task_group::~task_group() {
-  if (pending_.load(std::memory_order_acquire) != 0) {
+  if (pending_.load(base_internal::memory_order::acquire) != 0) {
     pool_.help_until_zero(pending_);
   }
 }
 
 void task_group::wait() {
-  if (pending_.load(std::memory_order_acquire) != 0) {
+  if (pending_.load(base_internal::memory_order::acquire) != 0) {
     pool_.help_until_zero(pending_);
   }
-  if (failed_.load(std::memory_order_relaxed)) {
+  if (failed_.load(base_internal::memory_order::relaxed)) {
     std::exception_ptr error = std::exchange(error_, nullptr);
-    failed_.store(false, std::memory_order_relaxed);
+    failed_.store(false, base_internal::memory_order::relaxed);
     std::rethrow_exception(std::move(error));
   }
 }
 
 void task_group::record_current_exception() noexcept {
-  if (!failed_.exchange(true, std::memory_order_relaxed)) {
+  if (!failed_.exchange(true, base_internal::memory_order::relaxed)) {
     error_ = std::current_exception();
   }
 }
@@ -35,7 +35,7 @@ void task_group::finish_one() noexcept {
   // The group may be destroyed as soon as the count reaches zero; only the
   // pool is touched afterwards.
   thread_pool& pool = pool_;
-  if (pending_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+  if (pending_.fetch_sub(1, base_internal::memory_order::acq_rel) == 1) {
     pool.wake_helpers();
   }
 }
@@ -79,7 +79,7 @@ void parallel_for_indices(thread_pool& pool, std::size_t n, void* body,
     }
   } shared{&group, body, call, n};
   const std::size_t helpers = std::min(n - 1, pool.worker_count());
-  group.pending_.fetch_add(helpers, std::memory_order_relaxed);
+  group.pending_.fetch_add(helpers, base_internal::memory_order::relaxed);
   for (std::size_t h = 0; h < helpers; ++h) {
     pool.post([frame = &shared] {
       auto run = [frame] { frame->claim_and_run(); };

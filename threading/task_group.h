@@ -55,12 +55,12 @@
 #ifndef STRATA_THREADING_TASK_GROUP_H_
 #define STRATA_THREADING_TASK_GROUP_H_
 
-#include <atomic>
 #include <cstddef>
 #include <exception>
 #include <type_traits>
 #include <utility>
 
+#include "base/internal/atomic_value.h"
 #include "base/internal/standard_parts.h"
 #include "threading/thread_pool.h"
 
@@ -118,8 +118,8 @@ class task_group {
   void finish_one() noexcept;
 
   thread_pool& pool_;
-  std::atomic<std::size_t> pending_{0};
-  std::atomic<bool> failed_{false};
+  base_internal::atomic_value<std::size_t> pending_{0};
+  base_internal::atomic_value<bool> failed_{false};
   // Written once by the first task that fails (the one that sets failed_),
   // read by wait() after pending_ reached zero, which orders the two.
   std::exception_ptr error_;
@@ -138,7 +138,7 @@ void task_group::run(F&& f) {
       [group = this, fn = fn_type(std::forward<F>(f))]() mutable {
         group->invoke_and_finish(fn);
       });
-  pending_.fetch_add(1, std::memory_order_relaxed);
+  pending_.fetch_add(1, base_internal::memory_order::relaxed);
   pool_.post(std::move(t));
 }
 

@@ -355,9 +355,11 @@ struct thread_pool::state {
   // caller a wake-up latency on the step's critical path (JoinLatency/* in
   // thread_pool_benchmark). (A task still running while the pool stops
   // that waits on a group skips the spin and sleeps.)
-  bool spin_until_done_or_task(const std::atomic<std::size_t>& pending) {
+  bool spin_until_done_or_task(
+      const base_internal::atomic_value<std::size_t>& pending) {
     return spin_until([&] {
-      return pending.load(std::memory_order_acquire) == 0 || has_task_hint();
+      return pending.load(base_internal::memory_order::acquire) == 0 ||
+             has_task_hint();
     });
   }
 
@@ -508,7 +510,8 @@ void thread_pool::run_external_job(void* pool) {
   // waits under it, cannot free the pool between the decrement and the
   // notification.
   std::lock_guard<std::mutex> lock(self->state_->external_mutex);
-  if (self->external_jobs_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+  if (self->external_jobs_.fetch_sub(1, base_internal::memory_order::acq_rel) ==
+      1) {
     self->state_->external_cv.notify_all();
   }
 }
@@ -516,7 +519,7 @@ void thread_pool::run_external_job(void* pool) {
 void thread_pool::wait_for_external_jobs() {
   std::unique_lock<std::mutex> lock(state_->external_mutex);
   state_->external_cv.wait(lock, [&] {
-    return external_jobs_.load(std::memory_order_acquire) == 0;
+    return external_jobs_.load(base_internal::memory_order::acquire) == 0;
   });
 }
 
@@ -567,7 +570,7 @@ void thread_pool::post(task t) {
       .push(std::move(t));
   s.wake_for_new_task();
   if (external_ != nullptr) {
-    external_jobs_.fetch_add(1, std::memory_order_relaxed);
+    external_jobs_.fetch_add(1, base_internal::memory_order::relaxed);
     external_->post({&thread_pool::run_external_job, this}, 1);
   }
 }
@@ -593,9 +596,10 @@ void thread_pool::wake_helpers() {
   state_->notify_helpers();
 }
 
-void thread_pool::help_until_zero(const std::atomic<std::size_t>& pending) {
+void thread_pool::help_until_zero(
+    const base_internal::atomic_value<std::size_t>& pending) {
   state& s = *state_;
-  while (pending.load(std::memory_order_acquire) != 0) {
+  while (pending.load(base_internal::memory_order::acquire) != 0) {
     if (try_run_one()) continue;
     if (s.spin_until_done_or_task(pending)) continue;
     std::unique_lock<std::mutex> lock(s.helper_mutex);
@@ -604,7 +608,7 @@ void thread_pool::help_until_zero(const std::atomic<std::size_t>& pending) {
     // not empty is worth a try; otherwise every queue is locked
     // (has_task_now), the re-check that "How the pool sleeps" needs.
     s.helper_cv.wait(lock, [&] {
-      return pending.load(std::memory_order_acquire) == 0 ||
+      return pending.load(base_internal::memory_order::acquire) == 0 ||
              s.has_task_hint() || s.has_task_now();
     });
     s.sleeping_helpers.fetch_sub(1, std::memory_order_relaxed);

@@ -95,9 +95,9 @@
 #ifndef STRATA_THREADING_THREAD_POOL_H_
 #define STRATA_THREADING_THREAD_POOL_H_
 
-#include <atomic>
 #include <cstddef>
 
+#include "base/internal/atomic_value.h"
 #include "base/internal/owned_ptr.h"
 #include "threading/executor.h"
 #include "threading/internal/pool_task.h"
@@ -163,7 +163,7 @@ class thread_pool {
   void wake_helpers();
   // Runs queued tasks until `pending` is zero; when every queue is empty,
   // polls for at most kSpinTime, then sleeps.
-  void help_until_zero(const std::atomic<std::size_t>& pending);
+  void help_until_zero(const base_internal::atomic_value<std::size_t>& pending);
 
   // An executor job: runs one queued task, if any is left.
   static void run_external_job(void* pool);
@@ -174,7 +174,7 @@ class thread_pool {
   executor* external_ = nullptr;
   // Jobs posted to external_ that have not returned yet (guarded for the
   // destructor's wait by the state's external mutex).
-  std::atomic<std::size_t> external_jobs_{0};
+  base_internal::atomic_value<std::size_t> external_jobs_{0};
   std::size_t worker_count_ = 0;
 };
 

@@ -20,11 +20,11 @@
 #define STRATA_CONTEXT_INTERNAL_ADAPTIVE_RUN_POLICY_H_
 
 #include <array>
-#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <limits>
 
+#include "base/internal/atomic_value.h"
 #include "context/internal/run_policy.h"
 #include "scheduler/hand_off.h"
 #include "scheduler/internal/step_decision.h"
@@ -80,9 +80,11 @@ class inline_decisions {
   std::int64_t threaded_mean(const void* call) const noexcept;
 
   // A system of the current call ran its subtasks on several threads.
-  void note_split() noexcept { split_.store(true, std::memory_order_relaxed); }
+  void note_split() noexcept {
+    split_.store(true, base_internal::memory_order::relaxed);
+  }
   bool take_split() noexcept {
-    return split_.exchange(false, std::memory_order_relaxed);
+    return split_.exchange(false, base_internal::memory_order::relaxed);
   }
 
  private:
@@ -110,7 +112,7 @@ class inline_decisions {
   std::array<const void*, kSlots> timed_calls_{};
   std::array<timing, kSlots> timings_{};
   std::size_t next_timed_ = 0;
-  std::atomic<bool> split_{false};
+  base_internal::atomic_value<bool> split_{false};
 };
 
 class cost_model {

@@ -14,7 +14,6 @@
 #define STRATA_CONTEXT_INTERNAL_CORE_H_
 
 #include <array>
-#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <exception>

@@ -36,13 +36,13 @@
 #define STRATA_CONTEXT_INTERNAL_REFRESH_QUEUE_H_
 
 #include <array>
-#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <utility>
 #include <vector>
 
 #include "absl/base/attributes.h"
+#include "base/internal/atomic_value.h"
 #include "context/internal/append_buffer.h"
 #include "entity/entity_id.h"
 
@@ -155,15 +155,15 @@ class subtask_work_set {
   // kill many entities do not take the cache line from each other.
   void note(subtask_work kind, std::size_t system) noexcept {
     const std::size_t bit = bit_of(kind, system);
-    std::atomic<std::uint64_t>& word = noted_[bit / 64];
+    base_internal::atomic_value<std::uint64_t>& word = noted_[bit / 64];
     const std::uint64_t mask = std::uint64_t{1} << (bit % 64);
-    if ((word.load(std::memory_order_relaxed) & mask) == 0) {
-      word.fetch_or(mask, std::memory_order_relaxed);
+    if ((word.load(base_internal::memory_order::relaxed) & mask) == 0) {
+      word.fetch_or(mask, base_internal::memory_order::relaxed);
     }
   }
   bool any_noted() const noexcept {
     for (const auto& word : noted_) {
-      if (word.load(std::memory_order_relaxed) != 0) return true;
+      if (word.load(base_internal::memory_order::relaxed) != 0) return true;
     }
     return false;
   }
@@ -172,7 +172,7 @@ class subtask_work_set {
   bool take() noexcept {
     std::uint64_t any = 0;
     for (std::size_t w = 0; w < words; ++w) {
-      taken_[w] = noted_[w].exchange(0, std::memory_order_relaxed);
+      taken_[w] = noted_[w].exchange(0, base_internal::memory_order::relaxed);
       any |= taken_[w];
     }
     return any != 0;
@@ -189,7 +189,7 @@ class subtask_work_set {
     return static_cast<std::size_t>(kind) * SystemCount + system;
   }
 
-  std::array<std::atomic<std::uint64_t>, words> noted_{};
+  std::array<base_internal::atomic_value<std::uint64_t>, words> noted_{};
   std::array<std::uint64_t, words> taken_{};
 };
 
