@@ -18,7 +18,8 @@
 #include <sstream>
 #include <string>
 
-#include "scheduler/dot.h"  // target //scheduler:dot
+#include "context/trace_summary.h"  // format_trace_summary
+#include "scheduler/dot.h"          // target //scheduler:dot
 #include "strata.h"
 
 struct position {
