@@ -34,8 +34,8 @@
 #include <cstdint>
 #include <iosfwd>
 #include <limits>
-#include <string>
 
+#include "base/internal/dependent_string.h"
 #include "base/internal/standard_parts.h"
 
 namespace strata {
@@ -43,7 +43,8 @@ namespace strata {
 namespace base_internal {
 // The text of to_string(id), built out of line in versioned_id.cc: every
 // id type shares one non-template function, so a program that never prints
-// an id compiles no number formatting for it.
+// an id compiles no number formatting for it. Declared only: this header
+// does not include <string> (see to_string below).
 std::string versioned_id_text(std::uint64_t index, std::uint64_t version);
 }  // namespace base_internal
 
@@ -127,8 +128,13 @@ class basic_versioned_id {
   friend constexpr auto operator<=>(basic_versioned_id,
                                     basic_versioned_id) = default;
 
-  // "index@version", or "null" for the null index.
-  friend std::string to_string(basic_versioned_id id) {
+  // "index@version", or "null" for the null index, as a std::string. This
+  // header only declares std::string (base/internal/dependent_string.h): a
+  // caller includes <string>, as it would to use the result. operator<<
+  // (which also needs <ostream>) and AbslStringify call it, so the same
+  // holds for them.
+  friend base_internal::dependent_string<Traits> to_string(
+      basic_versioned_id id) {
     if (id.is_null()) return "null";
     return base_internal::versioned_id_text(id.index(), id.version());
   }

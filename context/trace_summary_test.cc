@@ -1,12 +1,13 @@
 // The trace summary from hand-built trace logs: exact means, nearest-rank
 // percentiles, subtask counts, refreshes, gathering across cleared logs,
 // and the exact text of the table.
+#include "context/trace_summary.h"
+
 #include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
 
-#include "context/trace.h"
 #include "gtest/gtest.h"
 
 namespace strata {

@@ -15,6 +15,7 @@
 
 #include "absl/status/statusor.h"
 #include "context/context.h"
+#include "context/trace_summary.h"
 #include "gtest/gtest.h"
 #include "scheduler/hand_off.h"
 #include "testing/chrome_trace.h"

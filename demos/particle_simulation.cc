@@ -16,7 +16,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "context/trace.h"
+#include "context/trace_summary.h"
 #include "demos/canvas.h"
 #include "demos/particle_components.h"
 #include "demos/particle_options.h"

@@ -50,7 +50,7 @@
 
 #include "absl/status/statusor.h"
 #include "context/run_options.h"
-#include "context/trace.h"
+#include "context/trace_summary.h"
 
 namespace strata::demos {
 

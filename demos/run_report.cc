@@ -7,7 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "context/trace.h"
+#include "context/trace_summary.h"
 #include "demos/particle_simulation.h"
 
 namespace strata::demos {

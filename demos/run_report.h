@@ -5,11 +5,11 @@
 //   std::cout << strata::demos::format_report(result);
 //
 // The systems and the refresh are the trace summary's table
-// (strata::format_trace_summary, context/trace.h); the report adds the
+// (strata::format_trace_summary, context/trace_summary.h); the report adds the
 // whole step, the image composition and the totals in the same columns.
 // Shares are of the mean frame time; systems that run at the same time
 // overlap, so the shares may add up to more than 100%. Percentiles are
-// nearest-rank (context/trace.h) throughout.
+// nearest-rank (context/trace_summary.h) throughout.
 #ifndef STRATA_DEMOS_RUN_REPORT_H_
 #define STRATA_DEMOS_RUN_REPORT_H_
 

@@ -1,6 +1,7 @@
 // The snippets of docs/guide/05-ids-and-handles.md, compiled and run. The
 // text between `// --- snippet: NAME ---` and `// --- end snippet ---` is the
 // page's code block NAME (docs:check_snippets_test).
+#include <string>
 #include <vector>
 
 #include "gtest/gtest.h"

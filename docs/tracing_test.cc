@@ -6,6 +6,7 @@
 #include <string>
 #include <string_view>
 
+#include "context/trace_summary.h"
 #include "gtest/gtest.h"
 #include "scheduler/dot.h"
 #include "strata.h"

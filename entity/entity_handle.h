@@ -29,9 +29,9 @@
 #define STRATA_ENTITY_ENTITY_HANDLE_H_
 
 #include <iosfwd>
-#include <string>
 #include <utility>
 
+#include "base/internal/dependent_string.h"
 #include "entity/entity_id.h"
 
 namespace strata {
@@ -60,7 +60,10 @@ class basic_entity_handle {
   friend constexpr bool operator==(basic_entity_handle,
                                    basic_entity_handle) = default;
 
-  friend std::string to_string(basic_entity_handle h) {
+  // "handle(index@version)", as a std::string: as to_string(id)
+  // (base/versioned_id.h), a caller includes <string>.
+  friend base_internal::dependent_string<Traits> to_string(
+      basic_entity_handle h) {
     return "handle(" + to_string(h.id_) + ")";
   }
   friend std::ostream& operator<<(std::ostream& os, basic_entity_handle h) {

@@ -63,7 +63,7 @@
 
 #include <cstddef>
 #include <optional>
-#include <string>
+#include <string_view>
 #include <type_traits>
 #include <utility>
 
@@ -273,8 +273,7 @@ class basic_entity_storage {
   // A handle to live entity `id`; check-fails if `id` is not alive, since a
   // handle made from a dead id could never be valid.
   handle_type make_handle(id_type id) const {
-    STRATA_CHECK(alive(id),
-                 entity_internal::handle_of_dead_message(to_string(id)));
+    STRATA_CHECK(alive(id), entity_internal::handle_of_dead_id_message(id));
     return handle_type(id);
   }
   // False once the handle's entity was reclaimed, even if its index now holds
@@ -360,13 +359,12 @@ class basic_entity_storage {
 
   // Error paths stay out of line so the hot paths inline small; the text is
   // built in entity/internal/storage_messages.cc.
-  [[gnu::cold, gnu::noinline]] std::string stale_message(
+  [[gnu::cold, gnu::noinline]] std::string_view stale_message(
       handle_type handle) const {
     if (handle.is_null()) return entity_internal::null_handle_message();
-    const id_type now = id_at(handle.index());
     return entity_internal::stale_handle_message(
-        to_string(handle.unchecked_id()), handle.index(),
-        now.is_null() ? std::string() : to_string(now));
+        entity_internal::parts_of(handle.unchecked_id()),
+        entity_internal::parts_of(id_at(handle.index())));
   }
 
   // On every metadata()/bits() access, so it must inline to one load and one

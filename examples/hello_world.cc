@@ -6,6 +6,7 @@
 //
 //   bazel run //examples:hello_world
 #include <cstdio>
+#include <string>
 
 #include "strata.h"
 

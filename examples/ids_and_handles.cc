@@ -17,6 +17,7 @@
 //
 //   bazel run //examples:ids_and_handles
 #include <cstdio>
+#include <string>
 
 #include "strata.h"
 

@@ -13,6 +13,7 @@
 //   bazel run //examples:outputs
 #include <cstddef>
 #include <cstdio>
+#include <string>
 #include <vector>
 
 #include "strata.h"

@@ -5,9 +5,10 @@
 // and per refresh, which thread ran it and when (context/trace.h; without
 // .trace() none of that code is compiled in). After five steps the program
 // counts the recorded events, prints the summary table of
-// format_trace_summary() (times vary run to run), and writes the Chrome
-// trace JSON (open it in chrome://tracing or ui.perfetto.dev) and the DOT
-// graph of scheduler/dot.h (render it with `dot -Tpng FILE -o graph.png`).
+// format_trace_summary() (context/trace_summary.h; times vary run to run), and
+// writes the Chrome trace JSON (open it in chrome://tracing or ui.perfetto.dev)
+// and the DOT graph of scheduler/dot.h (render it with `dot -Tpng FILE -o
+// graph.png`).
 //
 //   bazel run //examples:tracing -- /tmp/trace.json /tmp/systems.dot
 //
@@ -18,7 +19,8 @@
 #include <sstream>
 #include <string>
 
-#include "scheduler/dot.h"  // target //scheduler:dot
+#include "context/trace_summary.h"  // format_trace_summary
+#include "scheduler/dot.h"          // target //scheduler:dot
 #include "strata.h"
 
 struct position {

@@ -2,6 +2,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 
 #include "gtest/gtest.h"
 #include "scheduler/inner_parallelism.h"

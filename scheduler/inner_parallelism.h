@@ -47,7 +47,11 @@
 // strategy without one still works everywhere, composed or not. describe()
 // returns a std::string rather than appending to one: it is one expression
 // to write, composes by concatenation, and describing is a cold path (once
-// per graph export).
+// per graph export). This header declares std::string without defining it
+// (it does not include <string>, which every program including strata.h
+// would parse): code that calls describe() or describe_strategy(), or asks
+// describable_strategy, includes <string> first, as it would to use the
+// text.
 //
 // Strategies are small literal values, usable in constexpr signatures;
 // subtasks() is O(1) and thread-safe; describe() allocates and is
@@ -58,10 +62,11 @@
 #include <concepts>
 #include <cstddef>
 #include <cstdint>
-#include <string>
+#include <string_view>
 #include <utility>
 
 #include "base/check.h"
+#include "base/internal/dependent_string.h"
 #include "base/internal/standard_parts.h"
 #include "scheduler/hand_off.h"
 
@@ -98,21 +103,34 @@ constexpr std::size_t requested_subtasks(const S& s, std::size_t entities,
 
 }  // namespace scheduler_internal
 
+// Descriptions are std::string named through the strategy's type
+// (base/internal/dependent_string.h), so that they are checked where a
+// caller that included <string> asks for them. The built-in strategies'
+// describe() are defined in inner_parallelism.cc.
+
 // A strategy (or anything) whose describe() makes a std::string.
 template <typename S>
 concept describable_strategy = requires(const S& s) {
-  std::string(s.describe());
+  base_internal::dependent_string<S>(s.describe());
 };
 
 // s.describe(), or "custom strategy" for a strategy without one.
 template <typename S>
-std::string describe_strategy(const S& strategy) {
+base_internal::dependent_string<S> describe_strategy(const S& strategy) {
   if constexpr (describable_strategy<S>) {
-    return std::string(strategy.describe());
+    return base_internal::dependent_string<S>(strategy.describe());
   } else {
     return "custom strategy";
   }
 }
+
+namespace scheduler_internal {
+
+// "fixed_threshold(threshold, above, below)".
+std::string fixed_threshold_text(std::size_t threshold, std::string_view above,
+                                 std::string_view below);
+
+}  // namespace scheduler_internal
 
 namespace inner_parallelism {
 
@@ -141,12 +159,12 @@ struct automatic_t {
                               fills / (thread_count * kMinSubtasksPerSlice), 1,
                               kMaxSlicesPerThread);
   }
-  std::string describe() const { return "automatic"; }
+  std::string describe() const;
 };
 
 struct none_t {
   constexpr std::size_t subtasks(std::size_t, std::size_t) const { return 1; }
-  std::string describe() const { return "none"; }
+  std::string describe() const;
 };
 
 struct split_evenly_t {
@@ -154,16 +172,14 @@ struct split_evenly_t {
   constexpr std::size_t subtasks(std::size_t, std::size_t) const {
     return count;
   }
-  std::string describe() const {
-    return "split_evenly(" + std::to_string(count) + ")";
-  }
+  std::string describe() const;
 };
 
 struct split_evenly_per_core_t {
   constexpr std::size_t subtasks(std::size_t, std::size_t threads) const {
     return threads;
   }
-  std::string describe() const { return "split_evenly_per_core"; }
+  std::string describe() const;
 };
 
 struct split_every_n_t {
@@ -171,9 +187,7 @@ struct split_every_n_t {
   constexpr std::size_t subtasks(std::size_t entities, std::size_t) const {
     return (entities + per_subtask - 1) / per_subtask;
   }
-  std::string describe() const {
-    return "split_every_n(" + std::to_string(per_subtask) + ")";
-  }
+  std::string describe() const;
 };
 
 // As many subtasks as the predicted work fills, up to one per thread; large
@@ -220,9 +234,9 @@ struct fixed_threshold_t {
                                  : scheduler_internal::requested_subtasks(
                                        below, entities, threads, predicted_ns);
   }
-  std::string describe() const {
-    return "fixed_threshold(" + std::to_string(threshold) + ", " +
-           describe_strategy(above) + ", " + describe_strategy(below) + ")";
+  base_internal::dependent_string<Above> describe() const {
+    return scheduler_internal::fixed_threshold_text(
+        threshold, describe_strategy(above), describe_strategy(below));
   }
 };
 

@@ -110,7 +110,7 @@
 #define STRATA_SCHEDULER_SYSTEM_SIGNATURE_H_
 
 #include <cstddef>
-#include <string>
+#include <iosfwd>
 #include <type_traits>
 
 #include "meta/diagnostic.h"
@@ -127,9 +127,11 @@ namespace strata {
 struct no_output {};
 
 // Placeholder strategy: let the context decide how to split the system.
-// Described (scheduler/inner_parallelism.h) as "context default".
+// Described (scheduler/inner_parallelism.h) as "context default"; defined
+// in system_signature.cc, since this header does not include <string> (a
+// caller does, as for any strategy's describe()).
 struct default_parallelism {
-  std::string describe() const { return "context default"; }
+  std::string describe() const;
 };
 
 // A system's signature: the system, then the lists set, in the order they
