@@ -67,6 +67,7 @@ struct unselected_adapter {
   };
   static constexpr nothing callable{};
 };
+inline constexpr unselected_adapter no_adapter{};
 template <bool Selected, std::size_t Index, typename Refs>
 struct adapter_of {
   using type = const unselected_adapter;
@@ -86,17 +87,12 @@ inline constexpr std::array<bool, N> every_system = [] {
   return all;
 }();
 
-// A system's call of the user's code (call's operator() writes it, a
-// lambda taking the executor and the subtask index), with the kind of the
-// adapter it calls: a detailed_instance callable runs once, a for_subtasks
-// one per subtask.
-template <execution_adapter::adapter_kind Kind, typename Call>
-struct user_call : Call {
-  static constexpr execution_adapter::adapter_kind kind = Kind;
-};
-template <execution_adapter::adapter_kind Kind, typename Call>
-user_call<Kind, Call> make_user_call(Call call) {
-  return {call};
+// The types of the systems' calls of the user's code (call's operator()
+// writes them, lambdas taking the adapter, the executor and the subtask
+// index, capturing nothing): the run functions make their own.
+template <typename... Calls>
+constexpr type_list<Calls...> call_types_of(const Calls&...) noexcept {
+  return {};
 }
 
 template <typename Types>
@@ -130,21 +126,24 @@ class system_runner {
       } else if constexpr (check_adapters<Selected,
                                           std::remove_cvref_t<Adapters>...>(
                                std::index_sequence<I...>{})) {
-        auto refs = std::tie(adapters...);
-        std::tuple calls{
-            make_user_call<adapter_type<Selected[I], I, decltype(refs)>::kind>(
-                [&adapter = adapter_for<Selected[I], I>(refs)](
-                    subtask_executor<Types, I>& executor,
-                    std::size_t subtask) ABSL_ATTRIBUTE_ALWAYS_INLINE {
-                  if constexpr (std::remove_cvref_t<decltype(adapter)>::kind ==
-                                execution_adapter::adapter_kind::detailed) {
-                    adapter.callable(executor.instance_, executor);
-                  } else {
-                    data_proxy<Types, I> data = executor.data_of(subtask);
-                    adapter.callable(executor.subtask_system(), data);
-                  }
-                })...};
-        static constexpr auto table = run_table_of<Selected, decltype(calls)>();
+        using refs = std::tuple<std::remove_reference_t<Adapters>&...>;
+        // Each system's adapter, type-erased: the first that matches it,
+        // or, unselected, one that does nothing.
+        void* const found[] = {erased(adapters)..., erased(no_adapter)};
+        void* const calls[] = {found[adapter_slot<Selected[I], I, refs>()]...,
+                               nullptr};
+        static constexpr auto table = run_table_of<Selected, refs>(
+            call_types_of([](adapter_type<Selected[I], I, refs>& adapter,
+                             subtask_executor<Types, I>& executor,
+                             std::size_t subtask) ABSL_ATTRIBUTE_ALWAYS_INLINE {
+              if constexpr (std::remove_cvref_t<decltype(adapter)>::kind ==
+                            execution_adapter::adapter_kind::detailed) {
+                adapter.callable(executor.instance_, executor);
+              } else {
+                data_proxy<Types, I> data = executor.data_of(subtask);
+                adapter.callable(executor.subtask_system(), data);
+              }
+            }...));
         run_call<Selected, table>(core_, calls);
       }
     }
@@ -179,60 +178,69 @@ class system_runner {
     }
   }
 
-  // The run functions take the calls of the user's code type-erased: an
-  // array of pointers, one per system, to the user_call elements of the
-  // call's tuple. Each run function is then named by its system and its own
-  // call only: naming the whole tuple would spell every system's call in
-  // every system's function (and in the scheduler's), a symbol name growing
-  // with the square of the system count. `unplanned`: the call runs by a
+  // The run functions take each system's adapter type-erased: an array of
+  // pointers, one per system. Each run function is then named by its
+  // system and its own call only: naming every adapter would spell every
+  // system's call in every system's function (and in the scheduler's), a
+  // symbol name growing with the square of the system count; and nothing
+  // is compiled per system to hold or reach the calls (a call captures
+  // nothing: its run function makes it). `unplanned`: the call runs by a
   // decision the policy made for the whole call
   // (call_mode::calling_thread_unplanned).
-  using run_fn = void (*)(core_type&, void* const* calls, bool unplanned);
+  using run_fn = void (*)(core_type&, void* const* adapters, bool unplanned);
 
-  // One run function per selected system, each the run of its element of
-  // Calls (a tuple of user_call, one per system).
-  template <const auto& Selected, typename Calls>
-  static constexpr auto run_table_of() {
-    return make_run_table<Selected, Calls>(
+  // An adapter as the run functions receive it.
+  template <typename Adapter>
+  ABSL_ATTRIBUTE_ALWAYS_INLINE static void* erased(Adapter& adapter) noexcept {
+    return const_cast<void*>(static_cast<const void*>(&adapter));
+  }
+  // Where system I's adapter is among the call's adapters (Refs, a tuple of
+  // adapter references), the one after them when it is not selected.
+  template <bool Selected, std::size_t I, typename Refs>
+  static constexpr std::size_t adapter_slot() {
+    if constexpr (Selected) {
+      return adapter_index<I, Refs>();
+    } else {
+      return std::tuple_size_v<Refs>;
+    }
+  }
+
+  // One run function per selected system, each the run of its call of
+  // the user's code (the I-th of Calls) with its adapter (the I-th of Refs).
+  template <const auto& Selected, typename Refs, typename... Calls>
+  static constexpr auto run_table_of(type_list<Calls...>) {
+    return make_run_table<Selected, Refs, Calls...>(
         std::make_index_sequence<system_count>{});
   }
-  template <const auto& Selected, typename Calls, std::size_t... I>
+  template <const auto& Selected, typename Refs, typename... Calls,
+            std::size_t... I>
   static constexpr auto make_run_table(std::index_sequence<I...>) {
     return std::array<run_fn, system_count>{
-        run_entry<Selected[I], I, std::tuple_element_t<I, Calls>>()...};
+        run_entry<Selected[I], I, adapter_type<Selected[I], I, Refs>,
+                  Calls>()...};
   }
-  template <bool Selected, std::size_t I, typename Call>
+  template <bool Selected, std::size_t I, typename Adapter, typename Call>
   static constexpr run_fn run_entry() {
     if constexpr (Selected) {
-      return &system_runner::run_system<I, Call>;
+      return &system_runner::run_system<I, Adapter, Call>;
     } else {
       return nullptr;
     }
   }
 
-  // The calls of the user's code type-erased for the run functions: a
-  // pointer to each element of Calls.
-  template <typename Calls, std::size_t... I>
-  ABSL_ATTRIBUTE_ALWAYS_INLINE static std::array<void*, system_count>
-  erase_calls(Calls& calls, std::index_sequence<I...>) {
-    return {&std::get<I>(calls)...};
-  }
-
   // One call: the core begins the execution, then plan (the run policy,
   // internal/run_policy.h), run the systems with the settings' scheduler
-  // (given `user_calls`, call's tuple of user_call, type-erased), record. The
-  // table's address keys the call in the policy's remembered decisions.
-  template <const auto& Selected, const auto& Table, typename Calls>
-  static void run_call(core_type& core, Calls& user_calls) {
-    const std::array<void*, system_count> calls =
-        erase_calls(user_calls, std::make_index_sequence<system_count>{});
+  // (given each system's adapter, type-erased), record. The table's address
+  // keys the call in the policy's remembered decisions.
+  template <const auto& Selected, const auto& Table>
+  static void run_call(core_type& core, void* const* adapters) {
     core.begin_execution();
     constexpr const auto* key = &Table;
     auto& policy = core.policy();
     const auto plan =
         policy.template before_call<Selected>(core.subscriptions(), key);
     const scheduler_internal::step_decision decision =
-        run_systems<Selected, Table>(core, calls.data(), plan);
+        run_systems<Selected, Table>(core, adapters, plan);
     policy.template after_call<Selected>(core.subscriptions(), key, plan,
                                          decision);
     if constexpr (Types::trace_enabled) {
@@ -248,7 +256,7 @@ class system_runner {
   // sequential order, and ranking and pool, compiled once per call).
   template <const auto& Selected, const auto& Table, typename Plan>
   static scheduler_internal::step_decision run_systems(core_type& core,
-                                                       void* const* calls,
+                                                       void* const* adapters,
                                                        const Plan& plan) {
     bool unplanned = false;
     if constexpr (Types::scheduler_type::runs_subtasks_in_parallel) {
@@ -256,8 +264,8 @@ class system_runner {
     }
     return Types::scheduler_type::template execute<system_list, Selected>(
         core.pool(),
-        [&core, calls, unplanned](std::size_t id) {
-          Table[id](core, calls, unplanned);
+        [&core, adapters, unplanned](std::size_t id) {
+          Table[id](core, adapters, unplanned);
         },
         [&core](std::size_t id) {
           return core.policy().predicted_ns(core.subscription(id), id);
@@ -265,8 +273,9 @@ class system_runner {
         plan.hand_off);
   }
 
-  // Runs system I through its user_call, Call (traced; a throw marks
-  // the run failed): plan, run its subtasks, record. `unplanned`: the call
+  // Runs system I through its call of the user's code, Call, with its
+  // adapter, `adapters[I]` (traced; a throw marks the run failed): plan,
+  // run its subtasks, record. `unplanned`: the call
   // runs by a decision made for the whole call (a remembered inline
   // decision, internal/adaptive_run_policy.cc), so the run is neither
   // predicted, measured nor split: its plan says so (plan_system), and the
@@ -274,20 +283,24 @@ class system_runner {
   // subtask body are compiled per system; planning works on the instance's
   // runtime (internal/instance_runtime.h) through the policy's before_system,
   // out of line (plan_system) and compiled once for every system of the same
-  // strategy and state types. `calls[I]` is the call of the user's code
-  // (call's operator() wrote it); a for_subtasks adapter's is run through
-  // the executor's subtask_call: one subtask body per system.
-  template <std::size_t I, typename Call>
-  static void run_system(context_core<Types>& core, void* const* calls,
+  // strategy and state types. A for_subtasks adapter's call is run through
+  // the executor's subtask_body_of: one subtask body per system.
+  template <std::size_t I, typename Adapter, typename Call>
+  static void run_system(context_core<Types>& core, void* const* adapters,
                          bool unplanned) {
     auto& instance = core.template instance<I>();
     // What the plan and the record work on: the instance as its runtime.
     runtime_of<Types, I>& runtime = instance;
-    before_run<I>(core, instance);
+    using signature = typename system_list::template signature_at<I>;
+    if constexpr (signature::has_change_filter ||
+                  size_v<typename signature::received_types> != 0) {
+      before_run<I>(core, instance);
+    }
     const system_plan plan = plan_system(core, runtime, unplanned);
     subtask_executor<Types, I> executor(core, instance, plan.parallel,
                                         plan.measure);
-    run_subtasks_of(*static_cast<Call*>(calls[I]), executor, instance);
+    run_subtasks_of<Call>(*static_cast<Adapter*>(adapters[I]), executor,
+                          instance);
     record_system(core, runtime, plan, executor.measured());
   }
 
@@ -295,16 +308,20 @@ class system_runner {
   // detailed_instance adapter) or once per subtask (for_subtasks). A throw
   // discards what the run left for the refresh (kills, deferred functions)
   // and propagates. Part of run_system, always inlined into it.
-  template <typename Call, typename Executor, typename Instance>
-  ABSL_ATTRIBUTE_ALWAYS_INLINE static void run_subtasks_of(Call& call,
+  template <typename Call, typename Adapter, typename Executor,
+            typename Instance>
+  ABSL_ATTRIBUTE_ALWAYS_INLINE static void run_subtasks_of(Adapter& adapter,
                                                            Executor& executor,
                                                            Instance& instance) {
     if constexpr (Types::trace_enabled) instance.run_span.begin();
     try {
-      if constexpr (Call::kind == execution_adapter::adapter_kind::detailed) {
-        call(executor, 0);
+      if constexpr (std::remove_cv_t<Adapter>::kind ==
+                    execution_adapter::adapter_kind::detailed) {
+        Call{}(adapter, executor, 0);
       } else {
-        executor.run_each_subtask(executor.subtask_call(call));
+        typename Executor::template bound_call<Call, Adapter> bound{&executor,
+                                                                    &adapter};
+        executor.run_each_subtask(bound.body());
       }
     } catch (...) {
       if constexpr (Types::trace_enabled) instance.run_span.end();
@@ -330,15 +347,6 @@ class system_runner {
   template <bool Selected, std::size_t I, typename Refs>
   using adapter_type =
       typename adapter_of<Selected, adapter_index<I, Refs>(), Refs>::type;
-  template <bool Selected, std::size_t I, typename Refs>
-  static adapter_type<Selected, I, Refs>& adapter_for(Refs& refs) noexcept {
-    if constexpr (Selected) {
-      return std::get<adapter_index<I, Refs>()>(refs);
-    } else {
-      static constexpr unselected_adapter nothing{};
-      return nothing;
-    }
-  }
 
   // Before system I's subtasks: the change filter's window moves on, and
   // the messages it receives are gathered (the effect channel).
