@@ -203,7 +203,6 @@ class subtask_executor {
       const bound_call& bound = *static_cast<const bound_call*>(self);
       Call{}(*bound.adapter, *bound.executor, subtask);
     }
-    subtask_body body() noexcept { return {&run, this}; }
   };
 
   // What for_subtasks does, with the call to the user's callable made by
@@ -233,6 +232,8 @@ class subtask_executor {
                                 subtask);
   }
 
+  using system_type = typename system_instance<Types, I>::system_type;
+
   // The system this executor runs.
   auto& system() noexcept { return instance_.system(); }
   // The system as its subtasks receive it: `const system&` when they may run
@@ -242,7 +243,7 @@ class subtask_executor {
   decltype(auto) subtask_system() noexcept {
     using signature = typename system_instance<Types, I>::signature_type;
     if constexpr (context_internal::may_split<Types, signature>) {
-      return std::as_const(instance_.system());
+      return static_cast<const system_type&>(instance_.system());
     } else {
       return (instance_.system());
     }

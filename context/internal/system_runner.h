@@ -301,7 +301,7 @@ class system_runner {
                                         plan.measure);
     run_subtasks_of<Call>(*static_cast<Adapter*>(adapters[I]), executor,
                           instance);
-    record_system(core, runtime, plan, executor.measured());
+    record_system(core, runtime, plan, executor.measured_);
   }
 
   // The run itself (traced): the call once with the executor (a
@@ -319,9 +319,10 @@ class system_runner {
                     execution_adapter::adapter_kind::detailed) {
         Call{}(adapter, executor, 0);
       } else {
-        typename Executor::template bound_call<Call, Adapter> bound{&executor,
-                                                                    &adapter};
-        executor.run_each_subtask(bound.body());
+        using bound_type =
+            typename Executor::template bound_call<Call, Adapter>;
+        bound_type bound{&executor, &adapter};
+        executor.run_each_subtask({&bound_type::run, &bound});
       }
     } catch (...) {
       if constexpr (Types::trace_enabled) instance.run_span.end();
