@@ -23,11 +23,13 @@
 // type when the settings reach make_context by value through a function
 // template. So however many functions a run passes through (the table,
 // the scheduler, the system's run, the executor), the call of the user's
-// code is written in call's operator() itself: a tuple of lambdas, one per
-// system, built by a pack expansion and taking no template parameter of
-// their own, whose bodies the compiler checks with the operator()'s. The
-// rest of the run calls them. One frame of Strata's in those notes,
-// call's operator(), between the user's step and the user's system.
+// code is written in call's operator() itself: lambdas, one per system,
+// built by a pack expansion and taking no template parameter of their own,
+// whose bodies the compiler checks with the operator()'s. They capture
+// nothing (the adapter is their parameter): the run table names their
+// types, and each system's run makes its own and calls it. One frame of
+// Strata's in those notes, call's operator(), between the user's step and the
+// user's system.
 //
 // Internal: users reach it through the step proxy's execute_systems().
 #ifndef STRATA_CONTEXT_INTERNAL_SYSTEM_RUNNER_H_
@@ -107,9 +109,9 @@ class system_runner {
   // scheduler of the settings. The operator() is the call's entry point,
   // not a forwarder to one (a forwarder would be one more frame in the
   // notes), and it holds each system's call of the user's code (the essay
-  // above): `calls`, whose lambdas are not generic, so no frame of their
-  // own. (Selected is a reference to a named constant, and the core is
-  // spelled without the core_type alias: the notes print them.)
+  // above), in the table's initializer: lambdas that are not generic, so
+  // no frame of their own. (Selected is a reference to a named constant, and
+  // the core is spelled without the core_type alias: the notes print them.)
   template <const auto& Selected,
             typename Indices = std::make_index_sequence<system_count>>
   class call;
@@ -130,8 +132,8 @@ class system_runner {
         // Each system's adapter, type-erased: the first that matches it,
         // or, unselected, one that does nothing.
         void* const found[] = {erased(adapters)..., erased(no_adapter)};
-        void* const calls[] = {found[adapter_slot<Selected[I], I, refs>()]...,
-                               nullptr};
+        void* const adapter_of_system[] = {
+            found[adapter_slot<Selected[I], I, refs>()]..., nullptr};
         static constexpr auto table = run_table_of<Selected, refs>(
             call_types_of([](adapter_type<Selected[I], I, refs>& adapter,
                              subtask_executor<Types, I>& executor,
@@ -144,7 +146,7 @@ class system_runner {
                 adapter.callable(executor.subtask_system(), data);
               }
             }...));
-        run_call<Selected, table>(core_, calls);
+        run_call<Selected, table>(core_, adapter_of_system);
       }
     }
 
@@ -284,7 +286,9 @@ class system_runner {
   // runtime (internal/instance_runtime.h) through the policy's before_system,
   // out of line (plan_system) and compiled once for every system of the same
   // strategy and state types. A for_subtasks adapter's call is run through
-  // the executor's subtask_body_of: one subtask body per system.
+  // a bound_call: one subtask body per system. Its run is one pass over the
+  // subtasks, untraced (most systems), is the same but for that body for
+  // every system of a runtime type: run_one_pass, out of line.
   template <std::size_t I, typename Adapter, typename Call>
   static void run_system(context_core<Types>& core, void* const* adapters,
                          bool unplanned) {
@@ -296,12 +300,57 @@ class system_runner {
                   size_v<typename signature::received_types> != 0) {
       before_run<I>(core, instance);
     }
+    Adapter& adapter = *static_cast<Adapter*>(adapters[I]);
+    if constexpr (runs_in_one_pass<signature, Adapter>) {
+      // The executor is only the body's way to the core and the instance.
+      subtask_executor<Types, I> executor(core, instance, false, false);
+      using bound_type =
+          typename subtask_executor<Types, I>::template bound_call<Call,
+                                                                   Adapter>;
+      bound_type bound{&executor, &adapter};
+      run_one_pass(core, runtime, unplanned, {&bound_type::run, &bound});
+    } else {
+      const system_plan plan = plan_system(core, runtime, unplanned);
+      subtask_executor<Types, I> executor(core, instance, plan.parallel,
+                                          plan.measure);
+      run_subtasks_of<Call>(adapter, executor, instance);
+      record_system(core, runtime, plan, executor.measured_);
+    }
+  }
+
+  // Whether a system's run is one measured pass over its subtasks with the
+  // call of a for_subtasks adapter, untraced: not in hierarchy order (a
+  // pass per level) nor in the order of a component (brought up to date
+  // first), as subtask_executor::run_each_subtask would run it.
+  template <typename Signature, typename Adapter>
+  static constexpr bool runs_in_one_pass =
+      std::remove_cv_t<Adapter>::kind !=
+          execution_adapter::adapter_kind::detailed &&
+      !Types::trace_enabled &&
+      !(Signature::visits_in_hierarchy_order && Types::has_hierarchy) &&
+      !Signature::visits_in_component_order;
+
+  // Such a run: plan, the pass (a throw discards what the run left for
+  // the refresh and propagates), and nothing to record (a measured pass
+  // records its work). Out of line: compiled once per runtime type, the
+  // system's code being `body`.
+  template <typename Runtime>
+  [[gnu::noinline]] static void run_one_pass(core_type& core, Runtime& runtime,
+                                             bool unplanned,
+                                             subtask_body body) {
     const system_plan plan = plan_system(core, runtime, unplanned);
-    subtask_executor<Types, I> executor(core, instance, plan.parallel,
-                                        plan.measure);
-    run_subtasks_of<Call>(*static_cast<Adapter*>(adapters[I]), executor,
-                          instance);
-    record_system(core, runtime, plan, executor.measured_);
+    try {
+      runtime.begin_pass();
+      run_subtasks(core.pool(), runtime.pass_states(), runtime.subtask_count(),
+                   {.parallel = plan.parallel,
+                    .measure = plan.measure,
+                    .cost = &runtime.cost(),
+                    .entities = runtime.subscribed_count()},
+                   body);
+    } catch (...) {
+      runtime.discard_run();
+      throw;
+    }
   }
 
   // The run itself (traced): the call once with the executor (a
