@@ -79,6 +79,10 @@ class system_instance : public context_internal::runtime_of<Types, I> {
   [[no_unique_address]] context_internal::ordered_sequence_for<signature_type>
       order;
   static constexpr bool has_output = signature_type::has_output;
+  // Its subscription hooks (a constant: evaluated once, not a function
+  // compiled per system).
+  static constexpr context_internal::subscription_hooks declared_hooks =
+      context_internal::hooks_of<system_type>();
 
   static_assert(has_output ? std::is_default_constructible_v<output_type>
                            : true,
@@ -99,7 +103,7 @@ class system_instance : public context_internal::runtime_of<Types, I> {
   system_instance(const signature_type& signature,
                   const entity_storage_type& entities, Args&&... args)
       : runtime_type(make_strategy(signature), I, required_bits, excluded_bits,
-                     context_internal::hooks_of<system_type>(), entities),
+                     declared_hooks, entities),
         system_(std::forward<Args>(args)...) {}
 
   system_instance(const system_instance&) = delete;

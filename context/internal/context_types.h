@@ -11,7 +11,6 @@
 #include <type_traits>
 #include <utility>
 
-#include "base/internal/flat_tuple.h"
 #include "base/internal/make_object.h"
 #include "component_storage/component_storage.h"
 #include "context/internal/diagnostics.h"
@@ -48,33 +47,44 @@ namespace context_internal {
 template <typename Types>
 class system_runner;
 
-// Owns one heap-allocated system instance. Not std::unique_ptr: each
-// unique_ptr<T> brings ~40 small functions (its tuple of pointer and
-// deleter, the impl and data layers, get/reset/release, the deleter) that
-// the compiler instantiates and then inlines away, once per system; this
-// one has the three the core uses.
-template <typename T>
-class instance_owner {
+// The system instances of a context, each on the heap, owned as a pointer
+// and a function that deletes it (a slot per system id). Not a tuple of
+// one owner per system: each element type would bring its own constructor,
+// destructor and accessors, compiled once per system; here the only code
+// per system is its delete function. Instances are deleted in reverse id
+// order.
+template <std::size_t N>
+class instance_table {
  public:
-  instance_owner() = default;
-  instance_owner(const instance_owner&) = delete;
-  instance_owner& operator=(const instance_owner&) = delete;
-  ~instance_owner() { delete instance_; }
+  using deleter = void (*)(void*) noexcept;
 
-  // Takes `instance` (from new, or null); at most once.
-  void adopt(T* instance) noexcept { instance_ = instance; }
-  T* get() const noexcept { return instance_; }
+  instance_table() = default;
+  instance_table(const instance_table&) = delete;
+  instance_table& operator=(const instance_table&) = delete;
+  ~instance_table() {
+    for (std::size_t i = N; i-- > 0;) {
+      if (slots_[i].instance != nullptr) slots_[i].destroy(slots_[i].instance);
+    }
+  }
+
+  // Takes `instance` (from new, or null) into slot `id`, at most once;
+  // `destroy` (delete_instance<T>) deletes it.
+  void adopt(std::size_t id, void* instance, deleter destroy) noexcept {
+    slots_[id] = {instance, destroy};
+  }
+  void* get(std::size_t id) const noexcept { return slots_[id].instance; }
+
+  template <typename T>
+  static void delete_instance(void* instance) noexcept {
+    delete static_cast<T*>(instance);
+  }
 
  private:
-  T* instance_ = nullptr;
-};
-
-template <typename Types, typename Indices>
-struct instance_tuple;
-template <typename Types, std::size_t... I>
-struct instance_tuple<Types, std::index_sequence<I...>> {
-  using type =
-      base_internal::flat_tuple<instance_owner<system_instance<Types, I>>...>;
+  struct slot {
+    void* instance = nullptr;
+    deleter destroy = nullptr;
+  };
+  slot slots_[N > 0 ? N : 1] = {};
 };
 
 // Room for one object per component type (slot = component id),
@@ -193,8 +203,7 @@ struct context_types {
       resource_storage<typename settings_type::resource_list_type>;
   using refresh_queue_type = refresh_queue<entity_storage_type>;
   using defer_proxy_type = defer_proxy<context_types>;
-  using instances_type = typename context_internal::instance_tuple<
-      context_types, std::make_index_sequence<system_count>>::type;
+  using instances_type = context_internal::instance_table<system_count>;
 
   static constexpr std::string_view system_name(std::size_t id) {
     constexpr auto names = []<typename... Systems>(type_list<Systems...>) {

@@ -162,7 +162,7 @@ class context_core
   const component_storage_type& components() const { return components_; }
   template <std::size_t I>
   system_instance<Types, I>& instance() {
-    return *base_internal::get<I>(instances_).get();
+    return *static_cast<system_instance<Types, I>*>(instances_.get(I));
   }
   // f(subscription) for every system's subscription
   // (context/internal/subscription.h), in id order on this thread, or in

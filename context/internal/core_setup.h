@@ -13,7 +13,6 @@
 #include <utility>
 
 #include "base/check.h"
-#include "base/internal/flat_tuple.h"
 #include "base/internal/owned_ptr.h"
 #include "base/internal/standard_parts.h"
 #include "context/context_arguments.h"
@@ -191,8 +190,12 @@ void construct_instances(const Systems& systems,
                          typename Types::instances_type& instances,
                          Subscriptions& subscriptions, Policy& policy) {
   [&]<std::size_t... I>(std::index_sequence<I...>) {
-    (base_internal::get<I>(instances).adopt(make_instance<Types, I>(
-         systems.template signature<I>(), entities, args)),
+    using table = typename Types::instances_type;
+    (instances.adopt(
+         I,
+         make_instance<Types, I>(systems.template signature<I>(), entities,
+                                 args),
+         &table::template delete_instance<system_instance<Types, I>>),
      ...);
     [[maybe_unused]] const auto point_at = [&](std::size_t id, auto* instance) {
       subscriptions[id] = instance ? &instance->subscription() : nullptr;
@@ -200,8 +203,9 @@ void construct_instances(const Systems& systems,
     };
     // Through the instances' runtime part, which systems of one shape
     // share: the lambda is compiled once per shape, not once per system.
-    (point_at(I, static_cast<runtime_of<Types, I>*>(
-                     base_internal::get<I>(instances).get())),
+    (point_at(I,
+              static_cast<runtime_of<Types, I>*>(
+                  static_cast<system_instance<Types, I>*>(instances.get(I)))),
      ...);
   }
   (std::make_index_sequence<Types::system_count>{});

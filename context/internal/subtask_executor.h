@@ -182,28 +182,34 @@ class subtask_executor {
   // otherwise (GCC kept it out of line under the threaded scheduler).
   template <typename F>
   ABSL_ATTRIBUTE_ALWAYS_INLINE void for_subtasks(F&& f) {
-    run_each_subtask([&](std::size_t subtask) {
+    auto each = [&](std::size_t subtask) {
       data_proxy<Types, I> data = data_of(subtask);
       f(subtask_system(), data);
-    });
+    };
+    run_each_subtask(make_subtask_body(each));
   }
 
-  // One subtask of a for_subtasks adapter: `call` (system_runner.h's
-  // user_call, the call of the adapter's callable) on this executor and the
-  // subtask, for run_each_subtask. Its type depends on the system and the
-  // call only. The call is copied (it holds a reference to the adapter), so
-  // a subtask reaches the adapter in one load.
-  template <typename Call>
-  auto subtask_call(const Call& call) {
-    return [this, call](std::size_t subtask) { call(*this, subtask); };
-  }
+  // One subtask of a for_subtasks adapter: Call (system_runner.h's call
+  // of the user's code, a lambda capturing nothing) on the adapter, this
+  // executor and the subtask, as a subtask body for run_each_subtask. Its
+  // run is the one function compiled per system between the shared
+  // run_subtasks and the user's callable, and a subtask reaches the
+  // executor and the adapter in one load each.
+  template <typename Call, typename Adapter>
+  struct bound_call {
+    subtask_executor* executor;
+    Adapter* adapter;
+    static void run(void* self, std::size_t subtask) {
+      const bound_call& bound = *static_cast<const bound_call*>(self);
+      Call{}(*bound.adapter, *bound.executor, subtask);
+    }
+  };
 
   // What for_subtasks does, with the call to the user's callable made by
-  // the caller (subtask_call): one measured pass over the subtasks, or, for
-  // a system declared .in_hierarchy_order(), one pass per depth level
+  // `body` (a subtask_body): one measured pass over the subtasks, or, for a
+  // system declared .in_hierarchy_order(), one pass per depth level
   // (run_levels).
-  template <typename Call>
-  ABSL_ATTRIBUTE_ALWAYS_INLINE void run_each_subtask(Call call) {
+  ABSL_ATTRIBUTE_ALWAYS_INLINE void run_each_subtask(subtask_body body) {
     using signature = typename system_instance<Types, I>::signature_type;
     // A system declared .ordered_by(ct::x): its order is brought up to date
     // first; its subtasks take chunks of it (internal/ordered_loop.h). (An
@@ -215,16 +221,18 @@ class subtask_executor {
     }
     if constexpr (signature::visits_in_hierarchy_order &&
                   Types::has_hierarchy) {
-      run_levels(call);
+      run_levels(body);
     } else {
       measured_ = measure_;
-      run_pass(call, measure_);
+      run_pass(body, measure_);
     }
   }
   data_proxy<Types, I> data_of(std::size_t subtask) {
     return data_proxy<Types, I>(core_, instance_, instance_.state(subtask),
                                 subtask);
   }
+
+  using system_type = typename system_instance<Types, I>::system_type;
 
   // The system this executor runs.
   auto& system() noexcept { return instance_.system(); }
@@ -235,7 +243,7 @@ class subtask_executor {
   decltype(auto) subtask_system() noexcept {
     using signature = typename system_instance<Types, I>::signature_type;
     if constexpr (context_internal::may_split<Types, signature>) {
-      return std::as_const(instance_.system());
+      return static_cast<const system_type&>(instance_.system());
     } else {
       return (instance_.system());
     }
@@ -251,21 +259,19 @@ class subtask_executor {
   // unmeasured: a level's time over the system's entity count would
   // predict a fraction of a run, so the runner times the whole run instead
   // (measured() stays false).
-  template <typename Call>
-  ABSL_ATTRIBUTE_ALWAYS_INLINE void run_levels(Call& call) {
+  ABSL_ATTRIBUTE_ALWAYS_INLINE void run_levels(subtask_body body) {
     const auto& storage = core_.hierarchy().storage;
     const std::size_t levels = std::max<std::size_t>(storage.level_count(), 1);
     for (std::size_t level = 0; level < levels; ++level) {
       if (level > 0 && storage.level(level).empty()) continue;
       instance_.hierarchy_level = level;
-      run_pass(call, false);
+      run_pass(body, false);
     }
     instance_.hierarchy_level = 0;
   }
 
   // One run of every subtask (`measure`: record the run's work).
-  template <typename Call>
-  ABSL_ATTRIBUTE_ALWAYS_INLINE void run_pass(Call& call, bool measure) {
+  ABSL_ATTRIBUTE_ALWAYS_INLINE void run_pass(subtask_body body, bool measure) {
     instance_.begin_pass();
     context_internal::run_subtasks(core_.pool(), instance_.pass_states(),
                                    instance_.subtask_count(),
@@ -273,7 +279,7 @@ class subtask_executor {
                                     .measure = measure,
                                     .cost = &instance_.cost(),
                                     .entities = instance_.subscribed_count()},
-                                   context_internal::make_subtask_body(call));
+                                   body);
   }
 
   context_core<Types>& core_;

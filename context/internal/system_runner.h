@@ -23,11 +23,13 @@
 // type when the settings reach make_context by value through a function
 // template. So however many functions a run passes through (the table,
 // the scheduler, the system's run, the executor), the call of the user's
-// code is written in call's operator() itself: a tuple of lambdas, one per
-// system, built by a pack expansion and taking no template parameter of
-// their own, whose bodies the compiler checks with the operator()'s. The
-// rest of the run calls them. One frame of Strata's in those notes,
-// call's operator(), between the user's step and the user's system.
+// code is written in call's operator() itself: lambdas, one per system,
+// built by a pack expansion and taking no template parameter of their own,
+// whose bodies the compiler checks with the operator()'s. They capture
+// nothing (the adapter is their parameter): the run table names their
+// types, and each system's run makes its own and calls it. One frame of
+// Strata's in those notes, call's operator(), between the user's step and the
+// user's system.
 //
 // Internal: users reach it through the step proxy's execute_systems().
 #ifndef STRATA_CONTEXT_INTERNAL_SYSTEM_RUNNER_H_
@@ -67,6 +69,7 @@ struct unselected_adapter {
   };
   static constexpr nothing callable{};
 };
+inline constexpr unselected_adapter no_adapter{};
 template <bool Selected, std::size_t Index, typename Refs>
 struct adapter_of {
   using type = const unselected_adapter;
@@ -86,17 +89,12 @@ inline constexpr std::array<bool, N> every_system = [] {
   return all;
 }();
 
-// A system's call of the user's code (call's operator() writes it, a
-// lambda taking the executor and the subtask index), with the kind of the
-// adapter it calls: a detailed_instance callable runs once, a for_subtasks
-// one per subtask.
-template <execution_adapter::adapter_kind Kind, typename Call>
-struct user_call : Call {
-  static constexpr execution_adapter::adapter_kind kind = Kind;
-};
-template <execution_adapter::adapter_kind Kind, typename Call>
-user_call<Kind, Call> make_user_call(Call call) {
-  return {call};
+// The types of the systems' calls of the user's code (call's operator()
+// writes them, lambdas taking the adapter, the executor and the subtask
+// index, capturing nothing): the run functions make their own.
+template <typename... Calls>
+constexpr type_list<Calls...> call_types_of(const Calls&...) noexcept {
+  return {};
 }
 
 template <typename Types>
@@ -111,9 +109,9 @@ class system_runner {
   // scheduler of the settings. The operator() is the call's entry point,
   // not a forwarder to one (a forwarder would be one more frame in the
   // notes), and it holds each system's call of the user's code (the essay
-  // above): `calls`, whose lambdas are not generic, so no frame of their
-  // own. (Selected is a reference to a named constant, and the core is
-  // spelled without the core_type alias: the notes print them.)
+  // above), in the table's initializer: lambdas that are not generic, so
+  // no frame of their own. (Selected is a reference to a named constant, and
+  // the core is spelled without the core_type alias: the notes print them.)
   template <const auto& Selected,
             typename Indices = std::make_index_sequence<system_count>>
   class call;
@@ -130,22 +128,25 @@ class system_runner {
       } else if constexpr (check_adapters<Selected,
                                           std::remove_cvref_t<Adapters>...>(
                                std::index_sequence<I...>{})) {
-        auto refs = std::tie(adapters...);
-        std::tuple calls{
-            make_user_call<adapter_type<Selected[I], I, decltype(refs)>::kind>(
-                [&adapter = adapter_for<Selected[I], I>(refs)](
-                    subtask_executor<Types, I>& executor,
-                    std::size_t subtask) ABSL_ATTRIBUTE_ALWAYS_INLINE {
-                  if constexpr (std::remove_cvref_t<decltype(adapter)>::kind ==
-                                execution_adapter::adapter_kind::detailed) {
-                    adapter.callable(executor.instance_, executor);
-                  } else {
-                    data_proxy<Types, I> data = executor.data_of(subtask);
-                    adapter.callable(executor.subtask_system(), data);
-                  }
-                })...};
-        static constexpr auto table = run_table_of<Selected, decltype(calls)>();
-        run_call<Selected, table>(core_, calls);
+        using refs = std::tuple<std::remove_reference_t<Adapters>&...>;
+        // Each system's adapter, type-erased: the first that matches it,
+        // or, unselected, one that does nothing.
+        void* const found[] = {erased(adapters)..., erased(no_adapter)};
+        void* const adapter_of_system[] = {
+            found[adapter_slot<Selected[I], I, refs>()]..., nullptr};
+        static constexpr auto table = run_table_of<Selected, refs>(
+            call_types_of([](adapter_type<Selected[I], I, refs>& adapter,
+                             subtask_executor<Types, I>& executor,
+                             std::size_t subtask) ABSL_ATTRIBUTE_ALWAYS_INLINE {
+              if constexpr (std::remove_cvref_t<decltype(adapter)>::kind ==
+                            execution_adapter::adapter_kind::detailed) {
+                adapter.callable(executor.instance_, executor);
+              } else {
+                data_proxy<Types, I> data = executor.data_of(subtask);
+                adapter.callable(executor.subtask_system(), data);
+              }
+            }...));
+        run_call<Selected, table>(core_, adapter_of_system);
       }
     }
 
@@ -179,60 +180,69 @@ class system_runner {
     }
   }
 
-  // The run functions take the calls of the user's code type-erased: an
-  // array of pointers, one per system, to the user_call elements of the
-  // call's tuple. Each run function is then named by its system and its own
-  // call only: naming the whole tuple would spell every system's call in
-  // every system's function (and in the scheduler's), a symbol name growing
-  // with the square of the system count. `unplanned`: the call runs by a
+  // The run functions take each system's adapter type-erased: an array of
+  // pointers, one per system. Each run function is then named by its
+  // system and its own call only: naming every adapter would spell every
+  // system's call in every system's function (and in the scheduler's), a
+  // symbol name growing with the square of the system count; and nothing
+  // is compiled per system to hold or reach the calls (a call captures
+  // nothing: its run function makes it). `unplanned`: the call runs by a
   // decision the policy made for the whole call
   // (call_mode::calling_thread_unplanned).
-  using run_fn = void (*)(core_type&, void* const* calls, bool unplanned);
+  using run_fn = void (*)(core_type&, void* const* adapters, bool unplanned);
 
-  // One run function per selected system, each the run of its element of
-  // Calls (a tuple of user_call, one per system).
-  template <const auto& Selected, typename Calls>
-  static constexpr auto run_table_of() {
-    return make_run_table<Selected, Calls>(
+  // An adapter as the run functions receive it.
+  template <typename Adapter>
+  ABSL_ATTRIBUTE_ALWAYS_INLINE static void* erased(Adapter& adapter) noexcept {
+    return const_cast<void*>(static_cast<const void*>(&adapter));
+  }
+  // Where system I's adapter is among the call's adapters (Refs, a tuple of
+  // adapter references), the one after them when it is not selected.
+  template <bool Selected, std::size_t I, typename Refs>
+  static constexpr std::size_t adapter_slot() {
+    if constexpr (Selected) {
+      return adapter_index<I, Refs>();
+    } else {
+      return std::tuple_size_v<Refs>;
+    }
+  }
+
+  // One run function per selected system, each the run of its call of
+  // the user's code (the I-th of Calls) with its adapter (the I-th of Refs).
+  template <const auto& Selected, typename Refs, typename... Calls>
+  static constexpr auto run_table_of(type_list<Calls...>) {
+    return make_run_table<Selected, Refs, Calls...>(
         std::make_index_sequence<system_count>{});
   }
-  template <const auto& Selected, typename Calls, std::size_t... I>
+  template <const auto& Selected, typename Refs, typename... Calls,
+            std::size_t... I>
   static constexpr auto make_run_table(std::index_sequence<I...>) {
     return std::array<run_fn, system_count>{
-        run_entry<Selected[I], I, std::tuple_element_t<I, Calls>>()...};
+        run_entry<Selected[I], I, adapter_type<Selected[I], I, Refs>,
+                  Calls>()...};
   }
-  template <bool Selected, std::size_t I, typename Call>
+  template <bool Selected, std::size_t I, typename Adapter, typename Call>
   static constexpr run_fn run_entry() {
     if constexpr (Selected) {
-      return &system_runner::run_system<I, Call>;
+      return &system_runner::run_system<I, Adapter, Call>;
     } else {
       return nullptr;
     }
   }
 
-  // The calls of the user's code type-erased for the run functions: a
-  // pointer to each element of Calls.
-  template <typename Calls, std::size_t... I>
-  ABSL_ATTRIBUTE_ALWAYS_INLINE static std::array<void*, system_count>
-  erase_calls(Calls& calls, std::index_sequence<I...>) {
-    return {&std::get<I>(calls)...};
-  }
-
   // One call: the core begins the execution, then plan (the run policy,
   // internal/run_policy.h), run the systems with the settings' scheduler
-  // (given `user_calls`, call's tuple of user_call, type-erased), record. The
-  // table's address keys the call in the policy's remembered decisions.
-  template <const auto& Selected, const auto& Table, typename Calls>
-  static void run_call(core_type& core, Calls& user_calls) {
-    const std::array<void*, system_count> calls =
-        erase_calls(user_calls, std::make_index_sequence<system_count>{});
+  // (given each system's adapter, type-erased), record. The table's address
+  // keys the call in the policy's remembered decisions.
+  template <const auto& Selected, const auto& Table>
+  static void run_call(core_type& core, void* const* adapters) {
     core.begin_execution();
     constexpr const auto* key = &Table;
     auto& policy = core.policy();
     const auto plan =
         policy.template before_call<Selected>(core.subscriptions(), key);
     const scheduler_internal::step_decision decision =
-        run_systems<Selected, Table>(core, calls.data(), plan);
+        run_systems<Selected, Table>(core, adapters, plan);
     policy.template after_call<Selected>(core.subscriptions(), key, plan,
                                          decision);
     if constexpr (Types::trace_enabled) {
@@ -248,7 +258,7 @@ class system_runner {
   // sequential order, and ranking and pool, compiled once per call).
   template <const auto& Selected, const auto& Table, typename Plan>
   static scheduler_internal::step_decision run_systems(core_type& core,
-                                                       void* const* calls,
+                                                       void* const* adapters,
                                                        const Plan& plan) {
     bool unplanned = false;
     if constexpr (Types::scheduler_type::runs_subtasks_in_parallel) {
@@ -256,8 +266,8 @@ class system_runner {
     }
     return Types::scheduler_type::template execute<system_list, Selected>(
         core.pool(),
-        [&core, calls, unplanned](std::size_t id) {
-          Table[id](core, calls, unplanned);
+        [&core, adapters, unplanned](std::size_t id) {
+          Table[id](core, adapters, unplanned);
         },
         [&core](std::size_t id) {
           return core.policy().predicted_ns(core.subscription(id), id);
@@ -265,8 +275,9 @@ class system_runner {
         plan.hand_off);
   }
 
-  // Runs system I through its user_call, Call (traced; a throw marks
-  // the run failed): plan, run its subtasks, record. `unplanned`: the call
+  // Runs system I through its call of the user's code, Call, with its
+  // adapter, `adapters[I]` (traced; a throw marks the run failed): plan,
+  // run its subtasks, record. `unplanned`: the call
   // runs by a decision made for the whole call (a remembered inline
   // decision, internal/adaptive_run_policy.cc), so the run is neither
   // predicted, measured nor split: its plan says so (plan_system), and the
@@ -274,37 +285,93 @@ class system_runner {
   // subtask body are compiled per system; planning works on the instance's
   // runtime (internal/instance_runtime.h) through the policy's before_system,
   // out of line (plan_system) and compiled once for every system of the same
-  // strategy and state types. `calls[I]` is the call of the user's code
-  // (call's operator() wrote it); a for_subtasks adapter's is run through
-  // the executor's subtask_call: one subtask body per system.
-  template <std::size_t I, typename Call>
-  static void run_system(context_core<Types>& core, void* const* calls,
+  // strategy and state types. A for_subtasks adapter's call is run through
+  // a bound_call: one subtask body per system. Its run is one pass over the
+  // subtasks, untraced (most systems), is the same but for that body for
+  // every system of a runtime type: run_one_pass, out of line.
+  template <std::size_t I, typename Adapter, typename Call>
+  static void run_system(context_core<Types>& core, void* const* adapters,
                          bool unplanned) {
     auto& instance = core.template instance<I>();
     // What the plan and the record work on: the instance as its runtime.
     runtime_of<Types, I>& runtime = instance;
-    before_run<I>(core, instance);
+    using signature = typename system_list::template signature_at<I>;
+    if constexpr (signature::has_change_filter ||
+                  size_v<typename signature::received_types> != 0) {
+      before_run<I>(core, instance);
+    }
+    Adapter& adapter = *static_cast<Adapter*>(adapters[I]);
+    if constexpr (runs_in_one_pass<signature, Adapter>) {
+      // The executor is only the body's way to the core and the instance.
+      subtask_executor<Types, I> executor(core, instance, false, false);
+      using bound_type =
+          typename subtask_executor<Types, I>::template bound_call<Call,
+                                                                   Adapter>;
+      bound_type bound{&executor, &adapter};
+      run_one_pass(core, runtime, unplanned, {&bound_type::run, &bound});
+    } else {
+      const system_plan plan = plan_system(core, runtime, unplanned);
+      subtask_executor<Types, I> executor(core, instance, plan.parallel,
+                                          plan.measure);
+      run_subtasks_of<Call>(adapter, executor, instance);
+      record_system(core, runtime, plan, executor.measured_);
+    }
+  }
+
+  // Whether a system's run is one measured pass over its subtasks with the
+  // call of a for_subtasks adapter, untraced: not in hierarchy order (a
+  // pass per level) nor in the order of a component (brought up to date
+  // first), as subtask_executor::run_each_subtask would run it.
+  template <typename Signature, typename Adapter>
+  static constexpr bool runs_in_one_pass =
+      std::remove_cv_t<Adapter>::kind !=
+          execution_adapter::adapter_kind::detailed &&
+      !Types::trace_enabled &&
+      !(Signature::visits_in_hierarchy_order && Types::has_hierarchy) &&
+      !Signature::visits_in_component_order;
+
+  // Such a run: plan, the pass (a throw discards what the run left for
+  // the refresh and propagates), and nothing to record (a measured pass
+  // records its work). Out of line: compiled once per runtime type, the
+  // system's code being `body`.
+  template <typename Runtime>
+  [[gnu::noinline]] static void run_one_pass(core_type& core, Runtime& runtime,
+                                             bool unplanned,
+                                             subtask_body body) {
     const system_plan plan = plan_system(core, runtime, unplanned);
-    subtask_executor<Types, I> executor(core, instance, plan.parallel,
-                                        plan.measure);
-    run_subtasks_of(*static_cast<Call*>(calls[I]), executor, instance);
-    record_system(core, runtime, plan, executor.measured());
+    try {
+      runtime.begin_pass();
+      run_subtasks(core.pool(), runtime.pass_states(), runtime.subtask_count(),
+                   {.parallel = plan.parallel,
+                    .measure = plan.measure,
+                    .cost = &runtime.cost(),
+                    .entities = runtime.subscribed_count()},
+                   body);
+    } catch (...) {
+      runtime.discard_run();
+      throw;
+    }
   }
 
   // The run itself (traced): the call once with the executor (a
   // detailed_instance adapter) or once per subtask (for_subtasks). A throw
   // discards what the run left for the refresh (kills, deferred functions)
   // and propagates. Part of run_system, always inlined into it.
-  template <typename Call, typename Executor, typename Instance>
-  ABSL_ATTRIBUTE_ALWAYS_INLINE static void run_subtasks_of(Call& call,
+  template <typename Call, typename Adapter, typename Executor,
+            typename Instance>
+  ABSL_ATTRIBUTE_ALWAYS_INLINE static void run_subtasks_of(Adapter& adapter,
                                                            Executor& executor,
                                                            Instance& instance) {
     if constexpr (Types::trace_enabled) instance.run_span.begin();
     try {
-      if constexpr (Call::kind == execution_adapter::adapter_kind::detailed) {
-        call(executor, 0);
+      if constexpr (std::remove_cv_t<Adapter>::kind ==
+                    execution_adapter::adapter_kind::detailed) {
+        Call{}(adapter, executor, 0);
       } else {
-        executor.run_each_subtask(executor.subtask_call(call));
+        using bound_type =
+            typename Executor::template bound_call<Call, Adapter>;
+        bound_type bound{&executor, &adapter};
+        executor.run_each_subtask({&bound_type::run, &bound});
       }
     } catch (...) {
       if constexpr (Types::trace_enabled) instance.run_span.end();
@@ -330,15 +397,6 @@ class system_runner {
   template <bool Selected, std::size_t I, typename Refs>
   using adapter_type =
       typename adapter_of<Selected, adapter_index<I, Refs>(), Refs>::type;
-  template <bool Selected, std::size_t I, typename Refs>
-  static adapter_type<Selected, I, Refs>& adapter_for(Refs& refs) noexcept {
-    if constexpr (Selected) {
-      return std::get<adapter_index<I, Refs>()>(refs);
-    } else {
-      static constexpr unselected_adapter nothing{};
-      return nothing;
-    }
-  }
 
   // Before system I's subtasks: the change filter's window moves on, and
   // the messages it receives are gathered (the effect channel).
