@@ -55,6 +55,7 @@
 #include "base/internal/flat_tuple.h"
 #include "base/internal/object_bytes.h"
 #include "base/internal/standard_parts.h"
+#include "base/internal/trivial_vector.h"
 #include "base/versioned_id.h"
 #include "sparse_set/versioned_sparse_set.h"
 
@@ -90,6 +91,12 @@ class component_sparse_set {
 
   template <std::size_t I>
   using nth = std::tuple_element_t<I, std::tuple<T...>>;
+  // The array of one component type's values (see data_).
+  template <typename U>
+  using values_of = std::conditional_t<
+      std::is_trivially_copyable_v<U>,
+      base_internal::trivial_vector<base_internal::stored_as_t<U>>,
+      std::vector<U>>;
 
  public:
   using id_type = Id;
@@ -388,10 +395,9 @@ class component_sparse_set {
 
   id_set_type ids_;
   // A trivially copyable component is stored as bytes of its shape
-  // (base/internal/object_bytes.h): the vector code is then compiled once
-  // per shape, not once per component type.
-  base_internal::flat_tuple<std::vector<base_internal::stored_as_t<T>>...>
-      data_;
+  // (base/internal/object_bytes.h) in a trivial_vector, whose memory code is
+  // compiled once (base/internal/trivial_vector.h); others in a std::vector.
+  base_internal::flat_tuple<values_of<T>...> data_;
 };
 
 }  // namespace strata

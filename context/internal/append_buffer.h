@@ -103,6 +103,10 @@ class append_buffer : private append_bytes {
     return static_cast<std::size_t>(end() - begin());
   }
   bool empty() const noexcept { return end_ == begin_; }
+  T& back() noexcept {
+    STRATA_DCHECK(!empty(), "append_buffer: back() of an empty buffer");
+    return end()[-1];
+  }
   T& operator[](std::size_t i) noexcept { return begin()[i]; }
   const T& operator[](std::size_t i) const noexcept { return begin()[i]; }
   T* begin() noexcept { return reinterpret_cast<T*>(begin_); }

@@ -96,7 +96,7 @@ class refresh_queue {
   // metadata already says so, none of their changes noted before), and are
   // matched as one at the refresh.
   void begin_batch(const bitset_type& bits) {
-    batches.push_back({bits, batch_ids.size(), 0});
+    batches.append({bits, batch_ids.size(), 0});
   }
   ABSL_ATTRIBUTE_ALWAYS_INLINE void note_created_in_batch(
       EntityStorage& entities, entity_id id) {
@@ -131,7 +131,7 @@ class refresh_queue {
   std::vector<entity_id> to_kill;
   append_buffer<pending_match> to_match;
   append_buffer<entity_id> batch_ids;
-  std::vector<created_batch> batches;
+  append_buffer<created_batch> batches;
   // Phase 2's index of the match queue: slots[i] is the entry of the
   // queued entity with index i (index_match_entries).
   std::vector<std::uint32_t> slots;

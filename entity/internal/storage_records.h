@@ -9,13 +9,17 @@
 #include <type_traits>
 #include <vector>
 
+#include "base/internal/trivial_vector.h"
 #include "base/limit.h"
 
 namespace strata {
 
 namespace entity_internal {
 
-// The per-index container chosen by the limit policy.
+// The per-index container chosen by the limit policy: a fixed array, or a
+// growable one (base/internal/trivial_vector.h for a trivially copyable
+// element, as ids and metadata are: its memory code is compiled once, not
+// once per metadata type).
 template <typename Limit, typename T>
 struct limit_container;
 template <std::size_t N, typename T>
@@ -24,7 +28,9 @@ struct limit_container<fixed_limit<N>, T> {
 };
 template <typename T>
 struct limit_container<dynamic_limit, T> {
-  using type = std::vector<T>;
+  using type = std::conditional_t<std::is_trivially_copyable_v<T>,
+                                  base_internal::trivial_vector<T>,
+                                  std::vector<T>>;
 };
 
 // The metadata column of a storage without metadata: takes no space
