@@ -32,8 +32,8 @@
 #include <cstdint>
 #include <type_traits>
 #include <utility>
-#include <vector>
 
+#include "base/internal/owned_ptr.h"
 #include "context/internal/subscription.h"
 #include "scheduler/hand_off.h"
 #include "scheduler/inner_parallelism.h"
@@ -50,6 +50,35 @@ void reset_output(Output& output) {
     output = Output{};
   }
 }
+
+// The per-subtask states of a system: an array that only grows, by
+// resize(), and keeps its states (moved) when it does. Not a std::vector,
+// whose growth code, some forty functions per state type, every program
+// compiled for each system's state type (//benchmarks/compile:game_8x12);
+// a resize is rare (a run split into more subtasks than ever before in a
+// step), so nothing of a vector's growth policy is missed.
+template <typename State>
+class subtask_states {
+  static_assert(std::is_nothrow_move_assignable_v<State>,
+                "a growth moves the states and must not throw halfway");
+
+ public:
+  std::size_t size() const noexcept { return size_; }
+  State* data() noexcept { return states_.get(); }
+  State& operator[](std::size_t i) noexcept { return states_[i]; }
+  // Exactly n states; new ones are default-constructed. Only grows (n >=
+  // size()). A failed allocation leaves the states as they were.
+  [[gnu::noinline]] void resize(std::size_t n) {
+    base_internal::owned_ptr<State[]> grown(new State[n]);
+    for (std::size_t i = 0; i < size_; ++i) grown[i] = std::move(states_[i]);
+    states_ = std::move(grown);
+    size_ = n;
+  }
+
+ private:
+  base_internal::owned_ptr<State[]> states_;
+  std::size_t size_ = 0;
+};
 
 // Splits `entities` into subtasks and sets the slices (and resets the
 // outputs) of states [first, first + count); returns the count.
@@ -208,7 +237,7 @@ class instance_runtime {
  private:
   Strategy strategy_;
   subscription_type subscription_;
-  std::vector<State> states_;
+  subtask_states<State> states_;
   std::size_t active_subtasks_ = 0;  // of the current pass
   std::uint64_t step_ = 0;           // of the latest prepare_subtasks
   std::size_t used_states_ = 0;      // by the passes of that step
