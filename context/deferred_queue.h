@@ -25,6 +25,10 @@
 //   * clear() destroys the pending callables without running them. The
 //     destructor does the same.
 //
+// The arena and the entry array are the same code for every argument type,
+// compiled once (deferred_queue.cc, base/internal/trivial_vector.h); only
+// push's construction and the calls are compiled per callable.
+//
 // Complexity: push amortized O(1) plus the callable's construction; run_all
 // O(calls). Memory: the high-water mark of one step's callables (rounded up
 // to 4 KiB blocks) plus one 24-byte entry per pending call.
@@ -39,12 +43,50 @@
 #include <new>
 #include <type_traits>
 #include <utility>
-#include <vector>
 
-#include "base/internal/owned_ptr.h"
 #include "base/internal/standard_parts.h"
+#include "base/internal/trivial_vector.h"
 
 namespace strata {
+
+namespace deferred_queue_internal {
+
+// The blocks of raw memory the callables are built in, kept for reuse.
+class arena {
+ public:
+  arena() = default;
+  arena(arena&& other) noexcept
+      : blocks_(std::move(other.blocks_)),
+        block_(std::exchange(other.block_, 0)),
+        offset_(std::exchange(other.offset_, 0)) {}
+  arena& operator=(arena&& other) noexcept;
+  arena(const arena&) = delete;
+  arena& operator=(const arena&) = delete;
+  ~arena();
+
+  // Room for `size` bytes at `align` (at most max_align_t's): in the current
+  // block if it fits, else in the next kept block that fits, else in a new
+  // block of block_size bytes (or `size`, if larger).
+  void* allocate(std::size_t size, std::size_t align);
+  // Every block free again (kept).
+  void reset() noexcept {
+    block_ = 0;
+    offset_ = 0;
+  }
+
+ private:
+  struct block {
+    std::byte* bytes;
+    std::size_t size;
+  };
+  void* allocate_in_new_block(std::size_t size);
+
+  base_internal::trivial_vector<block> blocks_;
+  std::size_t block_ = 0;   // the block being filled
+  std::size_t offset_ = 0;  // first free byte in it
+};
+
+}  // namespace deferred_queue_internal
 
 template <typename Arg>
 class deferred_queue {
@@ -57,9 +99,7 @@ class deferred_queue {
     if (this != &other) {
       clear();
       entries_ = std::move(other.entries_);
-      blocks_ = std::move(other.blocks_);
-      block_ = std::exchange(other.block_, 0);
-      offset_ = std::exchange(other.offset_, 0);
+      arena_ = std::move(other.arena_);
     }
     return *this;
   }
@@ -76,7 +116,7 @@ class deferred_queue {
     static_assert(alignof(fn) <= alignof(std::max_align_t),
                   "defer(f): over-aligned captures are not supported");
     entries_.reserve(entries_.size() + 1);  // a throw here changes nothing
-    void* where = allocate(sizeof(fn), alignof(fn));
+    void* where = arena_.allocate(sizeof(fn), alignof(fn));
     ::new (where) fn(std::forward<F>(f));
     entries_.push_back({where, &invoke<fn>, &destroy<fn>});
   }
@@ -111,10 +151,6 @@ class deferred_queue {
     void (*invoke)(void*, Arg&);
     void (*destroy)(void*) noexcept;
   };
-  struct block {
-    base_internal::owned_ptr<std::byte[]> bytes;
-    std::size_t size;
-  };
 
   template <typename F>
   static void invoke(void* object, Arg& arg) {
@@ -125,36 +161,13 @@ class deferred_queue {
     static_cast<F*>(object)->~F();
   }
 
-  // Room for `size` bytes at `align`: in the current block if it fits, else
-  // in the next kept block that fits, else in a new block.
-  void* allocate(std::size_t size, std::size_t align) {
-    for (; block_ < blocks_.size(); ++block_, offset_ = 0) {
-      const std::size_t start = (offset_ + align - 1) / align * align;
-      if (start + size <= blocks_[block_].size) {
-        offset_ = start + size;
-        return blocks_[block_].bytes.get() + start;
-      }
-    }
-    const std::size_t bytes = std::max(block_size, size);
-    // new std::byte[] returns memory aligned for max_align_t; left
-    // uninitialized, since every object is constructed in place.
-    blocks_.push_back(
-        {base_internal::owned_ptr<std::byte[]>(new std::byte[bytes]), bytes});
-    block_ = blocks_.size() - 1;
-    offset_ = size;
-    return blocks_.back().bytes.get();
-  }
-
   void reset() noexcept {
     entries_.clear();
-    block_ = 0;
-    offset_ = 0;
+    arena_.reset();
   }
 
-  std::vector<entry> entries_;
-  std::vector<block> blocks_;
-  std::size_t block_ = 0;   // the block being filled
-  std::size_t offset_ = 0;  // first free byte in it
+  base_internal::trivial_vector<entry> entries_;
+  deferred_queue_internal::arena arena_;
 };
 
 }  // namespace strata
