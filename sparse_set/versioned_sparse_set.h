@@ -58,8 +58,8 @@
 #include <vector>
 
 #include "base/check.h"
-#include "base/internal/owned_ptr.h"
 #include "base/internal/standard_parts.h"
+#include "base/internal/trivial_vector.h"
 #include "base/versioned_id.h"
 
 namespace strata {
@@ -93,20 +93,33 @@ class versioned_sparse_set {
 
   versioned_sparse_set() = default;
   versioned_sparse_set(versioned_sparse_set&&) noexcept = default;
-  versioned_sparse_set& operator=(versioned_sparse_set&&) noexcept = default;
+  versioned_sparse_set& operator=(versioned_sparse_set&& other) noexcept {
+    if (this != &other) {
+      free_pages();
+      pages_ = std::move(other.pages_);
+      dense_ = std::move(other.dense_);
+    }
+    return *this;
+  }
   versioned_sparse_set(const versioned_sparse_set& other)
-      : pages_(other.pages_.size()), dense_(other.dense_) {
-    for (size_type p = 0; p < pages_.size(); ++p) {
-      if (other.pages_[p] == nullptr) continue;
-      pages_[p] = allocate_page();
-      std::copy_n(other.pages_[p].get(), PageSize, pages_[p].get());
+      : dense_(other.dense_) {
+    pages_.resize(other.pages_.size());  // null pointers
+    try {
+      for (size_type p = 0; p < pages_.size(); ++p) {
+        if (other.pages_[p] == nullptr) continue;
+        pages_[p] = allocate_page();
+        std::copy_n(other.pages_[p], PageSize, pages_[p]);
+      }
+    } catch (...) {
+      free_pages();  // no destructor runs for a constructor that throws
+      throw;
     }
   }
   versioned_sparse_set& operator=(const versioned_sparse_set& other) {
     if (this != &other) *this = versioned_sparse_set(other);
     return *this;
   }
-  ~versioned_sparse_set() = default;
+  ~versioned_sparse_set() { free_pages(); }
 
   // Adds `id`; false if an id with the same index is already present.
   bool insert(Id id) {
@@ -180,7 +193,10 @@ class versioned_sparse_set {
     std::vector<bool> used(pages_.size());
     for (const Id id : dense_) used[id.index() / PageSize] = true;
     for (size_type p = 0; p < pages_.size(); ++p) {
-      if (!used[p]) pages_[p].reset();
+      if (!used[p]) {
+        delete[] pages_[p];
+        pages_[p] = nullptr;
+      }
     }
     while (!pages_.empty() && pages_.back() == nullptr) pages_.pop_back();
     pages_.shrink_to_fit();
@@ -267,7 +283,9 @@ class versioned_sparse_set {
   }
 
   const Id* data() const noexcept { return dense_.data(); }
-  std::span<const Id> ids() const noexcept { return dense_; }
+  std::span<const Id> ids() const noexcept {
+    return {dense_.data(), dense_.size()};
+  }
   const_iterator begin() const noexcept { return dense_.data(); }
   const_iterator end() const noexcept { return dense_.data() + dense_.size(); }
   const_reverse_iterator rbegin() const noexcept {
@@ -291,7 +309,8 @@ class versioned_sparse_set {
   }
 
  private:
-  using page_type = base_internal::owned_ptr<underlying_type[]>;
+  // A page of slots, owned by the set (allocate_page, free_pages).
+  using page_type = underlying_type*;
 
   static constexpr underlying_type kEmptySlot = ~underlying_type{0};
   static constexpr underlying_type kVersionMask = traits_type::version_mask;
@@ -308,15 +327,19 @@ class versioned_sparse_set {
   }
 
   static page_type allocate_page() {
-    page_type page(new underlying_type[PageSize]);
-    std::fill_n(page.get(), PageSize, kEmptySlot);
+    page_type page = new underlying_type[PageSize];
+    std::fill_n(page, PageSize, kEmptySlot);
     return page;
+  }
+  void free_pages() noexcept {
+    for (page_type page : pages_) delete[] page;
+    pages_.clear();
   }
 
   const underlying_type* find_slot(underlying_type index) const noexcept {
     const size_type page = index / PageSize;
     if (page >= pages_.size()) return nullptr;
-    const underlying_type* const slots = pages_[page].get();
+    const underlying_type* const slots = pages_[page];
     return slots == nullptr ? nullptr : slots + (index & (PageSize - 1));
   }
   underlying_type* find_slot(underlying_type index) noexcept {
@@ -367,8 +390,10 @@ class versioned_sparse_set {
     return slot_of(dense_[position].index()) & kIndexMask;
   }
 
-  std::vector<page_type> pages_;
-  std::vector<Id> dense_;
+  // Plain arrays of pointers and ids, their growth compiled once
+  // (base/internal/trivial_vector.h).
+  base_internal::trivial_vector<page_type> pages_;
+  base_internal::trivial_vector<Id> dense_;
 };
 
 }  // namespace strata
