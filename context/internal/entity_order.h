@@ -15,14 +15,12 @@
 #ifndef STRATA_CONTEXT_INTERNAL_ENTITY_ORDER_H_
 #define STRATA_CONTEXT_INTERNAL_ENTITY_ORDER_H_
 
-#include <vector>
-
 #include "entity/entity_id.h"
 
 namespace strata::context_internal {
 
 // Sorts `ids` by ascending index unless they are sorted already.
-void sort_by_index(std::vector<entity_id>& ids);
+void sort_by_index(entity_id* first, entity_id* last);
 
 }  // namespace strata::context_internal
 

@@ -25,6 +25,7 @@
 #include <cstddef>
 #include <vector>
 
+#include "base/internal/trivial_vector.h"
 #include "context/internal/entity_order.h"
 #include "context/internal/hierarchy_storage.h"
 #include "context/internal/kill_phase.h"
@@ -103,14 +104,15 @@ void apply_parent_requests(World& world, State& state) {
 // Steps 2 and 3: `kills` grows with the cascade (queue.queue_kill).
 template <typename World, typename State, typename Queue>
 void apply_hierarchy_kills(World& world, State& state,
-                           std::vector<entity_id>& kills, Queue& queue) {
+                           base_internal::trivial_vector<entity_id>& kills,
+                           Queue& queue) {
   if (kills.empty()) return;
   auto& entities = world.entities();
   hierarchy_storage& storage = state.storage;
   const auto dying = [&](std::size_t index) {
     return entities.metadata_at(index).extra.pending_kill;
   };
-  sort_by_index(kills);
+  sort_by_index(kills.begin(), kills.end());
   for (std::size_t k = 0; k < kills.size(); ++k) {
     const entity_id parent = kills[k];
     std::size_t child = storage.first_child(parent.index());

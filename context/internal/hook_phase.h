@@ -271,7 +271,7 @@ class hook_runner<Types, true> {
 
   void sort_round() {
     // Usually sorted already (entities changed in index order).
-    sort_by_index(round_);
+    sort_by_index(round_.data(), round_.data() + round_.size());
     round_.erase(std::unique(round_.begin(), round_.end()), round_.end());
   }
 

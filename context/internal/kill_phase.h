@@ -38,7 +38,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <vector>
 
 #include "absl/base/attributes.h"
 #include "context/internal/entity_order.h"
@@ -132,11 +131,11 @@ template <typename World, typename EntityStorage>
     bool subtask_work) {
   using subscription_type = subscription<EntityStorage>;
   if (subtask_work) gather_subtask_kills(world, changes);
-  std::vector<entity_id>& kills = changes.to_kill;
+  auto& kills = changes.to_kill;
   if (kills.empty()) return;
   // Usually in index order already (a pass over a system's entities, or
   // ids created in a row); sort_by_index checks before sorting.
-  sort_by_index(kills);
+  sort_by_index(kills.begin(), kills.end());
   auto& entities = world.entities();
   const refresh_observer* observer = world.observer();
   // Queue entries are read only by subscription tests (observer, hooks).

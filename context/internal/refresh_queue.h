@@ -39,10 +39,10 @@
 #include <cstddef>
 #include <cstdint>
 #include <utility>
-#include <vector>
 
 #include "absl/base/attributes.h"
 #include "base/internal/atomic_value.h"
+#include "base/internal/trivial_vector.h"
 #include "context/internal/append_buffer.h"
 #include "entity/entity_id.h"
 
@@ -128,13 +128,13 @@ class refresh_queue {
 
   // The queues, worked through by the refresh's phases.
 
-  std::vector<entity_id> to_kill;
+  base_internal::trivial_vector<entity_id> to_kill;
   append_buffer<pending_match> to_match;
   append_buffer<entity_id> batch_ids;
   append_buffer<created_batch> batches;
   // Phase 2's index of the match queue: slots[i] is the entry of the
   // queued entity with index i (index_match_entries).
-  std::vector<std::uint32_t> slots;
+  base_internal::trivial_vector<std::uint32_t> slots;
   // A subscription grew past its growth limit (subscription.h).
   bool subscription_grew = false;
 };

@@ -12,6 +12,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "base/internal/trivial_vector.h"
 #include "context/deferred_queue.h"
 #include "context/internal/effect_channel.h"
 #include "context/internal/instance_runtime.h"
@@ -52,7 +53,7 @@ struct no_trace_span {};
 template <typename DeferProxy, typename Output, bool Trace,
           typename Outboxes = context_internal::no_outboxes>
 struct alignas(64) subtask_state {
-  std::vector<entity_id> to_kill;
+  base_internal::trivial_vector<entity_id> to_kill;
   deferred_queue<DeferProxy> deferred;
   [[no_unique_address]] Output output{};
   std::size_t begin = 0;  // slice of the subscribed set, by rank: [begin, end)
