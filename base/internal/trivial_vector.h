@@ -156,7 +156,6 @@ class trivial_vector : private trivial_bytes {
   }
   // n copies of `value` (taken by value, as push_back's).
   void assign(std::size_t n, T value) {
-    clear();
     if (n > capacity()) grow_to(n * sizeof(T), alignof(T));
     for (std::size_t i = 0; i < n; ++i) {
       ::new (static_cast<void*>(begin_ + i * sizeof(T))) T(value);

@@ -1,0 +1,89 @@
+// A growth that fails to allocate leaves a trivial_vector as it was
+// (base/internal/trivial_vector.h). The failures come from this binary's
+// own global operator new, which throws std::bad_alloc at the allocation a
+// test picks; it lives in the executable (linkstatic) so that it also
+// replaces a sanitizer runtime's, which would abort on an impossible size
+// instead of throwing.
+#include <cstddef>
+#include <cstdlib>
+#include <new>
+#include <vector>
+
+#include "base/internal/trivial_vector.h"
+#include "gtest/gtest.h"
+
+namespace {
+
+// Allocations left before the one that throws; 0: none throws.
+int allocations_before_failure = 0;
+
+void* allocate(std::size_t size) {
+  if (allocations_before_failure > 0 && --allocations_before_failure == 0) {
+    throw std::bad_alloc();
+  }
+  if (void* p = std::malloc(size == 0 ? 1 : size)) return p;
+  throw std::bad_alloc();
+}
+
+}  // namespace
+
+void* operator new(std::size_t size) { return allocate(size); }
+void* operator new[](std::size_t size) { return allocate(size); }
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete[](void* p) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
+
+namespace strata::base_internal {
+namespace {
+
+std::vector<int> contents(const trivial_vector<int>& v) {
+  return std::vector<int>(v.begin(), v.end());
+}
+
+// Five elements in a full vector (capacity 16, the first growth's).
+trivial_vector<int> full_of_five() {
+  trivial_vector<int> v;
+  for (int i = 0; i < 5; ++i) v.push_back(i);
+  v.shrink_to_fit();
+  return v;
+}
+
+TEST(TrivialVectorFailureTest, AFailedGrowthLeavesTheVectorAsItWas) {
+  const std::vector<int> five = {0, 1, 2, 3, 4};
+  trivial_vector<int> v = full_of_five();
+  const int* data = v.data();
+
+  allocations_before_failure = 1;
+  EXPECT_THROW(v.push_back(5), std::bad_alloc);
+  EXPECT_EQ(contents(v), five);
+  EXPECT_EQ(v.data(), data);
+  EXPECT_EQ(v.capacity(), 5u);
+
+  allocations_before_failure = 1;
+  EXPECT_THROW(v.reserve(100), std::bad_alloc);
+  EXPECT_EQ(contents(v), five);
+
+  allocations_before_failure = 1;
+  EXPECT_THROW(v.resize(100), std::bad_alloc);
+  EXPECT_EQ(contents(v), five);
+
+  allocations_before_failure = 1;
+  EXPECT_THROW(v.assign(100, 7), std::bad_alloc);
+  EXPECT_EQ(contents(v), five);
+  EXPECT_EQ(v.data(), data);
+
+  trivial_vector<int> big;
+  big.resize(64);
+  trivial_vector<int> target = full_of_five();
+  allocations_before_failure = 1;
+  EXPECT_THROW(target = big, std::bad_alloc);
+  EXPECT_EQ(contents(target), five);
+
+  allocations_before_failure = 0;
+  v.push_back(9);  // grows again once allocation works
+  EXPECT_EQ(v.back(), 9);
+}
+
+}  // namespace
+}  // namespace strata::base_internal
