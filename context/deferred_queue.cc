@@ -6,10 +6,6 @@
 
 namespace strata::deferred_queue_internal {
 
-namespace {
-constexpr std::size_t kBlockSize = deferred_queue<int>::block_size;
-}  // namespace
-
 arena& arena::operator=(arena&& other) noexcept {
   if (this != &other) {
     for (const block& b : blocks_) delete[] b.bytes;
@@ -36,7 +32,7 @@ void* arena::allocate(std::size_t size, std::size_t align) {
 }
 
 void* arena::allocate_in_new_block(std::size_t size) {
-  const std::size_t bytes = std::max(kBlockSize, size);
+  const std::size_t bytes = std::max(block_size, size);
   // Room in the block list first: a failure after the block's allocation
   // would lose it.
   blocks_.reserve(blocks_.size() + 1);

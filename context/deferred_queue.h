@@ -54,6 +54,8 @@ namespace deferred_queue_internal {
 // The blocks of raw memory the callables are built in, kept for reuse.
 class arena {
  public:
+  static constexpr std::size_t block_size = 4096;
+
   arena() = default;
   arena(arena&& other) noexcept
       : blocks_(std::move(other.blocks_)),
@@ -91,7 +93,8 @@ class arena {
 template <typename Arg>
 class deferred_queue {
  public:
-  static constexpr std::size_t block_size = 4096;
+  static constexpr std::size_t block_size =
+      deferred_queue_internal::arena::block_size;
 
   deferred_queue() = default;
   deferred_queue(deferred_queue&& other) noexcept = default;

@@ -107,9 +107,7 @@ class trivial_vector : private trivial_bytes {
   const T* data() const noexcept { return begin(); }
   T* begin() noexcept { return reinterpret_cast<T*>(begin_); }
   T* end() noexcept { return reinterpret_cast<T*>(end_); }
-  const T* begin() const noexcept {
-    return reinterpret_cast<const T*>(begin_);
-  }
+  const T* begin() const noexcept { return reinterpret_cast<const T*>(begin_); }
   const T* end() const noexcept { return reinterpret_cast<const T*>(end_); }
   T& operator[](std::size_t i) noexcept { return begin()[i]; }
   const T& operator[](std::size_t i) const noexcept { return begin()[i]; }

@@ -23,9 +23,10 @@
 // shrink_to() keep the memory. Move-only; a moved-from buffer is empty.
 // Not thread-safe; references are invalidated by append().
 //
-// The memory is handled as bytes by one class compiled once
-// (append_buffer.cc: growing and freeing), not once per element type in
-// every program; append_buffer<T> only views it as T.
+// The memory is handled as bytes by the class behind trivial_vector,
+// compiled once (base/internal/trivial_vector.cc: growing and freeing), not
+// once per element type in every program; append_buffer<T> only views it as
+// T, and grows to twice its capacity, at least 64 elements.
 #ifndef STRATA_CONTEXT_INTERNAL_APPEND_BUFFER_H_
 #define STRATA_CONTEXT_INTERNAL_APPEND_BUFFER_H_
 
@@ -35,44 +36,19 @@
 
 #include "absl/base/attributes.h"
 #include "base/check.h"
+#include "base/internal/trivial_vector.h"
 
 namespace strata::context_internal {
 
-// The bytes behind an append_buffer: [begin, end) in use, [end, limit)
-// free. Elements of one size and alignment, given to each call.
-class append_bytes {
- public:
-  append_bytes() = default;
-  append_bytes(append_bytes&& other) noexcept
-      : begin_(std::exchange(other.begin_, nullptr)),
-        end_(std::exchange(other.end_, nullptr)),
-        limit_(std::exchange(other.limit_, nullptr)) {}
-  append_bytes(const append_bytes&) = delete;
-  append_bytes& operator=(const append_bytes&) = delete;
-  ~append_bytes() = default;  // append_buffer<T> frees (it knows the alignment)
-
- protected:
-  // Twice the capacity (at least 64 elements), the used bytes copied.
-  ABSL_ATTRIBUTE_NOINLINE void grow(std::size_t element_size,
-                                    std::size_t alignment);
-  void release(std::size_t alignment) noexcept;
-  // Frees this storage and takes `other`'s.
-  void take(append_bytes& other, std::size_t alignment) noexcept;
-
-  std::byte* begin_ = nullptr;
-  std::byte* end_ = nullptr;    // one past the last element
-  std::byte* limit_ = nullptr;  // one past the last slot
-};
-
 template <typename T>
-class append_buffer : private append_bytes {
+class append_buffer : private base_internal::trivial_bytes {
   static_assert(std::is_trivially_copyable_v<T>,
                 "append_buffer hands out slots with stale values");
 
  public:
   append_buffer() = default;
   append_buffer(append_buffer&& other) noexcept
-      : append_bytes(std::move(other)) {}
+      : trivial_bytes(std::move(other)) {}
   append_buffer& operator=(append_buffer&& other) noexcept {
     if (this != &other) take(other, alignof(T));
     return *this;
@@ -80,7 +56,7 @@ class append_buffer : private append_bytes {
   ~append_buffer() { release(alignof(T)); }
 
   ABSL_ATTRIBUTE_ALWAYS_INLINE T& append() {
-    if (end_ == limit_) grow(sizeof(T), alignof(T));
+    if (end_ == limit_) grow();
     T* slot = reinterpret_cast<T*>(end_);
     end_ += sizeof(T);
     return *slot;
@@ -122,8 +98,10 @@ class append_buffer : private append_bytes {
   }
 
  private:
+  // Twice the capacity, at least 64 elements, the used bytes copied.
+  void grow() { grow_to(64 * sizeof(T), alignof(T)); }
   ABSL_ATTRIBUTE_NOINLINE void append_after_growing(T value) {
-    grow(sizeof(T), alignof(T));
+    grow();
     *reinterpret_cast<T*>(end_) = value;
     end_ += sizeof(T);
   }

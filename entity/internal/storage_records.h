@@ -28,9 +28,9 @@ struct limit_container<fixed_limit<N>, T> {
 };
 template <typename T>
 struct limit_container<dynamic_limit, T> {
-  using type = std::conditional_t<std::is_trivially_copyable_v<T>,
-                                  base_internal::trivial_vector<T>,
-                                  std::vector<T>>;
+  using type =
+      std::conditional_t<std::is_trivially_copyable_v<T>,
+                         base_internal::trivial_vector<T>, std::vector<T>>;
 };
 
 // The metadata column of a storage without metadata: takes no space
