@@ -33,7 +33,7 @@
 #include <vector>
 
 #include "base/internal/standard_parts.h"
-#include "context/internal/append_buffer.h"
+#include "base/internal/trivial_vector.h"
 #include "context/internal/split_rule.h"
 #include "entity/entity_id.h"
 #include "meta/diagnostic.h"
@@ -90,7 +90,7 @@ namespace context_internal {
 
 template <typename T>
 struct outbox {
-  append_buffer<message<T>> sent;
+  base_internal::append_buffer<message<T>> sent;
   std::size_t dropped = 0;  // targets not alive when sent
 };
 
@@ -159,7 +159,7 @@ struct outboxes_for<type_list<T, Ts...>> {
 template <typename T>
 class inbox {
  public:
-  using buffer = append_buffer<message<T>>;
+  using buffer = base_internal::append_buffer<message<T>>;
 
   // Records, in the order for_each_buffer(f) passes them to f, the
   // buffers holding this run's messages. Every target index is below

@@ -43,7 +43,6 @@
 #include "absl/base/attributes.h"
 #include "base/internal/atomic_value.h"
 #include "base/internal/trivial_vector.h"
-#include "context/internal/append_buffer.h"
 #include "entity/entity_id.h"
 
 namespace strata::context_internal {
@@ -129,9 +128,9 @@ class refresh_queue {
   // The queues, worked through by the refresh's phases.
 
   base_internal::trivial_vector<entity_id> to_kill;
-  append_buffer<pending_match> to_match;
-  append_buffer<entity_id> batch_ids;
-  append_buffer<created_batch> batches;
+  base_internal::append_buffer<pending_match> to_match;
+  base_internal::append_buffer<entity_id> batch_ids;
+  base_internal::append_buffer<created_batch> batches;
   // Phase 2's index of the match queue: slots[i] is the entry of the
   // queued entity with index i (index_match_entries).
   base_internal::trivial_vector<std::uint32_t> slots;

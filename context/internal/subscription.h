@@ -33,7 +33,7 @@
 #include <utility>
 
 #include "absl/base/attributes.h"
-#include "context/internal/append_buffer.h"
+#include "base/internal/trivial_vector.h"
 #include "entity/entity_id.h"
 #include "sparse_set/ordered_index_set.h"
 
@@ -160,7 +160,7 @@ class subscription {
   // Mutable: a look applies pending departures first; membership as
   // observed is unchanged by it.
   mutable ordered_index_set members_;
-  mutable context_internal::append_buffer<std::uint32_t> departures_;
+  mutable base_internal::append_buffer<std::uint32_t> departures_;
   mutable bool left_since_refresh_ = false;
   std::size_t growth_limit_ = static_cast<std::size_t>(-1);
 };

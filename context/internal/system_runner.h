@@ -1,7 +1,7 @@
-// Running the systems of one execute_systems() call: which adapter runs
-// which system and the per-system entry points handed to the scheduler (the
-// subtask executor a detailed_instance callable receives is in
-// internal/subtask_executor.h).
+// Running the systems of one execute_systems() call: the per-system entry
+// points handed to the scheduler (which adapter runs which system is
+// internal/adapter_matching.h; the subtask executor a detailed_instance
+// callable receives is internal/subtask_executor.h).
 //
 // system_runner<Types>::call<Selected>(core)(adapters...) checks the
 // adapters at compile time (every selected system matches one; the first
@@ -45,6 +45,7 @@
 #include "absl/base/attributes.h"
 #include "context/data_proxy.h"
 #include "context/execution_adapter.h"
+#include "context/internal/adapter_matching.h"
 #include "context/internal/context_types.h"
 #include "context/internal/diagnostics.h"
 #include "context/internal/run_policy.h"
@@ -58,36 +59,6 @@
 #include "threading/task_group.h"
 
 namespace strata::context_internal {
-
-// The adapter type execute() names for a system: the one at Index in Refs
-// (a tuple of adapter references) when the system is selected, else a
-// callable that does nothing (the system does not run).
-struct unselected_adapter {
-  static constexpr auto kind = execution_adapter::adapter_kind::detailed;
-  struct nothing {
-    void operator()(const auto&, const auto&) const noexcept {}
-  };
-  static constexpr nothing callable{};
-};
-inline constexpr unselected_adapter no_adapter{};
-template <bool Selected, std::size_t Index, typename Refs>
-struct adapter_of {
-  using type = const unselected_adapter;
-};
-template <std::size_t Index, typename Refs>
-struct adapter_of<true, Index, Refs> {
-  using type = std::remove_reference_t<std::tuple_element_t<Index, Refs>>;
-};
-
-// Every one of N systems selected: the Selected of execute_systems(), a
-// named constant whose name (the compiler's notes print it) does not spell
-// the settings type.
-template <std::size_t N>
-inline constexpr std::array<bool, N> every_system = [] {
-  std::array<bool, N> all{};
-  for (bool& b : all) b = true;
-  return all;
-}();
 
 // The types of the systems' calls of the user's code (call's operator()
 // writes them, lambdas taking the adapter, the executor and the subtask
@@ -125,7 +96,7 @@ class system_runner {
       if constexpr (!all_adapters<Adapters...>) {
         diagnostic::report(
             diagnostic::not_an_execution_adapter<type_list<Adapters...>>);
-      } else if constexpr (check_adapters<Selected,
+      } else if constexpr (check_adapters<Selected, system_list,
                                           std::remove_cvref_t<Adapters>...>(
                                std::index_sequence<I...>{})) {
         using refs = std::tuple<std::remove_reference_t<Adapters>&...>;
@@ -133,19 +104,21 @@ class system_runner {
         // or, unselected, one that does nothing.
         void* const found[] = {erased(adapters)..., erased(no_adapter)};
         void* const adapter_of_system[] = {
-            found[adapter_slot<Selected[I], I, refs>()]..., nullptr};
-        static constexpr auto table = run_table_of<Selected, refs>(
-            call_types_of([](adapter_type<Selected[I], I, refs>& adapter,
-                             subtask_executor<Types, I>& executor,
-                             std::size_t subtask) ABSL_ATTRIBUTE_ALWAYS_INLINE {
-              if constexpr (std::remove_cvref_t<decltype(adapter)>::kind ==
-                            execution_adapter::adapter_kind::detailed) {
-                adapter.callable(executor.instance_, executor);
-              } else {
-                data_proxy<Types, I> data = executor.data_of(subtask);
-                adapter.callable(executor.subtask_system(), data);
-              }
-            }...));
+            found[adapter_slot<system_list, Selected[I], I, refs>()]...,
+            nullptr};
+        static constexpr auto table =
+            run_table_of<Selected, refs>(call_types_of(
+                [](adapter_type<system_list, Selected[I], I, refs>& adapter,
+                   subtask_executor<Types, I>& executor,
+                   std::size_t subtask) ABSL_ATTRIBUTE_ALWAYS_INLINE {
+                  if constexpr (std::remove_cvref_t<decltype(adapter)>::kind ==
+                                execution_adapter::adapter_kind::detailed) {
+                    adapter.callable(executor.instance_, executor);
+                  } else {
+                    data_proxy<Types, I> data = executor.data_of(subtask);
+                    adapter.callable(executor.subtask_system(), data);
+                  }
+                }...));
         run_call<Selected, table>(core_, adapter_of_system);
       }
     }
@@ -155,31 +128,6 @@ class system_runner {
   };
 
  private:
-  // Whether every argument of the call is an execution adapter (else the
-  // call reports it before anything else is checked).
-  template <typename... Adapters>
-  static constexpr bool all_adapters =
-      (is_execution_adapter_v<std::remove_cvref_t<Adapters>> && ...);
-
-  // Reports the first selected system no adapter matches; true if none.
-  template <const auto& Selected, typename... Adapters, std::size_t... I>
-  static constexpr bool check_adapters(std::index_sequence<I...>) {
-    return (
-        check_adapter<Selected[I], typename system_list::template system_at<I>,
-                      Adapters...>() &&
-        ...);
-  }
-  template <bool Selected, typename System, typename... Adapters>
-  static constexpr bool check_adapter() {
-    if constexpr (Selected && first_matching_adapter<System, Adapters...>() ==
-                                  sizeof...(Adapters)) {
-      diagnostic::report(diagnostic::no_execution_adapter_for_system<System>);
-      return false;
-    } else {
-      return true;
-    }
-  }
-
   // The run functions take each system's adapter type-erased: an array of
   // pointers, one per system. Each run function is then named by its
   // system and its own call only: naming every adapter would spell every
@@ -196,17 +144,6 @@ class system_runner {
   ABSL_ATTRIBUTE_ALWAYS_INLINE static void* erased(Adapter& adapter) noexcept {
     return const_cast<void*>(static_cast<const void*>(&adapter));
   }
-  // Where system I's adapter is among the call's adapters (Refs, a tuple of
-  // adapter references), the one after them when it is not selected.
-  template <bool Selected, std::size_t I, typename Refs>
-  static constexpr std::size_t adapter_slot() {
-    if constexpr (Selected) {
-      return adapter_index<I, Refs>();
-    } else {
-      return std::tuple_size_v<Refs>;
-    }
-  }
-
   // One run function per selected system, each the run of its call of
   // the user's code (the I-th of Calls) with its adapter (the I-th of Refs).
   template <const auto& Selected, typename Refs, typename... Calls>
@@ -218,8 +155,8 @@ class system_runner {
             std::size_t... I>
   static constexpr auto make_run_table(std::index_sequence<I...>) {
     return std::array<run_fn, system_count>{
-        run_entry<Selected[I], I, adapter_type<Selected[I], I, Refs>,
-                  Calls>()...};
+        run_entry<Selected[I], I,
+                  adapter_type<system_list, Selected[I], I, Refs>, Calls>()...};
   }
   template <bool Selected, std::size_t I, typename Adapter, typename Call>
   static constexpr run_fn run_entry() {
@@ -380,23 +317,6 @@ class system_runner {
     }
     if constexpr (Types::trace_enabled) instance.run_span.end();
   }
-
-  // The first adapter of Refs (a tuple of adapter references) that matches
-  // system I.
-  template <std::size_t I, typename Refs>
-  static constexpr std::size_t adapter_index() {
-    using system_type = typename system_list::template system_at<I>;
-    return []<typename... A>(std::type_identity<std::tuple<A...>>) {
-      return first_matching_adapter<system_type, std::remove_cvref_t<A>...>();
-    }(std::type_identity<Refs>{});
-  }
-
-  // The adapter system I runs with: the first of Refs (a tuple of adapter
-  // references) that matches it, or, when it is not selected, one that
-  // does nothing.
-  template <bool Selected, std::size_t I, typename Refs>
-  using adapter_type =
-      typename adapter_of<Selected, adapter_index<I, Refs>(), Refs>::type;
 
   // Before system I's subtasks: the change filter's window moves on, and
   // the messages it receives are gathered (the effect channel).

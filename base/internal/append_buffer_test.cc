@@ -1,13 +1,12 @@
-#include "context/internal/append_buffer.h"
-
 #include <cstddef>
 #include <cstdint>
 #include <utility>
 #include <vector>
 
+#include "base/internal/trivial_vector.h"
 #include "gtest/gtest.h"
 
-namespace strata::context_internal {
+namespace strata::base_internal {
 namespace {
 
 struct entry {
@@ -107,4 +106,4 @@ TEST(AppendBufferTest, KeepsTheAlignmentOfItsElementsAcrossGrowth) {
 }
 
 }  // namespace
-}  // namespace strata::context_internal
+}  // namespace strata::base_internal
