@@ -1,39 +1,16 @@
 // A create that throws leaves the storage as it was (entity/entity_storage.h,
 // "Exhaustion"): the growth of either array failing, or Metadata's
 // constructor throwing. The allocation failures come from this binary's own
-// global operator new, which throws std::bad_alloc at the allocation a test
-// picks; it lives in the executable (linkstatic) so that it also replaces a
-// sanitizer runtime's.
+// global operator new (//testing:failing_allocation), which throws
+// std::bad_alloc at the allocation a test picks.
 #include <cstddef>
-#include <cstdlib>
 #include <new>
 #include <ostream>
 #include <vector>
 
 #include "entity/entity_storage.h"
 #include "gtest/gtest.h"
-
-namespace {
-
-// Allocations left before the one that throws; 0: none throws.
-int allocations_before_failure = 0;
-
-void* allocate(std::size_t size) {
-  if (allocations_before_failure > 0 && --allocations_before_failure == 0) {
-    throw std::bad_alloc();
-  }
-  if (void* p = std::malloc(size == 0 ? 1 : size)) return p;
-  throw std::bad_alloc();
-}
-
-}  // namespace
-
-void* operator new(std::size_t size) { return allocate(size); }
-void* operator new[](std::size_t size) { return allocate(size); }
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete[](void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
-void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
+#include "testing/failing_allocation.h"
 
 namespace strata {
 namespace {
@@ -100,9 +77,9 @@ TEST(EntityStorageFailureTest, FailedGrowthLeavesStorageUnchanged) {
       std::vector<entity_id> ids;
       fill(storage, ids);
       const observed before = observe(storage);
-      allocations_before_failure = failing;
+      strata::testing::fail_nth_allocation(failing);
       EXPECT_THROW(storage.create(), std::bad_alloc);
-      allocations_before_failure = 0;
+      strata::testing::fail_nth_allocation(0);
       expect_unchanged(storage, before, ids);
     }
     EXPECT_EQ(counted::live, 0);
@@ -116,9 +93,9 @@ TEST(EntityStorageFailureTest, FailedTryCreateLeavesStorageUnchanged) {
   std::vector<entity_id> ids;
   fill(storage, ids);
   const observed before = observe(storage);
-  allocations_before_failure = 2;
+  strata::testing::fail_nth_allocation(2);
   EXPECT_THROW(static_cast<void>(storage.try_create()), std::bad_alloc);
-  allocations_before_failure = 0;
+  strata::testing::fail_nth_allocation(0);
   expect_unchanged(storage, before, ids);
 }
 

@@ -1,38 +1,15 @@
 // A growth that fails to allocate leaves a trivial_vector as it was
 // (base/internal/trivial_vector.h). The failures come from this binary's
-// own global operator new, which throws std::bad_alloc at the allocation a
-// test picks; it lives in the executable (linkstatic) so that it also
-// replaces a sanitizer runtime's, which would abort on an impossible size
-// instead of throwing.
+// own global operator new (//testing:failing_allocation), which throws
+// std::bad_alloc at the allocation a test picks: a sanitizer runtime's
+// would abort on an impossible size instead of throwing.
 #include <cstddef>
-#include <cstdlib>
 #include <new>
 #include <vector>
 
 #include "base/internal/trivial_vector.h"
 #include "gtest/gtest.h"
-
-namespace {
-
-// Allocations left before the one that throws; 0: none throws.
-int allocations_before_failure = 0;
-
-void* allocate(std::size_t size) {
-  if (allocations_before_failure > 0 && --allocations_before_failure == 0) {
-    throw std::bad_alloc();
-  }
-  if (void* p = std::malloc(size == 0 ? 1 : size)) return p;
-  throw std::bad_alloc();
-}
-
-}  // namespace
-
-void* operator new(std::size_t size) { return allocate(size); }
-void* operator new[](std::size_t size) { return allocate(size); }
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete[](void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
-void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
+#include "testing/failing_allocation.h"
 
 namespace strata::base_internal {
 namespace {
@@ -54,21 +31,21 @@ TEST(TrivialVectorFailureTest, AFailedGrowthLeavesTheVectorAsItWas) {
   trivial_vector<int> v = full_of_five();
   const int* data = v.data();
 
-  allocations_before_failure = 1;
+  strata::testing::fail_nth_allocation(1);
   EXPECT_THROW(v.push_back(5), std::bad_alloc);
   EXPECT_EQ(contents(v), five);
   EXPECT_EQ(v.data(), data);
   EXPECT_EQ(v.capacity(), 5u);
 
-  allocations_before_failure = 1;
+  strata::testing::fail_nth_allocation(1);
   EXPECT_THROW(v.reserve(100), std::bad_alloc);
   EXPECT_EQ(contents(v), five);
 
-  allocations_before_failure = 1;
+  strata::testing::fail_nth_allocation(1);
   EXPECT_THROW(v.resize(100), std::bad_alloc);
   EXPECT_EQ(contents(v), five);
 
-  allocations_before_failure = 1;
+  strata::testing::fail_nth_allocation(1);
   EXPECT_THROW(v.assign(100, 7), std::bad_alloc);
   EXPECT_EQ(contents(v), five);
   EXPECT_EQ(v.data(), data);
@@ -76,11 +53,11 @@ TEST(TrivialVectorFailureTest, AFailedGrowthLeavesTheVectorAsItWas) {
   trivial_vector<int> big;
   big.resize(64);
   trivial_vector<int> target = full_of_five();
-  allocations_before_failure = 1;
+  strata::testing::fail_nth_allocation(1);
   EXPECT_THROW(target = big, std::bad_alloc);
   EXPECT_EQ(contents(target), five);
 
-  allocations_before_failure = 0;
+  strata::testing::fail_nth_allocation(0);
   v.push_back(9);  // grows again once allocation works
   EXPECT_EQ(v.back(), 9);
 }

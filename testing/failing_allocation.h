@@ -1,0 +1,33 @@
+// Test-only: the binary's global operator new (every form) throws
+// std::bad_alloc at the allocation a test picks, so a test can check that a
+// container left as it was by a failed growth really is.
+//
+//   strata::testing::fail_nth_allocation(1);  // the next allocation throws
+//   EXPECT_THROW(v.push_back(5), std::bad_alloc);
+//   strata::testing::fail_nth_allocation(0);  // none throws again
+//
+// Why not an impossible size (1 << 62): the sanitizer runtimes' allocators
+// abort on it instead of throwing, so the test would fail under TSan and
+// ASan for a reason that is not the code's.
+//
+// The replacement operator new must live in the executable itself so that
+// it takes precedence over a sanitizer runtime's: give every test that
+// links it `linkstatic = True`. The target is alwayslink, so the
+// replacement is linked although no code names it. It cannot share a binary
+// with //testing:allocation_counter, which replaces the same operators (the
+// link fails with a duplicate definition).
+//
+// Thread-safety: none. Call it from the test's thread while no other thread
+// allocates; allocations of other threads count toward the n-th.
+#ifndef STRATA_TESTING_FAILING_ALLOCATION_H_
+#define STRATA_TESTING_FAILING_ALLOCATION_H_
+
+namespace strata::testing {
+
+// The n-th allocation from now throws std::bad_alloc (n >= 1), once; with
+// n = 0, none does (the state a test binary starts in).
+void fail_nth_allocation(int n) noexcept;
+
+}  // namespace strata::testing
+
+#endif  // STRATA_TESTING_FAILING_ALLOCATION_H_
