@@ -155,6 +155,25 @@ template <typename State>
   run_all_subtasks(pool, states, count, options, body);
 }
 
+// One pass over every subtask of a run (`runtime`: a system's runtime or
+// its instance, internal/instance_runtime.h): the pass begins, then
+// run_subtasks with the run's options (`measure`: record the pass's work in
+// the runtime's cost). The one pass of the runner's for_subtasks systems and
+// the executor's.
+template <typename Runtime>
+[[gnu::always_inline]] inline void run_pass_of(thread_pool& pool,
+                                               Runtime& runtime, bool parallel,
+                                               bool measure,
+                                               subtask_body body) {
+  runtime.begin_pass();
+  run_subtasks(pool, runtime.pass_states(), runtime.subtask_count(),
+               {.parallel = parallel,
+                .measure = measure,
+                .cost = &runtime.cost(),
+                .entities = runtime.subscribed_count()},
+               body);
+}
+
 template <typename Types>
 class system_runner;
 
@@ -272,14 +291,7 @@ class subtask_executor {
 
   // One run of every subtask (`measure`: record the run's work).
   ABSL_ATTRIBUTE_ALWAYS_INLINE void run_pass(subtask_body body, bool measure) {
-    instance_.begin_pass();
-    context_internal::run_subtasks(core_.pool(), instance_.pass_states(),
-                                   instance_.subtask_count(),
-                                   {.parallel = parallel_,
-                                    .measure = measure,
-                                    .cost = &instance_.cost(),
-                                    .entities = instance_.subscribed_count()},
-                                   body);
+    run_pass_of(core_.pool(), instance_, parallel_, measure, body);
   }
 
   context_core<Types>& core_;

@@ -277,13 +277,7 @@ class system_runner {
                                              subtask_body body) {
     const system_plan plan = plan_system(core, runtime, unplanned);
     try {
-      runtime.begin_pass();
-      run_subtasks(core.pool(), runtime.pass_states(), runtime.subtask_count(),
-                   {.parallel = plan.parallel,
-                    .measure = plan.measure,
-                    .cost = &runtime.cost(),
-                    .entities = runtime.subscribed_count()},
-                   body);
+      run_pass_of(core.pool(), runtime, plan.parallel, plan.measure, body);
     } catch (...) {
       runtime.discard_run();
       throw;
