@@ -124,7 +124,7 @@ inline constexpr bool
 namespace context_internal {
 
 // Index of the first adapter matching System, or sizeof...(Adapters): the
-// adapter a system runs through (context/internal/system_runner.h).
+// adapter a system runs through (context/internal/adapter_matching.h).
 template <typename System, typename... Adapters>
 constexpr std::size_t first_matching_adapter() {
   constexpr bool matches[] = {Adapters::matcher::template matches<System>...,

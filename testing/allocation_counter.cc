@@ -1,6 +1,7 @@
 #include "testing/allocation_counter.h"
 
 #include <atomic>
+#include <cstdint>
 #include <cstdlib>
 #include <new>
 
@@ -18,6 +19,7 @@ void* allocate(std::size_t size) {
 void* allocate_aligned(std::size_t size, std::align_val_t align) {
   allocations.fetch_add(1, std::memory_order_relaxed);
   const auto alignment = static_cast<std::size_t>(align);
+  if (size > SIZE_MAX - alignment) return nullptr;  // no such block
   // aligned_alloc wants a size that is a multiple of the alignment.
   size = (size + alignment - 1) / alignment * alignment;
   if (size == 0) size = alignment;

@@ -1,18 +1,26 @@
 #include "testing/failing_allocation.h"
 
+#include <atomic>
 #include <cstddef>
+#include <cstdint>
 #include <cstdlib>
 #include <new>
 
 namespace strata::testing {
 namespace {
 
-// Allocations left up to the one that throws; 0: none throws.
-int allocations_before_failure = 0;
+// Allocations left up to the one that fails; 0: none fails. Atomic, so
+// that an allocation of another thread (GoogleTest's, a pool's) is counted,
+// not a data race.
+std::atomic<int> allocations_before_failure{0};
 
-// Whether this allocation is the one that fails.
+// Whether this allocation is the one that fails: counts it down, once.
 bool fails_now() noexcept {
-  return allocations_before_failure > 0 && --allocations_before_failure == 0;
+  int left = allocations_before_failure.load(std::memory_order_relaxed);
+  while (left > 0 && !allocations_before_failure.compare_exchange_weak(
+                         left, left - 1, std::memory_order_relaxed)) {
+  }
+  return left == 1;
 }
 
 // The memory, or nullptr when it fails (the picked allocation or malloc's).
@@ -24,6 +32,7 @@ void* allocate(std::size_t size) noexcept {
 void* allocate_aligned(std::size_t size, std::align_val_t align) noexcept {
   if (fails_now()) return nullptr;
   const auto alignment = static_cast<std::size_t>(align);
+  if (size > SIZE_MAX - alignment) return nullptr;  // no such block
   // aligned_alloc wants a size that is a multiple of the alignment.
   size = (size + alignment - 1) / alignment * alignment;
   return std::aligned_alloc(alignment, size == 0 ? alignment : size);
@@ -32,7 +41,7 @@ void* allocate_aligned(std::size_t size, std::align_val_t align) noexcept {
 }  // namespace
 
 void fail_nth_allocation(int n) noexcept {
-  allocations_before_failure = n > 0 ? n : 0;
+  allocations_before_failure.store(n > 0 ? n : 0, std::memory_order_relaxed);
 }
 
 }  // namespace strata::testing

@@ -1,6 +1,7 @@
-// Test-only: the binary's global operator new (every form) throws
-// std::bad_alloc at the allocation a test picks, so a test can check that a
-// container left as it was by a failed growth really is.
+// Test-only: the binary's global operator new fails at the allocation a
+// test picks (the throwing forms throw std::bad_alloc, the nothrow forms
+// return nullptr), so a test can check that a container a failed growth
+// promises to leave as it was really is.
 //
 //   strata::testing::fail_nth_allocation(1);  // the next allocation throws
 //   EXPECT_THROW(v.push_back(5), std::bad_alloc);
@@ -17,8 +18,9 @@
 // with //testing:allocation_counter, which replaces the same operators (the
 // link fails with a duplicate definition).
 //
-// Thread-safety: none. Call it from the test's thread while no other thread
-// allocates; allocations of other threads count toward the n-th.
+// Thread-safety: the count is atomic, so allocations of other threads are
+// counted toward the n-th without a data race; a test that wants to pick
+// one allocation of its own makes it while no other thread allocates.
 #ifndef STRATA_TESTING_FAILING_ALLOCATION_H_
 #define STRATA_TESTING_FAILING_ALLOCATION_H_
 

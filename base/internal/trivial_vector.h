@@ -1,5 +1,7 @@
-// Internal to Strata's containers: a growable array of a trivially copyable
-// type whose memory code is compiled once, not once per element type.
+// Internal to Strata: growable arrays of a trivially copyable type whose
+// memory code is compiled once, not once per element type. trivial_vector<T>
+// is the general one (the subset of std::vector Strata uses);
+// append_buffer<T> is for append loops.
 //
 //   base_internal::trivial_vector<entity_metadata<8>> metas;
 //   metas.emplace_back();           // a value-initialized element
@@ -26,18 +28,19 @@
 // Copyable and movable; a moved-from vector is empty. Not thread-safe;
 // pointers and references are invalidated by any growth.
 //
-// append_buffer<T> is the second view of the same bytes, for the callers'
-// long append loops (the refresh queue's per-change entries, the
-// subscriptions' departure notes, the effect channel's outboxes): its
-// append is one compare of two pointers and one store, with the growth in
-// a never-inlined function. std::vector::emplace_back there was left out
-// of line by GCC's inliner in a system adding and removing components one
-// entity at a time (//benchmarks:entity_benchmark, RemoveAddComponent).
-// append(value) takes the value itself, for callers in a hot loop (the
-// effect channel's send): the value is stored before any call, so a full
-// buffer's growing call does not make the caller keep every field of it
-// in callee-saved registers across the call in every iteration
-// (//benchmarks:damage_benchmark). append() returns a slot that may hold a
+// append_buffer<T> is a second view over the same byte class, for the
+// callers' long append loops (the refresh queue's per-change entries, the
+// subscriptions' departure notes, the effect channel's outboxes): append()
+// is one compare of two pointers and one increment, append(value) the same
+// and one store, with the growth in a never-inlined function. GCC's
+// inliner leaves std::vector::emplace_back out of line in such a loop, a
+// system adding and removing components one entity at a time
+// (//benchmarks:entity_benchmark, BM_RemoveAddComponent). append(value)
+// takes the value itself, for callers in a hot loop (the effect channel's
+// send): the value is stored before any call, so a full buffer's growing
+// call does not make the caller keep every field of it in callee-saved
+// registers across the call in every iteration (//benchmarks:damage_benchmark,
+// BM_Damage/strata_1t). append() returns a slot that may hold a
 // previous value, which the caller overwrites in full. It grows to twice
 // its capacity, at least 64 elements; clear() and shrink_to() keep the
 // memory. Move-only; a moved-from buffer is empty. Not thread-safe;
@@ -65,7 +68,7 @@ class trivial_bytes {
         limit_(std::exchange(other.limit_, nullptr)) {}
   trivial_bytes(const trivial_bytes&) = delete;
   trivial_bytes& operator=(const trivial_bytes&) = delete;
-  ~trivial_bytes() = default;  // trivial_vector<T> frees (it knows alignof)
+  ~trivial_bytes() = default;  // the typed view frees (it knows alignof)
 
   // Capacity for one more element: twice the capacity, at least 16
   // elements.

@@ -1,8 +1,8 @@
 // A growth that fails to allocate leaves a trivial_vector as it was
 // (base/internal/trivial_vector.h). The failures come from this binary's
 // own global operator new (//testing:failing_allocation), which throws
-// std::bad_alloc at the allocation a test picks: a sanitizer runtime's
-// would abort on an impossible size instead of throwing.
+// std::bad_alloc at the allocation a test picks (not at an impossible size,
+// which a sanitizer runtime's allocator aborts on instead of throwing).
 #include <cstddef>
 #include <new>
 #include <vector>

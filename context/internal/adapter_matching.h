@@ -8,12 +8,13 @@
 // match one of them (else diagnostic::no_execution_adapter_for_system,
 // naming the first system that matches none). A system runs through the
 // first adapter that matches it, in the order of the call's arguments
-// (first_matching_adapter, context/execution_adapter.h); a system the call
-// does not select runs through unselected_adapter, which does nothing, so
-// the run table keeps one entry type per system.
+// (first_matching_adapter, context/execution_adapter.h). A system the call
+// does not select does not run (its entry in the run table is null);
+// unselected_adapter only gives its call of the user's code a parameter
+// type, and no_adapter a slot among the call's type-erased adapters.
 //
-// Everything here is a type or a constant expression: nothing of it runs in
-// a step, and it costs nothing per step.
+// Everything here is a type or a constant expression, used by the runner
+// in constant expressions only: nothing of it runs in a step.
 #ifndef STRATA_CONTEXT_INTERNAL_ADAPTER_MATCHING_H_
 #define STRATA_CONTEXT_INTERNAL_ADAPTER_MATCHING_H_
 
@@ -56,8 +57,8 @@ template <typename... Adapters>
 inline constexpr bool all_adapters =
     (is_execution_adapter_v<std::remove_cvref_t<Adapters>> && ...);
 
-// Reports the first selected system of SystemList that no adapter
-// matches; true if there is none.
+// Reports System when it is selected and no adapter matches it; true if
+// it is matched or not selected.
 template <bool Selected, typename System, typename... Adapters>
 constexpr bool check_adapter() {
   if constexpr (Selected && first_matching_adapter<System, Adapters...>() ==
@@ -68,6 +69,8 @@ constexpr bool check_adapter() {
     return true;
   }
 }
+// Reports the first selected system of SystemList that no adapter
+// matches; true if there is none.
 template <const auto& Selected, typename SystemList, typename... Adapters,
           std::size_t... I>
 constexpr bool check_adapters(std::index_sequence<I...>) {

@@ -158,20 +158,21 @@ template <typename State>
 // One pass over every subtask of a run (`runtime`: a system's runtime or
 // its instance, internal/instance_runtime.h): the pass begins, then
 // run_subtasks with the run's options (`measure`: record the pass's work in
-// the runtime's cost). The one pass of the runner's for_subtasks systems and
-// the executor's.
+// the runtime's cost). Shared by system_runner::run_one_pass and
+// subtask_executor::run_pass.
 template <typename Runtime>
 [[gnu::always_inline]] inline void run_pass_of(thread_pool& pool,
                                                Runtime& runtime, bool parallel,
                                                bool measure,
                                                subtask_body body) {
   runtime.begin_pass();
-  run_subtasks(pool, runtime.pass_states(), runtime.subtask_count(),
-               {.parallel = parallel,
-                .measure = measure,
-                .cost = &runtime.cost(),
-                .entities = runtime.subscribed_count()},
-               body);
+  context_internal::run_subtasks(pool, runtime.pass_states(),
+                                 runtime.subtask_count(),
+                                 {.parallel = parallel,
+                                  .measure = measure,
+                                  .cost = &runtime.cost(),
+                                  .entities = runtime.subscribed_count()},
+                                 body);
 }
 
 template <typename Types>
@@ -291,7 +292,8 @@ class subtask_executor {
 
   // One run of every subtask (`measure`: record the run's work).
   ABSL_ATTRIBUTE_ALWAYS_INLINE void run_pass(subtask_body body, bool measure) {
-    run_pass_of(core_.pool(), instance_, parallel_, measure, body);
+    context_internal::run_pass_of(core_.pool(), instance_, parallel_, measure,
+                                  body);
   }
 
   context_core<Types>& core_;

@@ -103,9 +103,10 @@ class system_runner {
         // Each system's adapter, type-erased: the first that matches it,
         // or, unselected, one that does nothing.
         void* const found[] = {erased(adapters)..., erased(no_adapter)};
-        void* const adapter_of_system[] = {
-            found[adapter_slot<system_list, Selected[I], I, refs>()]...,
-            nullptr};
+        static constexpr std::size_t slot_of_system[] = {
+            adapter_slot<system_list, Selected[I], I, refs>()..., 0};
+        void* const adapter_of_system[] = {found[slot_of_system[I]]...,
+                                           nullptr};
         static constexpr auto table =
             run_table_of<Selected, refs>(call_types_of(
                 [](adapter_type<system_list, Selected[I], I, refs>& adapter,
@@ -277,7 +278,8 @@ class system_runner {
                                              subtask_body body) {
     const system_plan plan = plan_system(core, runtime, unplanned);
     try {
-      run_pass_of(core.pool(), runtime, plan.parallel, plan.measure, body);
+      context_internal::run_pass_of(core.pool(), runtime, plan.parallel,
+                                    plan.measure, body);
     } catch (...) {
       runtime.discard_run();
       throw;
