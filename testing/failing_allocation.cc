@@ -2,9 +2,9 @@
 
 #include <atomic>
 #include <cstddef>
-#include <cstdint>
-#include <cstdlib>
 #include <new>
+
+#include "testing/internal/replaced_new.h"
 
 namespace strata::testing {
 namespace {
@@ -15,27 +15,12 @@ namespace {
 std::atomic<int> allocations_before_failure{0};
 
 // Whether this allocation is the one that fails: counts it down, once.
-bool fails_now() noexcept {
+bool allocation_fails_now() noexcept {
   int left = allocations_before_failure.load(std::memory_order_relaxed);
   while (left > 0 && !allocations_before_failure.compare_exchange_weak(
                          left, left - 1, std::memory_order_relaxed)) {
   }
   return left == 1;
-}
-
-// The memory, or nullptr when it fails (the picked allocation or malloc's).
-void* allocate(std::size_t size) noexcept {
-  if (fails_now()) return nullptr;
-  return std::malloc(size == 0 ? 1 : size);
-}
-
-void* allocate_aligned(std::size_t size, std::align_val_t align) noexcept {
-  if (fails_now()) return nullptr;
-  const auto alignment = static_cast<std::size_t>(align);
-  if (size > SIZE_MAX - alignment) return nullptr;  // no such block
-  // aligned_alloc wants a size that is a multiple of the alignment.
-  size = (size + alignment - 1) / alignment * alignment;
-  return std::aligned_alloc(alignment, size == 0 ? alignment : size);
 }
 
 }  // namespace
@@ -46,61 +31,15 @@ void fail_nth_allocation(int n) noexcept {
 
 }  // namespace strata::testing
 
-using strata::testing::allocate;
-using strata::testing::allocate_aligned;
+namespace strata::testing_internal {
 
-void* operator new(std::size_t size) {
-  if (void* p = allocate(size)) return p;
-  throw std::bad_alloc();
-}
-void* operator new[](std::size_t size) {
-  if (void* p = allocate(size)) return p;
-  throw std::bad_alloc();
-}
-void* operator new(std::size_t size, const std::nothrow_t&) noexcept {
-  return allocate(size);
-}
-void* operator new[](std::size_t size, const std::nothrow_t&) noexcept {
-  return allocate(size);
-}
-void* operator new(std::size_t size, std::align_val_t align) {
-  if (void* p = allocate_aligned(size, align)) return p;
-  throw std::bad_alloc();
-}
-void* operator new[](std::size_t size, std::align_val_t align) {
-  if (void* p = allocate_aligned(size, align)) return p;
-  throw std::bad_alloc();
-}
-void* operator new(std::size_t size, std::align_val_t align,
-                   const std::nothrow_t&) noexcept {
-  return allocate_aligned(size, align);
-}
-void* operator new[](std::size_t size, std::align_val_t align,
-                     const std::nothrow_t&) noexcept {
-  return allocate_aligned(size, align);
+void* allocate(std::size_t size) noexcept {
+  return testing::allocation_fails_now() ? nullptr : plain_block(size);
 }
 
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete[](void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
-void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
-void operator delete(void* p, const std::nothrow_t&) noexcept { std::free(p); }
-void operator delete[](void* p, const std::nothrow_t&) noexcept {
-  std::free(p);
+void* allocate_aligned(std::size_t size, std::align_val_t alignment) noexcept {
+  return testing::allocation_fails_now() ? nullptr
+                                         : aligned_block(size, alignment);
 }
-void operator delete(void* p, std::align_val_t) noexcept { std::free(p); }
-void operator delete[](void* p, std::align_val_t) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t, std::align_val_t) noexcept {
-  std::free(p);
-}
-void operator delete[](void* p, std::size_t, std::align_val_t) noexcept {
-  std::free(p);
-}
-void operator delete(void* p, std::align_val_t,
-                     const std::nothrow_t&) noexcept {
-  std::free(p);
-}
-void operator delete[](void* p, std::align_val_t,
-                       const std::nothrow_t&) noexcept {
-  std::free(p);
-}
+
+}  // namespace strata::testing_internal

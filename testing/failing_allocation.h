@@ -11,12 +11,11 @@
 // abort on it instead of throwing, so the test would fail under TSan and
 // ASan for a reason that is not the code's.
 //
-// The replacement operator new must live in the executable itself so that
-// it takes precedence over a sanitizer runtime's: give every test that
-// links it `linkstatic = True`. The target is alwayslink, so the
-// replacement is linked although no code names it. It cannot share a binary
-// with //testing:allocation_counter, which replaces the same operators (the
-// link fails with a duplicate definition).
+// The replaced operators (testing/internal/replaced_new.h, shared with
+// //testing:allocation_counter) must live in the executable itself so that
+// they take precedence over a sanitizer runtime's: give every test that
+// links this `linkstatic = True`. It cannot share a binary with the
+// allocation counter (the link fails with a duplicate definition).
 //
 // Thread-safety: the count is atomic, so allocations of other threads are
 // counted toward the n-th without a data race; a test that wants to pick
