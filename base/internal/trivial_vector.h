@@ -185,7 +185,7 @@ class trivial_vector : private trivial_bytes {
 };
 
 template <typename T>
-class append_buffer : private base_internal::trivial_bytes {
+class append_buffer : private trivial_bytes {
   static_assert(std::is_trivially_copyable_v<T>,
                 "append_buffer hands out slots with stale values");
 

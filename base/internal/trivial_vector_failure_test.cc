@@ -18,7 +18,7 @@ std::vector<int> contents(const trivial_vector<int>& v) {
   return std::vector<int>(v.begin(), v.end());
 }
 
-// Five elements in a full vector (capacity 16, the first growth's).
+// Five elements in a full vector (capacity 5: the next push_back grows).
 trivial_vector<int> full_of_five() {
   trivial_vector<int> v;
   for (int i = 0; i < 5; ++i) v.push_back(i);
